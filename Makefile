@@ -1,0 +1,33 @@
+# Two entry points: `make demo` and `make test`. Both create .venv and install everything on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export HF_HUB_OFFLINE ?= 1
+export TRANSFORMERS_OFFLINE ?= 1
+export TOKENIZERS_PARALLELISM ?= false
+
+.PHONY: install demo test bench clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml Makefile
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	# Reuse an installed torch; otherwise take the CPU wheel (never pull CUDA packages onto a CPU machine).
+	$(BIN)/python -c "import torch" 2>/dev/null || $(BIN)/python -m pip install --quiet torch==2.13.0
+	$(BIN)/python -m pip install --quiet -e ".[dev]" "transformers>=4.57,<5"
+	touch $@
+
+demo: $(STAMP)
+	$(BIN)/textattack attack --recipe semparse-geo --model knn-geo --num-examples 20
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	$(BIN)/python bench/seq2seq_padding.py
+	$(BIN)/python bench/executor_cache.py
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

@@ -1,0 +1,136 @@
+"""The thin layer that makes the stock ``textattack`` CLI see the plugin's names.
+
+TextAttack resolves recipes and models through closed tables and ``eval``. Right after
+``textattack`` is imported (see ``_textattack_semparse_autoload``), :func:`after_import`
+fills those tables from the plugin registry with self-contained lookup expressions, and
+wraps three entry points so registered names work end to end:
+
+* ``ModelArgs._create_model_from_args``: ``--model`` accepts registered victims and
+  local seq2seq directories (TextAttack would load a directory as a classifier).
+* ``DatasetArgs._create_dataset_from_args``: a registered victim brings its dataset;
+  ``--dataset-by-model`` accepts registered dataset names.
+* ``AugmentCommand.run``: plugin augmentation recipes read and write CSV with the
+  :mod:`csv` module, leaving every other column byte-identical (TextAttack's writer
+  deletes every ``/``).
+
+Every step is idempotent: running it twice changes nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from types import ModuleType
+from typing import Any, Callable
+
+from textattack_semparse.errors import SemparseError
+from textattack_semparse.registry import Registry, get_registry
+
+_PATCHED = "_textattack_semparse_original"
+
+
+def before_import() -> None:
+    """Runs before TextAttack's package executes: provide NLTK's stopwords offline."""
+    from textattack_semparse.offline import ensure_nltk_stopwords
+
+    ensure_nltk_stopwords()
+
+
+def after_import(textattack: ModuleType) -> None:
+    """Runs after TextAttack's package executed: register the plugin's names."""
+    try:
+        registry = get_registry()
+    except SemparseError as error:
+        warnings.warn(f"textattack-semparse did not register its components: {error}", stacklevel=2)
+        return
+    register_names(registry)
+    _wrap_classmethod(textattack.ModelArgs, "_create_model_from_args", _create_model_from_args)
+    _wrap_classmethod(textattack.DatasetArgs, "_create_dataset_from_args", _create_dataset_from_args)
+    from textattack.commands.augment_command import AugmentCommand
+
+    _wrap_method(AugmentCommand, "run", _run_augment)
+
+
+def _lookup_expression(function: str, name: str) -> str:
+    # TextAttack evaluates these strings in its own namespace, so they import what they need.
+    return f"__import__('textattack_semparse.registry', fromlist=['{function}']).{function}({name!r})"
+
+
+def register_names(registry: Registry) -> None:
+    """Add the registry's names to TextAttack's recipe, augmentation and model tables."""
+    from textattack import attack_args, augment_args, model_args
+
+    for name in registry.names("attack-recipe"):
+        attack_args.ATTACK_RECIPE_NAMES[name] = _lookup_expression("attack_recipe_class", name)
+    for name in registry.names("augmentation-recipe"):
+        augment_args.AUGMENTATION_RECIPE_NAMES[name] = _lookup_expression("augmentation_recipe_class", name)
+    for entry in registry.entries("victim"):
+        # Listed by `textattack list models` and `--model`'s help; built by _create_model_from_args.
+        model_args.TEXTATTACK_MODELS[entry.name] = entry.target
+
+
+def _wrap_classmethod(cls: type, name: str, replacement: Callable[..., Any]) -> None:
+    current = getattr(cls, name)
+    if hasattr(current, _PATCHED):
+        return
+    original = current.__func__
+
+    @functools.wraps(original)
+    def wrapper(klass: type, args: Any) -> Any:
+        return replacement(functools.partial(original, klass), args)
+
+    setattr(wrapper, _PATCHED, original)
+    setattr(cls, name, classmethod(wrapper))
+
+
+def _wrap_method(cls: type, name: str, replacement: Callable[..., Any]) -> None:
+    original = getattr(cls, name)
+    if hasattr(original, _PATCHED):
+        return
+
+    @functools.wraps(original)
+    def wrapper(self: Any, args: Any) -> Any:
+        return replacement(functools.partial(original, self), args)
+
+    setattr(wrapper, _PATCHED, original)
+    setattr(cls, name, wrapper)
+
+
+def _create_model_from_args(original: Callable[[Any], Any], args: Any) -> Any:
+    registry = get_registry()
+    if getattr(args, "model", None) and ("victim", args.model) in registry:
+        return registry.get("victim", args.model).create()
+    if getattr(args, "model", None):
+        from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser, is_seq2seq_directory
+
+        if is_seq2seq_directory(args.model):
+            return Seq2SeqParser(args.model)
+    return original(args)
+
+
+def _create_dataset_from_args(original: Callable[[Any], Any], args: Any) -> Any:
+    registry = get_registry()
+    if getattr(args, "dataset_from_file", None) or getattr(args, "dataset_from_huggingface", None):
+        return original(args)
+    requested = getattr(args, "dataset_by_model", None)
+    if requested and ("dataset", requested) in registry:
+        return registry.get("dataset", requested).create()
+    model = getattr(args, "model", None)
+    if model and ("victim", model) in registry:
+        victim = registry.get("victim", model)
+        if victim.dataset is None:
+            raise SemparseError(
+                f"Victim {model!r} names no default dataset; pass --dataset-by-model with one of: "
+                f"{', '.join(registry.names('dataset'))}."
+            )
+        return registry.get("dataset", victim.dataset).create()
+    return original(args)
+
+
+def _run_augment(original: Callable[[Any], Any], args: Any) -> Any:
+    registry = get_registry()
+    if getattr(args, "interactive", False) or ("augmentation-recipe", args.recipe) not in registry:
+        return original(args)
+    from textattack_semparse.augment_files import augment_csv_from_args
+
+    return augment_csv_from_args(registry.get("augmentation-recipe", args.recipe).load(), args)

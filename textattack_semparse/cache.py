@@ -1,0 +1,24 @@
+"""Where the plugin keeps files it derives (converted databases, NLTK resources)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+CACHE_ENV = "TEXTATTACK_SEMPARSE_CACHE"
+
+
+def cache_dir() -> Path:
+    """``$TEXTATTACK_SEMPARSE_CACHE`` or ``~/.cache/textattack_semparse`` (created on demand)."""
+    root = Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "textattack_semparse")
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def write_atomically(path: Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` through a temporary file and a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_bytes(data)
+    temporary.replace(path)
+    return path

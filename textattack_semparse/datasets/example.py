@@ -1,0 +1,36 @@
+"""The record every dataset loader produces and every victim consumes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+
+@dataclass(frozen=True)
+class SemparseExample:
+    """One question paired with its gold meaning representation.
+
+    Args:
+        question (str): The natural-language question, database values filled in.
+        gold (str): Gold SQL or logical form, database values filled in.
+        db_id (str | None): Database identifier for multi-database benchmarks (Spider);
+            ``None`` when the benchmark has a single database.
+        template_question (str | None): The question with typed placeholders
+            (``"cities in state_name0"``), when the format provides one.
+        template_gold (str | None): The gold query with the same placeholders.
+        variables (Mapping[str, str]): Placeholder -> database value (``{"state_name0": "texas"}``).
+        variable_types (Mapping[str, str]): Placeholder -> value type (``{"state_name0": "state_name"}``).
+        question_split (str | None): ``train``/``dev``/``test`` (or a fold number) in the question split.
+        query_split (str | None): The same for the query split.
+    """
+
+    question: str
+    gold: str
+    db_id: str | None = None
+    template_question: str | None = None
+    template_gold: str | None = None
+    variables: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    variable_types: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    question_split: str | None = None
+    query_split: str | None = None

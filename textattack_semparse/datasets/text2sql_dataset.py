@@ -1,0 +1,76 @@
+"""Text-to-SQL examples as a TextAttack dataset."""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import textattack
+
+from textattack_semparse.datasets.example import SemparseExample
+
+if TYPE_CHECKING:
+    import datasets
+
+
+class Text2SQLDataset(textattack.datasets.Dataset):
+    """Questions paired with gold SQL, in the shape TextAttack's ``Attacker`` consumes.
+
+    Each item is ``(OrderedDict(question=...), gold)``, or
+    ``(OrderedDict(question=..., db_id=...), gold)`` when the examples carry a ``db_id``
+    (multi-database benchmarks such as Spider); recipes freeze the ``db_id`` column with
+    ``InputColumnModification``. The :class:`SemparseExample` records stay available as
+    ``.examples``. Original to textattack-semparse.
+
+    Args:
+        examples (Iterable[SemparseExample]): The examples, in order. Either all or none
+            of them have a ``db_id``.
+
+    Example:
+        >>> data = Text2SQLDataset([SemparseExample("what is the capital of texas",
+        ...                         'SELECT CAPITAL FROM STATE WHERE STATE_NAME = "texas" ;')])
+        >>> data.input_columns, data[0][0]["question"]
+        (('question',), 'what is the capital of texas')
+    """
+
+    def __init__(self, examples: Iterable[SemparseExample]) -> None:
+        self.examples: tuple[SemparseExample, ...] = tuple(examples)
+        for position, example in enumerate(self.examples):
+            if not isinstance(example, SemparseExample):
+                raise TypeError(
+                    f"Text2SQLDataset takes SemparseExample records; item {position} is a {type(example).__name__}."
+                )
+        with_db = sum(example.db_id is not None for example in self.examples)
+        if 0 < with_db < len(self.examples):
+            raise ValueError(
+                f"{with_db} of {len(self.examples)} examples have a db_id and the rest do not; "
+                f"give every example its database id or none of them."
+            )
+        if with_db:
+            rows = [((example.question, example.db_id), example.gold) for example in self.examples]
+            columns: tuple[str, ...] = ("question", "db_id")
+        else:
+            rows = [((example.question,), example.gold) for example in self.examples]
+            columns = ("question",)
+        super().__init__(rows, input_columns=columns)
+
+    def to_hf_dataset(self) -> datasets.Dataset:
+        """All :class:`SemparseExample` fields as a ``datasets.Dataset``.
+
+        ``variables`` and ``variable_types`` become JSON strings (``'{"state_name0": "texas"}'``)
+        because their keys differ from row to row.
+        """
+        import datasets
+
+        fields = tuple(SemparseExample.__dataclass_fields__)
+        columns: dict[str, list[str | None]] = {name: [] for name in fields}
+        for example in self.examples:
+            for name in fields:
+                value = getattr(example, name)
+                if name in ("variables", "variable_types"):
+                    value = json.dumps(dict(value), sort_keys=True)
+                columns[name].append(value)
+        features = datasets.Features({name: datasets.Value("string") for name in fields})
+        return datasets.Dataset.from_dict(columns, features=features)

@@ -1,0 +1,48 @@
+"""Exception hierarchy: one subclass of :class:`SemparseError` per stage.
+
+Every message names the bad value, what was expected and how to fix it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+class SemparseError(Exception):
+    """Root of every error raised by textattack-semparse."""
+
+
+class RegistryError(SemparseError):
+    """A name is unknown, registered twice, or a plugin failed to load."""
+
+
+class RecipeError(SemparseError):
+    """A recipe cannot be built with the given victim or options."""
+
+
+class DatasetError(SemparseError):
+    """A dataset file, row or gold query is malformed or missing."""
+
+
+class SchemaError(SemparseError):
+    """A database or schema cannot be found or read."""
+
+
+class ExecutionError(SemparseError):
+    """SQL execution was set up wrongly (not: a predicted query failed)."""
+
+
+class VictimError(SemparseError):
+    """A victim model cannot be built or failed on its inputs."""
+
+
+def closest_match_hint(name: str, choices: Iterable[str]) -> str:
+    """Return ``" Did you mean 'x'?"`` for the closest of ``choices``, or ``""``.
+
+    Example:
+        >>> closest_match_hint("semparse-gep", ["semparse-geo", "textfooler"])
+        " Did you mean 'semparse-geo'?"
+    """
+    matches = difflib.get_close_matches(name, list(choices), n=1)
+    return f" Did you mean '{matches[0]}'?" if matches else ""

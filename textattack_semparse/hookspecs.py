@@ -1,0 +1,75 @@
+"""Hook specifications: how a package adds recipes, victims and datasets.
+
+A plugin is a module (or object) with functions marked by
+:data:`textattack_semparse.hookimpl`, advertised under the ``textattack_semparse``
+entry-point group::
+
+    [project.entry-points.textattack_semparse]
+    acme_sql = "acme_sql.semparse_plugin"
+
+Each hook returns a mapping from a public name to an *entry*: either an import path
+``"package.module:Attribute"`` or a mapping with the keys ``target`` (that import path)
+and optionally ``options`` (keyword arguments for the target), ``dataset`` (victims
+only: the registered dataset the victim is evaluated on when none is given) and
+``description``. Nothing is imported until a name is selected. Every hook is called once
+per plugin, so a name registered by two plugins is reported with both providers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Union
+
+import pluggy
+
+hookspec = pluggy.HookspecMarker("textattack_semparse")
+
+EntrySpec = Union[str, Mapping[str, Any]]
+"""``"package.module:Attribute"`` or ``{"target": ..., "options": ..., "dataset": ..., "description": ...}``."""
+
+
+@hookspec
+def semparse_attack_recipes() -> Mapping[str, EntrySpec]:
+    """Attack recipes, selectable with ``textattack attack --recipe NAME``.
+
+    :return: name -> entry whose target is a class with a static
+        ``build(model_wrapper, **options) -> textattack.Attack``.
+
+    Called once per plugin when the registry is built; all results are collected.
+    """
+
+
+@hookspec
+def semparse_augmentation_recipes() -> Mapping[str, EntrySpec]:
+    """Augmentation recipes, selectable with ``textattack augment --recipe NAME``.
+
+    :return: name -> entry whose target is a ``textattack.augmentation.Augmenter``
+        subclass accepting TextAttack's augmenter keywords (``pct_words_to_swap``,
+        ``transformations_per_example``, ...).
+
+    Called once per plugin when the registry is built; all results are collected.
+    """
+
+
+@hookspec
+def semparse_victims() -> Mapping[str, EntrySpec]:
+    """Victim models, selectable with ``textattack attack --model NAME``.
+
+    :return: name -> entry whose target is a callable returning a
+        ``textattack.models.wrappers.ModelWrapper`` when called with ``options``.
+        The entry's ``dataset`` names the registered dataset the victim is evaluated on
+        when the user gives none (TextAttack's dataset-by-model convention).
+
+    Called once per plugin when the registry is built; all results are collected.
+    """
+
+
+@hookspec
+def semparse_datasets() -> Mapping[str, EntrySpec]:
+    """Datasets, selectable with ``textattack attack --dataset-by-model NAME``.
+
+    :return: name -> entry whose target is a callable returning a
+        ``textattack.datasets.Dataset`` when called with ``options``.
+
+    Called once per plugin when the registry is built; all results are collected.
+    """

@@ -1,0 +1,70 @@
+"""The built-in plugin: the components textattack-semparse itself ships.
+
+Registered through the same hooks as third-party plugins (see :mod:`textattack_semparse.hookspecs`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from textattack_semparse import hookimpl
+from textattack_semparse.hookspecs import EntrySpec
+
+_RECIPES = "textattack_semparse.recipes"
+_KNN = "textattack_semparse.victims.knn_template_parser:KNNTemplateParser.from_benchmark"
+_BENCHMARK_DATASET = "textattack_semparse.datasets.benchmark:benchmark_dataset"
+
+
+@hookimpl
+def semparse_attack_recipes() -> Mapping[str, EntrySpec]:
+    return {
+        "semparse-geo": {
+            "target": f"{_RECIPES}.attack.function_word_attack_huang_2021:FunctionWordAttackHuang2021",
+            "options": {"benchmark": "geo"},
+            "description": "Function-word insertion/deletion/substitution (Huang et al. 2021) and distraction "
+            "suffixes (Zhuo et al. 2023), greedy word-importance search, execution match on GeoQuery.",
+        },
+    }
+
+
+@hookimpl
+def semparse_augmentation_recipes() -> Mapping[str, EntrySpec]:
+    return {
+        "semparse-function-words": {
+            "target": f"{_RECIPES}.augment.function_word_augmenter:FunctionWordAugmenter",
+            "description": "Meaning-preserving function-word insertion, deletion and substitution (Huang et al. 2021).",
+        },
+    }
+
+
+@hookimpl
+def semparse_victims() -> Mapping[str, EntrySpec]:
+    return {
+        "knn-geo": {
+            "target": _KNN,
+            "options": {"benchmark": "geo", "split_type": "question"},
+            "dataset": "geo-question-test",
+            "description": "Template-retrieval parser fit on GeoQuery's question-split train set "
+            "(geo-mini when SEMPARSE_DATA_DIR is unset).",
+        },
+        "knn-geo-query": {
+            "target": _KNN,
+            "options": {"benchmark": "geo", "split_type": "query"},
+            "dataset": "geo-query-test",
+            "description": "Template-retrieval parser fit on GeoQuery's query-split train set; "
+            "no test template occurs in training, so it is expected to fail.",
+        },
+    }
+
+
+@hookimpl
+def semparse_datasets() -> Mapping[str, EntrySpec]:
+    return {
+        f"geo-{split_type}-{split}": {
+            "target": _BENCHMARK_DATASET,
+            "options": {"benchmark": "geo", "split_type": split_type, "split": split},
+            "description": f"GeoQuery {split_type}-split {split} set (geo-mini when SEMPARSE_DATA_DIR is unset).",
+        }
+        for split_type in ("question", "query")
+        for split in ("train", "dev", "test")
+    }

@@ -1,0 +1,249 @@
+"""The plugin registry: one source of truth for every name the plugin adds to TextAttack.
+
+Built-in components are registered exactly like third-party ones: through the hooks of
+:mod:`textattack_semparse.hookspecs`. Entries are import paths resolved with
+:mod:`importlib` only when a name is selected, so listing names imports no component.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.metadata
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+import pluggy
+
+from textattack_semparse import hookspecs
+from textattack_semparse.errors import RegistryError, closest_match_hint
+
+PROJECT = "textattack_semparse"
+ENTRY_POINT_GROUP = "textattack_semparse"
+DISABLE_AUTOLOAD_ENV = "TEXTATTACK_SEMPARSE_DISABLE_PLUGIN_AUTOLOAD"
+DISABLED_PLUGINS_ENV = "TEXTATTACK_SEMPARSE_DISABLE_PLUGINS"
+BUILTIN_PLUGIN = "builtin"
+
+KIND_HOOKS: Mapping[str, str] = MappingProxyType(
+    {
+        "attack-recipe": "semparse_attack_recipes",
+        "augmentation-recipe": "semparse_augmentation_recipes",
+        "victim": "semparse_victims",
+        "dataset": "semparse_datasets",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One registered name.
+
+    Args:
+        kind (str): One of ``KIND_HOOKS``.
+        name (str): The public name (``semparse-geo``).
+        target (str): ``"package.module:Attribute"``; the attribute may be dotted.
+        provider (str): The plugin that registered it.
+        options (Mapping[str, Any]): Keyword arguments for the target.
+        dataset (str | None): Victims only: the dataset evaluated on by default.
+        description (str): One line for listings.
+    """
+
+    kind: str
+    name: str
+    target: str
+    provider: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    dataset: str | None = None
+    description: str = ""
+
+    def load(self) -> Any:
+        """Import and return the target attribute."""
+        module_name, _, attribute = self.target.partition(":")
+        if not module_name or not attribute:
+            raise RegistryError(
+                f"{self.kind} {self.name!r} from plugin {self.provider!r} has target {self.target!r}; "
+                "expected 'package.module:Attribute'."
+            )
+        obj: Any = importlib.import_module(module_name)
+        for part in attribute.split("."):
+            try:
+                obj = getattr(obj, part)
+            except AttributeError:
+                raise RegistryError(
+                    f"{self.kind} {self.name!r} from plugin {self.provider!r}: module {module_name!r} "
+                    f"has no attribute {attribute!r}."
+                ) from None
+        return obj
+
+    def create(self, **overrides: Any) -> Any:
+        """Call the target with the entry's options updated by ``overrides``."""
+        return self.load()(**{**self.options, **overrides})
+
+
+def _entry_from_spec(kind: str, name: str, spec: hookspecs.EntrySpec, provider: str) -> Entry:
+    if isinstance(spec, str):
+        return Entry(kind=kind, name=name, target=spec, provider=provider)
+    if not isinstance(spec, Mapping) or "target" not in spec:
+        raise RegistryError(
+            f"{kind} {name!r} from plugin {provider!r} must be an import path or a mapping with a "
+            f"'target' key, got {spec!r}."
+        )
+    unknown = set(spec) - {"target", "options", "dataset", "description"}
+    if unknown:
+        raise RegistryError(
+            f"{kind} {name!r} from plugin {provider!r} has unknown keys {sorted(unknown)}; "
+            "accepted: target, options, dataset, description."
+        )
+    return Entry(
+        kind=kind,
+        name=name,
+        target=spec["target"],
+        provider=provider,
+        options=MappingProxyType(dict(spec.get("options", {}))),
+        dataset=spec.get("dataset"),
+        description=spec.get("description", ""),
+    )
+
+
+class Registry:
+    """Names -> entries, per kind, with duplicate detection naming both providers."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, dict[str, Entry]] = {kind: {} for kind in KIND_HOOKS}
+
+    def add(self, entry: Entry) -> None:
+        """Register ``entry``; a name already taken raises :class:`RegistryError`."""
+        table = self._table(entry.kind)
+        existing = table.get(entry.name)
+        if existing is not None:
+            raise RegistryError(
+                f"{entry.kind} {entry.name!r} is registered twice: by plugin {existing.provider!r} "
+                f"({existing.target}) and by plugin {entry.provider!r} ({entry.target}). "
+                "Rename one, or disable a plugin with --disable NAME."
+            )
+        table[entry.name] = entry
+
+    def get(self, kind: str, name: str) -> Entry:
+        """The entry for ``name``; unknown names raise with the accepted names."""
+        table = self._table(kind)
+        if name not in table:
+            raise RegistryError(
+                f"Unknown {kind} {name!r}.{closest_match_hint(name, table)} "
+                f"Registered: {', '.join(sorted(table)) or '(none)'}. "
+                "Run `textattack-semparse list` to see every name."
+            )
+        return table[name]
+
+    def __contains__(self, key: tuple[str, str]) -> bool:
+        kind, name = key
+        return name in self._table(kind)
+
+    def names(self, kind: str) -> list[str]:
+        """Registered names of ``kind``, sorted."""
+        return sorted(self._table(kind))
+
+    def entries(self, kind: str) -> list[Entry]:
+        """Registered entries of ``kind``, sorted by name."""
+        table = self._table(kind)
+        return [table[name] for name in sorted(table)]
+
+    def _table(self, kind: str) -> dict[str, Entry]:
+        if kind not in self._entries:
+            raise RegistryError(
+                f"Unknown kind {kind!r}.{closest_match_hint(kind, KIND_HOOKS)} Kinds: {', '.join(KIND_HOOKS)}."
+            )
+        return self._entries[kind]
+
+
+def make_plugin_manager(*, autoload: bool = True, disabled: Iterable[str] = ()) -> pluggy.PluginManager:
+    """A plugin manager with the built-in plugin and (unless disabled) entry-point plugins.
+
+    Args:
+        autoload: Load plugins advertised under the ``textattack_semparse`` entry-point
+            group; also switched off by the environment variable
+            ``TEXTATTACK_SEMPARSE_DISABLE_PLUGIN_AUTOLOAD``.
+        disabled: Plugin names (entry-point names) not to load.
+    """
+    from textattack_semparse import plugin as builtin_plugin
+
+    disabled = set(disabled)
+    if BUILTIN_PLUGIN in disabled:
+        raise RegistryError(
+            f"Plugin {BUILTIN_PLUGIN!r} provides the plugin's own components and cannot be disabled."
+        )
+    manager = pluggy.PluginManager(PROJECT)
+    manager.add_hookspecs(hookspecs)
+    manager.register(builtin_plugin, name=BUILTIN_PLUGIN)
+    if autoload and not os.environ.get(DISABLE_AUTOLOAD_ENV):
+        for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+            if entry_point.name in disabled or manager.get_plugin(entry_point.name) is not None:
+                continue
+            try:
+                plugin = entry_point.load()
+            except Exception as error:
+                distribution = entry_point.dist.name if entry_point.dist else "unknown distribution"
+                raise RegistryError(
+                    f"Plugin {entry_point.name!r} ({entry_point.value}) from distribution "
+                    f"{distribution!r} failed to load: {error!r}. Fix or uninstall it, or skip it with "
+                    f"--disable {entry_point.name} (or {DISABLE_AUTOLOAD_ENV}=1 to load no plugins)."
+                ) from error
+            manager.register(plugin, name=entry_point.name)
+    manager.check_pending()
+    return manager
+
+
+def build_registry(manager: pluggy.PluginManager) -> Registry:
+    """Collect every plugin's entries into a fresh :class:`Registry`."""
+    registry = Registry()
+    for kind, hook_name in KIND_HOOKS.items():
+        for implementation in getattr(manager.hook, hook_name).get_hookimpls():
+            specs = implementation.function() or {}
+            for name, spec in specs.items():
+                registry.add(_entry_from_spec(kind, name, spec, implementation.plugin_name))
+    return registry
+
+
+@functools.lru_cache(maxsize=None)
+def _cached_registry(autoload: bool, disabled: frozenset[str]) -> Registry:
+    return build_registry(make_plugin_manager(autoload=autoload, disabled=disabled))
+
+
+def get_registry(*, autoload: bool = True, disabled: Iterable[str] = ()) -> Registry:
+    """The process-wide registry (built once per set of options).
+
+    Plugins named in ``TEXTATTACK_SEMPARSE_DISABLE_PLUGINS`` (comma-separated) are skipped
+    as if passed in ``disabled``; ``textattack-semparse --disable NAME`` sets it.
+    """
+    from_environment = {name.strip() for name in os.environ.get(DISABLED_PLUGINS_ENV, "").split(",") if name.strip()}
+    return _cached_registry(autoload, frozenset(disabled) | frozenset(from_environment))
+
+
+@dataclass(frozen=True)
+class BoundRecipe:
+    """An attack recipe with the options its registry entry binds (e.g. its benchmark)."""
+
+    recipe: Any
+    options: Mapping[str, Any]
+
+    def build(self, model_wrapper: Any, **options: Any) -> Any:
+        return self.recipe.build(model_wrapper, **{**self.options, **options})
+
+
+def attack_recipe_class(name: str) -> Any:
+    """The recipe registered as ``name``: an object with ``build(model_wrapper, **options)``.
+
+    TextAttack's ``--recipe`` lookup evaluates a call to this function.
+    """
+    entry = get_registry().get("attack-recipe", name)
+    recipe = entry.load()
+    return BoundRecipe(recipe, entry.options) if entry.options else recipe
+
+
+def augmentation_recipe_class(name: str) -> Any:
+    """The augmenter registered as ``name``: called with TextAttack's augmenter keywords."""
+    entry = get_registry().get("augmentation-recipe", name)
+    augmenter = entry.load()
+    return functools.partial(augmenter, **entry.options) if entry.options else augmenter

@@ -1,0 +1,165 @@
+"""Denotation (execution-result) equality of two queries, and whether order matters."""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import SqlglotError
+
+from textattack_semparse.sql.execution_result import ExecutionResult
+
+Row = tuple[Any, ...]
+#: Above this many rows an unordered comparison with numeric tolerance pairs rows after
+#: sorting instead of searching for a full matching.
+MAX_MATCHING_ROWS = 64
+
+_STRING_LITERAL = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|`[^`]*`|\[[^\]]*\]")
+_LINE_COMMENT = re.compile(r"--[^\n]*")
+_BLOCK_COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.DOTALL)
+_ORDER_BY = re.compile(r"\border\s+by\b", re.IGNORECASE)
+
+
+def denotations_match(
+    predicted: ExecutionResult,
+    gold: ExecutionResult,
+    *,
+    ordered: bool,
+    rel_tol: float = 1e-6,
+    abs_tol: float = 1e-9,
+) -> bool:
+    """Whether two execution results denote the same answer.
+
+    Rows are compared as multisets (duplicates count), or as sequences when ``ordered``
+    (decide it from the gold query with :func:`query_is_ordered`). Numbers compare by value
+    with :func:`math.isclose` (``3 == 3.0``), ``NULL`` equals ``NULL``, strings and blobs
+    compare exactly, and column names are ignored. A failed or timed-out result never
+    matches. Truncated results match only if both were truncated and the kept rows agree.
+
+    Example:
+        >>> a = ExecutionResult(rows=((3, "austin"), (None, "dallas")), columns=("n", "c"))
+        >>> b = ExecutionResult(rows=((None, "dallas"), (3.0, "austin")), columns=("x", "y"))
+        >>> denotations_match(a, b, ordered=False), denotations_match(a, b, ordered=True)
+        (True, False)
+    """
+    if not (predicted.ok and gold.ok) or predicted.truncated != gold.truncated:
+        return False
+    if len(predicted.rows) != len(gold.rows):
+        return False
+    close = functools.partial(_rows_match, rel_tol=rel_tol, abs_tol=abs_tol)
+    if ordered:
+        return all(close(p, g) for p, g in zip(predicted.rows, gold.rows))
+    return _multisets_match(predicted.rows, gold.rows, close)
+
+
+@functools.lru_cache(maxsize=4096)
+def query_is_ordered(sql: str) -> bool:
+    """Whether the outermost query of ``sql`` has an ``ORDER BY``.
+
+    Parsed with sqlglot; SQL that sqlglot cannot parse falls back to looking for
+    ``ORDER BY`` outside parentheses, string literals and comments.
+
+    Example:
+        >>> query_is_ordered("SELECT name FROM city ORDER BY population DESC")
+        True
+        >>> query_is_ordered("SELECT name FROM (SELECT name FROM city ORDER BY name)")
+        False
+    """
+    try:
+        tree = sqlglot.parse_one(sql, read="sqlite")
+    except (SqlglotError, RecursionError):
+        return _has_top_level_order_by(sql)
+    if not isinstance(tree, exp.Query):
+        return _has_top_level_order_by(sql)
+    while True:
+        if tree.args.get("order") is not None:
+            return True
+        if not isinstance(tree, exp.Subquery):
+            return False
+        tree = tree.this
+
+
+def _has_top_level_order_by(sql: str) -> bool:
+    """Text fallback: ``ORDER BY`` at parenthesis depth 0, ignoring literals and comments."""
+    text = _BLOCK_COMMENT.sub(" ", _LINE_COMMENT.sub(" ", _STRING_LITERAL.sub("''", sql)))
+    depth = 0
+    top_level: list[str] = []
+    for char in text:
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(depth - 1, 0)
+        top_level.append(char if depth == 0 and char != ")" else " ")
+    return _ORDER_BY.search("".join(top_level)) is not None
+
+
+def _values_match(a: Any, b: Any, *, rel_tol: float, abs_tol: float) -> bool:
+    if _is_number(a) and _is_number(b):
+        return a == b or math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
+    return type(a) is type(b) and a == b
+
+
+def _rows_match(a: Row, b: Row, *, rel_tol: float, abs_tol: float) -> bool:
+    return len(a) == len(b) and all(
+        _values_match(x, y, rel_tol=rel_tol, abs_tol=abs_tol) for x, y in zip(a, b)
+    )
+
+
+def _multisets_match(
+    predicted: Sequence[Row], gold: Sequence[Row], close: Callable[[Row, Row], bool]
+) -> bool:
+    """Multiset equality: exact counts first, then tolerant pairing of sorted rows, then a
+    full bipartite matching for small results."""
+    if Counter(predicted) == Counter(gold):
+        return True
+    left, right = sorted(predicted, key=_sort_key), sorted(gold, key=_sort_key)
+    if all(close(p, g) for p, g in zip(left, right)):
+        return True
+    return len(left) <= MAX_MATCHING_ROWS and _perfect_matching_exists(left, right, close)
+
+
+def _perfect_matching_exists(
+    left: Sequence[Row], right: Sequence[Row], close: Callable[[Row, Row], bool]
+) -> bool:
+    """Kuhn's augmenting-path algorithm on the "rows are close" bipartite graph."""
+    neighbours = [[j for j, g in enumerate(right) if close(p, g)] for p in left]
+    owner: list[int | None] = [None] * len(right)
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for j in neighbours[i]:
+            if j not in seen:
+                seen.add(j)
+                current = owner[j]
+                if current is None or augment(current, seen):
+                    owner[j] = i
+                    return True
+        return False
+
+    return all(augment(i, set()) for i in range(len(left)))
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _sort_key(row: Row) -> tuple[tuple[int, Any], ...]:
+    """Total order over SQLite values: NULL < numbers < text < blobs (as SQLite sorts)."""
+    return tuple(_value_key(value) for value in row)
+
+
+def _value_key(value: Any) -> tuple[int, Any]:
+    if value is None:
+        return (0, 0)
+    if _is_number(value):
+        return (1, value)
+    if isinstance(value, str):
+        return (2, value)
+    if isinstance(value, bytes):
+        return (3, value)
+    return (4, repr(value))

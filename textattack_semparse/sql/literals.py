@@ -1,0 +1,107 @@
+"""Database values in a gold query and the question words that carry them.
+
+A meaning-preserving perturbation must leave the words that name the query's database
+values intact ("missouri" in "population of missouri", both words of "new york").
+:func:`sql_literals` lists the string and numeric literals of a SQL query with sqlglot's
+tokenizer, which does not need the query to parse (GeoQuery has a query with a broken
+alias) and, in the default ``mysql`` dialect, reads GeoQuery's double-quoted ``"texas"``
+as a string. :func:`literal_word_indices` finds those values in a question's word list,
+tokenised the way TextAttack splits words.
+
+Example:
+    >>> sql_literals('SELECT population FROM city WHERE city_name = "new york" AND x > 150000')
+    ['new york', '150000']
+    >>> sorted(literal_word_indices("what is the population of new york".split(), ["new york"]))
+    [5, 6]
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Sequence
+
+from sqlglot.dialects.dialect import Dialect
+from sqlglot.errors import SqlglotError
+from sqlglot.tokens import TokenType
+
+_LITERAL_TOKENS = frozenset(
+    {
+        TokenType.STRING,
+        TokenType.NATIONAL_STRING,
+        TokenType.RAW_STRING,
+        TokenType.UNICODE_STRING,
+        TokenType.NUMBER,
+    }
+)
+# Used only when sqlglot cannot tokenize the query (e.g. an unterminated string).
+_FALLBACK_LITERAL = re.compile(r"'([^']*)'|\"([^\"]*)\"|(?<![\w.])(\d+(?:\.\d+)?)(?![\w.])")
+# TextAttack's ``words_from_text``: runs of word characters and ' - _ * @, ends trimmed.
+_WORD = re.compile(r"[\w'\-*@]+")
+_WORD_EDGES = "'-_*@"
+
+
+def sql_literals(sql: str, *, dialect: str = "mysql") -> list[str]:
+    """String and numeric literals of ``sql`` in order of first appearance, without duplicates.
+
+    Args:
+        sql (str): The query.
+        dialect (str): sqlglot dialect used to tokenize; ``"mysql"`` (default) treats both
+            ``'...'`` and ``"..."`` as strings, as GeoQuery, ATIS and Spider golds need.
+
+    Returns:
+        list[str]: Literal values as written (quotes removed, case kept).
+    """
+    return list(_sql_literals(sql, dialect))
+
+
+@functools.lru_cache(maxsize=4096)
+def _sql_literals(sql: str, dialect: str) -> tuple[str, ...]:
+    try:
+        tokens = Dialect.get_or_raise(dialect).tokenize(sql)
+        values: Iterable[str] = (t.text for t in tokens if t.token_type in _LITERAL_TOKENS)
+    except SqlglotError:
+        values = ("".join(groups) for groups in _FALLBACK_LITERAL.findall(sql))
+    return tuple(dict.fromkeys(value for value in values if value.strip()))
+
+
+def literal_words(literal: str) -> list[str]:
+    """Lowercased words of ``literal``, split as TextAttack splits a text into words.
+
+    Example:
+        >>> literal_words("St. Louis")
+        ['st', 'louis']
+    """
+    words = []
+    for chunk in literal.lower().split():
+        for word in _WORD.findall(chunk.strip(_WORD_EDGES)):
+            word = word.strip(_WORD_EDGES)
+            if word:
+                words.append(word)
+    return words
+
+
+def literal_word_indices(words: Sequence[str], literals: Iterable[str]) -> set[int]:
+    """Indices of ``words`` covered by a contiguous, case-insensitive match of a literal.
+
+    Every occurrence of every literal is matched; a literal whose word sequence does not
+    occur contributes nothing.
+
+    Args:
+        words (Sequence[str]): The question's words (e.g. ``AttackedText.words``).
+        literals (Iterable[str]): Values such as those from :func:`sql_literals`.
+
+    Returns:
+        set[int]: Word indices that carry a literal.
+    """
+    lowered = [word.lower() for word in words]
+    indices: set[int] = set()
+    for literal in literals:
+        target = literal_words(literal)
+        if not target:
+            continue
+        span = len(target)
+        for start in range(len(lowered) - span + 1):
+            if lowered[start : start + span] == target:
+                indices.update(range(start, start + span))
+    return indices

@@ -1,0 +1,80 @@
+"""Function-word insertion
+============================
+
+Huang et al. (2021), "On Robustness of Neural Semantic Parsers",
+https://aclanthology.org/2021.eacl-main.123/.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import accumulate
+
+from textattack.shared import AttackedText
+from textattack.transformations import WordInsertion
+
+from textattack_semparse.transformations.function_word_transformation import FunctionWordTransformation
+
+
+class FunctionWordInsertion(FunctionWordTransformation, WordInsertion):
+    """Insert one function word into the question.
+
+    Each candidate inserts exactly one function word, either *before* the word at an index
+    in ``indices_to_modify`` (TextAttack's ``WordInsertion`` convention) or, with
+    ``insert_at_end``, *after* the last word of an input column whose last index is in
+    ``indices_to_modify``. Because every insertion point is tied to a modifiable word, a
+    pre-transformation constraint that protects a word span (``PreserveLiterals``,
+    ``InputColumnModification``) also protects the gaps inside it. TextAttack marks both the
+    inserted word and its neighbour as modified, so ``RepeatModification`` then freezes both.
+
+    Sampling keeps greedy search tractable: the packaged list has about 250 words, so a
+    question of ``n`` words would yield ``250 * (n + 1)`` candidates per step; by default
+    ten words are sampled per position from the transformation's own seeded generator.
+
+    Huang et al. (2021), "On Robustness of Neural Semantic Parsers", EACL 2021,
+    https://aclanthology.org/2021.eacl-main.123/ (word-level perturbation by function-word
+    insertion).
+
+    Args:
+        function_words (Iterable[str] | None): Words to insert; default ``None`` = the
+            packaged list.
+        max_candidates_per_position (int | None): Words sampled per insertion point;
+            ``None`` = all (then the transformation is deterministic). Default ``10``.
+        insert_at_end (bool): Also insert after the last word of a column. Default ``True``.
+        seed (int | None): Seed of the sampler. Default ``None``.
+
+    Example:
+        >>> from textattack.shared import AttackedText
+        >>> insertion = FunctionWordInsertion(function_words=["just"], insert_at_end=False)
+        >>> [t.text for t in insertion(AttackedText("rivers in texas"))]
+        ['just rivers in texas', 'rivers just in texas', 'rivers in just texas']
+    """
+
+    def __init__(
+        self,
+        function_words: Iterable[str] | None = None,
+        max_candidates_per_position: int | None = 10,
+        insert_at_end: bool = True,
+        seed: int | None = None,
+    ) -> None:
+        super().__init__(function_words, max_candidates_per_position=max_candidates_per_position, seed=seed)
+        if not isinstance(insert_at_end, bool):
+            raise TypeError(f"insert_at_end must be a bool, got {insert_at_end!r}.")
+        self.insert_at_end = insert_at_end
+
+    def _get_new_words(self, current_text: AttackedText, index: int) -> list[str]:
+        return self._candidate_words()
+
+    def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
+        indices = sorted(indices_to_modify)
+        transformed = super()._get_transformations(current_text, indices)
+        if self.insert_at_end:
+            column_ends = {end - 1 for end in accumulate(len(words) for words in current_text.words_per_input)}
+            for index in sorted(column_ends.intersection(indices)):
+                transformed.extend(
+                    current_text.insert_text_after_word_index(index, word) for word in self._candidate_words()
+                )
+        return transformed
+
+    def extra_repr_keys(self) -> list[str]:
+        return super().extra_repr_keys() + ["max_candidates_per_position", "insert_at_end", "seed"]

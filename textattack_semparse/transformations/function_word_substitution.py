@@ -1,0 +1,64 @@
+"""Function-word substitution
+===============================
+
+Huang et al. (2021), "On Robustness of Neural Semantic Parsers",
+https://aclanthology.org/2021.eacl-main.123/.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from textattack.shared import AttackedText
+from textattack.transformations import WordSwap
+
+from textattack_semparse.transformations.function_word_transformation import FunctionWordTransformation
+
+
+class FunctionWordSubstitution(FunctionWordTransformation, WordSwap):
+    """Replace one function word by a different function word.
+
+    A ``WordSwap``, so TextAttack's word-swap constraints (``StopwordModification``,
+    ``WordEmbeddingDistance`` ...) judge it as a one-word substitution. Only words in the
+    function-word list are replaced; candidates never include the original word (compared
+    case-insensitively) and take its capitalisation ("What" -> "Which").
+
+    Huang et al. (2021), "On Robustness of Neural Semantic Parsers", EACL 2021,
+    https://aclanthology.org/2021.eacl-main.123/ (word-level perturbation by function-word
+    substitution).
+
+    Args:
+        function_words (Iterable[str] | None): Words that may be replaced and used as
+            replacements; default ``None`` = the packaged list.
+        max_candidates_per_position (int | None): Replacements sampled per word; ``None`` =
+            all (then the transformation is deterministic). Default ``10``.
+        seed (int | None): Seed of the sampler. Default ``None``.
+
+    Example:
+        >>> from textattack.shared import AttackedText
+        >>> swap = FunctionWordSubstitution(function_words=["the", "a", "in"])
+        >>> [t.text for t in swap(AttackedText("rivers in the south"))]
+        ['rivers a the south', 'rivers the the south', 'rivers in a south', 'rivers in in south']
+    """
+
+    def __init__(
+        self,
+        function_words: Iterable[str] | None = None,
+        max_candidates_per_position: int | None = 10,
+        seed: int | None = None,
+    ) -> None:
+        super().__init__(function_words, max_candidates_per_position=max_candidates_per_position, seed=seed)
+
+    def _get_replacement_words(self, word: str) -> list[str]:
+        if not self.is_function_word(word):
+            return []
+        candidates = self._candidate_words(exclude=word.lower())
+        if word[:1].isupper():
+            return [candidate[:1].upper() + candidate[1:] for candidate in candidates]
+        return candidates
+
+    def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
+        return super()._get_transformations(current_text, sorted(indices_to_modify))
+
+    def extra_repr_keys(self) -> list[str]:
+        return super().extra_repr_keys() + ["max_candidates_per_position", "seed"]

@@ -1,0 +1,88 @@
+"""Function-word transformation base
+======================================
+
+Shared part of the function-word perturbations of Huang et al. (2021), "On Robustness of
+Neural Semantic Parsers" (https://aclanthology.org/2021.eacl-main.123/).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from textattack.transformations import Transformation
+
+from textattack_semparse.transformations.function_words import FUNCTION_WORDS
+
+
+class FunctionWordTransformation(Transformation):
+    """Base of the function-word transformations: the word list and the owned sampler.
+
+    Subclasses combine it with a TextAttack base (``WordInsertion``, ``WordDeletion``,
+    ``WordSwap``) placed after it in the bases, so ``isinstance`` checks in TextAttack's
+    validators still see a word swap, insertion or deletion.
+
+    Args:
+        function_words (Iterable[str] | None): Function words to use, lowercased; default
+            ``None`` = the packaged list (:data:`FUNCTION_WORDS`).
+        max_candidates_per_position (int | None): For subclasses that propose new words: how
+            many words to sample at each position; ``None`` = every function word. Default
+            ``None``.
+        seed (int | None): Seed of the transformation's own ``random.Random``. Default ``None``.
+    """
+
+    def __init__(
+        self,
+        function_words: Iterable[str] | None = None,
+        *,
+        max_candidates_per_position: int | None = None,
+        seed: int | None = None,
+    ) -> None:
+        super().__init__()
+        if isinstance(function_words, str):
+            raise TypeError(
+                f"function_words must be an iterable of words, not the string {function_words!r}; "
+                "wrap a single word in a list."
+            )
+        if function_words is not None:
+            function_words = tuple(sorted({str(word).strip().lower() for word in function_words} - {""}))
+            if not function_words:
+                raise ValueError("function_words is empty; pass at least one word or None for the packaged list.")
+        if max_candidates_per_position is not None and (
+            isinstance(max_candidates_per_position, bool)
+            or not isinstance(max_candidates_per_position, int)
+            or max_candidates_per_position < 1
+        ):
+            raise ValueError(
+                f"max_candidates_per_position must be a positive int or None (all words), "
+                f"got {max_candidates_per_position!r}."
+            )
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise TypeError(f"seed must be an int or None, got {seed!r}.")
+        self.function_words = function_words
+        self.max_candidates_per_position = max_candidates_per_position
+        self.seed = seed
+        # Sorted, so a seeded sample does not depend on the process's string hashing.
+        self._vocabulary: tuple[str, ...] = function_words or tuple(sorted(FUNCTION_WORDS))
+        self._vocabulary_set = frozenset(self._vocabulary)
+        self._rng = random.Random(seed)
+
+    def is_function_word(self, word: str) -> bool:
+        """Whether ``word`` (any case) is one of this transformation's function words."""
+        return word.lower() in self._vocabulary_set
+
+    def _candidate_words(self, exclude: str | None = None) -> list[str]:
+        """Function words to propose at one position, sampled when a limit is set."""
+        pool = [word for word in self._vocabulary if word != exclude]
+        limit = self.max_candidates_per_position
+        if limit is None or limit >= len(pool):
+            return pool
+        return sorted(self._rng.sample(pool, limit))
+
+    @property
+    def deterministic(self) -> bool:
+        limit = self.max_candidates_per_position
+        return limit is None or limit >= len(self._vocabulary)
+
+    def extra_repr_keys(self) -> list[str]:
+        return ["function_words"] + super().extra_repr_keys()

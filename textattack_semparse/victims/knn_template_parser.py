@@ -1,0 +1,428 @@
+"""k-nearest-neighbour template parser: the template baseline of text-to-SQL evaluation.
+
+Finegan-Dollak et al. (2018), "Improving Text-to-SQL Evaluation Methodology",
+https://aclanthology.org/P18-1033/
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import sqlite3
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import cast
+
+import numpy as np
+from sklearn.feature_extraction.text import TfidfVectorizer
+
+from textattack_semparse.datasets.example import SemparseExample
+from textattack_semparse.victims.semantic_parser import SemanticParser
+
+# Type interpretations tried per question (the product of each value's candidate types).
+_MAX_INTERPRETATIONS = 16
+# ``ALIAS.COLUMN = "placeholder"`` (also <>, !=, LIKE, with optional % wildcards).
+_COMPARISON = re.compile(r'(\w+)\.(\w+)\s*(?:=|<>|!=|\bLIKE\b)\s*"%?(\w+)%?"', re.IGNORECASE)
+_TABLE_ALIAS = re.compile(r"\b(\w+)\s+AS\s+(\w+)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class _Mention:
+    """A database value found in a question: its text span and candidate types, likeliest first."""
+
+    start: int
+    end: int
+    value: str
+    types: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Neighbour:
+    """One training example as a retrieval target."""
+
+    template_id: int
+    template_gold: str
+    placeholders: tuple[str, ...]  # in order of appearance in the template question
+    types: tuple[str, ...]  # the type of each placeholder
+    variables: dict[str, str]  # the example's own values, the last-resort filler
+
+
+class KNNTemplateParser(SemanticParser):
+    """Retrieve the SQL template of the most similar training question and fill in its values.
+
+    Fitting (seconds, no weights, deterministic):
+
+    1. A lexicon maps database values to types: every training variable value to its
+       variable type, plus (``database_values=True``) the string values of each database
+       column that a training template compares a placeholder with (``CITY.STATE_NAME =
+       "state_name0"`` makes every value of ``CITY.STATE_NAME`` a ``state_name``).
+    2. A TF-IDF vectoriser (word n-grams) is fitted on the anonymised training questions
+       (``template_question``).
+
+    Parsing a question: the longest lexicon values (leftmost first) are replaced by typed
+    placeholders numbered per type (``state_name0``, ``state_name1``); the nearest training
+    questions by cosine similarity give the SQL template, whose placeholders are filled with
+    the values found. A value with several types ("new york": state or city, "mississippi":
+    state or river) yields one anonymisation per type reading; each training question is
+    scored by its best reading, and the ``k`` nearest distinct templates are tried in order
+    until one whose placeholder types the found values can fill. When none fits, the
+    nearest template is filled as well as possible (remaining found values in order, then
+    the neighbour's own values) and will usually be wrong. An empty question yields ``""``.
+
+    Finegan-Dollak, Kummerfeld, Zhang, Ramanathan, Sadasivam, Zhang and Radev (2018),
+    "Improving Text-to-SQL Evaluation Methodology", ACL. https://aclanthology.org/P18-1033/
+
+    Deviation: the paper's template baseline classifies the question into a template with
+    an LSTM and fills slots with oracle entities; this victim retrieves templates by TF-IDF
+    nearest neighbour and finds the entities itself with the lexicon, so it needs no
+    training run and no gold entities at attack time.
+
+    Args:
+        train_examples (Sequence[SemparseExample]): Training examples with
+            ``template_question``, ``template_gold``, ``variables`` and ``variable_types``
+            (the text2sql-data format).
+        database (str | os.PathLike | None, default None): The benchmark's SQLite database;
+            also the source of lexicon values when ``database_values`` is True.
+        k (int, default 10): Distinct templates tried before falling back to the nearest.
+        ngram_range (tuple[int, int], default (1, 2)): Word n-gram range of the TF-IDF
+            vectoriser.
+        database_values (bool, default True): Add the database's values of the columns that
+            training placeholders are compared with to the lexicon (needs a database file).
+
+    Example:
+        >>> from textattack_semparse.victims.knn_template_parser import KNNTemplateParser
+        >>> parser = KNNTemplateParser.from_benchmark("geo-mini")  # doctest: +SKIP
+        >>> parser(["what is the capital of new york"])  # doctest: +SKIP
+        ['SELECT STATEalias0.CAPITAL FROM STATE AS STATEalias0 WHERE STATEalias0.STATE_NAME = "new york" ;']
+    """
+
+    def __init__(
+        self,
+        train_examples: Sequence[SemparseExample],
+        *,
+        database: str | os.PathLike[str] | None = None,
+        k: int = 10,
+        ngram_range: tuple[int, int] = (1, 2),
+        database_values: bool = True,
+    ) -> None:
+        super().__init__(database=database)
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ValueError(f"k must be a positive int, got {k!r}.")
+        if (
+            not isinstance(ngram_range, (tuple, list))
+            or len(ngram_range) != 2
+            or not all(isinstance(n, int) and not isinstance(n, bool) for n in ngram_range)
+            or not 1 <= ngram_range[0] <= ngram_range[1]
+        ):
+            raise ValueError(
+                f"ngram_range must be a pair (min_n, max_n) with 1 <= min_n <= max_n, got {ngram_range!r}."
+            )
+        if not isinstance(database_values, bool):
+            raise TypeError(f"database_values must be a bool, got {database_values!r}.")
+        self.k = k
+        self.ngram_range = tuple(ngram_range)
+        self.database_values = database_values
+        self.benchmark: str | None = None
+        self.split_type: str | None = None
+        examples = self._checked_examples(train_examples)
+        self.num_train_examples = len(examples)
+        self._neighbours = self._build_neighbours(examples)
+        self._lexicon = self._build_lexicon(examples)
+        self._value_pattern = self._build_value_pattern(self._lexicon)
+        self._vectorizer = TfidfVectorizer(ngram_range=self.ngram_range)
+        self._train_matrix = self._vectorizer.fit_transform(
+            [example.template_question for example in examples]
+        )
+
+    @classmethod
+    def from_benchmark(
+        cls,
+        benchmark: str = "geo",
+        *,
+        split_type: str = "question",
+        data_dir: str | os.PathLike[str] | None = None,
+        k: int = 10,
+        ngram_range: tuple[int, int] = (1, 2),
+        database_values: bool = True,
+    ) -> KNNTemplateParser:
+        """Fit on the training part of ``split_type`` of a benchmark, bound to its database.
+
+        Args:
+            benchmark (str, default "geo"): A name accepted by
+                :func:`textattack_semparse.datasets.benchmark.load_benchmark` ("geo" is the
+                real GeoQuery when ``SEMPARSE_DATA_DIR`` is set, else the embedded geo-mini).
+            split_type (str, default "question"): "question" or "query" split; attack the
+                victim on the test part of the same split.
+            data_dir (str | os.PathLike | None, default None): Benchmark root, overriding
+                ``SEMPARSE_DATA_DIR``.
+            k, ngram_range, database_values: As for the constructor.
+        """
+        from textattack_semparse.datasets.benchmark import load_benchmark
+
+        loaded = load_benchmark(benchmark, data_dir=data_dir)
+        parser = cls(
+            loaded.split(split_type, "train"),
+            database=loaded.database,
+            k=k,
+            ngram_range=ngram_range,
+            database_values=database_values,
+        )
+        parser.benchmark = benchmark
+        parser.split_type = split_type
+        return parser
+
+    def extra_repr_keys(self) -> list[str]:
+        return super().extra_repr_keys() + [
+            "benchmark",
+            "split_type",
+            "num_train_examples",
+            "k",
+            "ngram_range",
+            "database_values",
+        ]
+
+    def anonymize(self, question: str) -> str:
+        """The question with its database values replaced by placeholders (likeliest types).
+
+        Example:
+            >>> parser.anonymize("rivers in new york")  # doctest: +SKIP
+            'rivers in state_name0'
+        """
+        text = _normalize(question)
+        mentions = self._find_mentions(text)
+        return _anonymized(text, mentions, tuple(m.types[0] for m in mentions))
+
+    def _parse_batch(self, questions: list[str], db_ids: list[str | None]) -> list[str]:
+        texts = [_normalize(question) for question in questions]
+        mentions = [self._find_mentions(text) for text in texts]
+        readings = [_readings(found) if text else [] for text, found in zip(texts, mentions)]
+        queries = [
+            _anonymized(text, found, reading)
+            for text, found, options in zip(texts, mentions, readings)
+            for reading in options
+        ]
+        if not queries:
+            return ["" for _ in questions]
+        similarity = (self._vectorizer.transform(queries) @ self._train_matrix.T).toarray()
+        outputs = []
+        row = 0
+        for found, options in zip(mentions, readings):
+            if not options:
+                outputs.append("")
+                continue
+            block = similarity[row : row + len(options)]
+            row += len(options)
+            outputs.append(self._best_fill(found, options, block))
+        return outputs
+
+    def _best_fill(
+        self, mentions: list[_Mention], readings: list[tuple[str, ...]], similarity: np.ndarray
+    ) -> str:
+        """Fill the first of the ``k`` nearest templates that the found values satisfy."""
+        best_score = similarity.max(axis=0)
+        best_reading = similarity.argmax(axis=0)
+        order = np.argsort(-best_score, kind="stable")
+        seen: set[int] = set()
+        for index in order:
+            neighbour = self._neighbours[index]
+            if neighbour.template_id in seen:
+                continue
+            if len(seen) == self.k:
+                break
+            seen.add(neighbour.template_id)
+            first = int(best_reading[index])
+            for reading in [readings[first]] + readings[:first] + readings[first + 1 :]:
+                filling = _typed_filling(neighbour, mentions, reading)
+                if filling is not None:
+                    return _fill(neighbour, filling)
+        nearest = self._neighbours[order[0]]
+        reading = readings[int(best_reading[order[0]])]
+        return _fill(nearest, _partial_filling(nearest, mentions, reading))
+
+    def _find_mentions(self, text: str) -> list[_Mention]:
+        if self._value_pattern is None:
+            return []
+        return [
+            _Mention(match.start(), match.end(), *self._lexicon[match.group(0)])
+            for match in self._value_pattern.finditer(text)
+        ]
+
+    @staticmethod
+    def _checked_examples(train_examples: Sequence[SemparseExample]) -> list[SemparseExample]:
+        if isinstance(train_examples, (str, bytes)) or not isinstance(train_examples, Sequence):
+            raise TypeError(
+                f"train_examples must be a sequence of SemparseExample, got {type(train_examples).__name__}."
+            )
+        if not train_examples:
+            raise ValueError("train_examples is empty; the parser needs training templates to retrieve.")
+        for position, example in enumerate(train_examples):
+            if not isinstance(example, SemparseExample):
+                raise TypeError(
+                    f"train_examples[{position}] is a {type(example).__name__}, not a SemparseExample."
+                )
+            if example.template_question is None or example.template_gold is None:
+                raise ValueError(
+                    f"train_examples[{position}] ({example.question!r}) has no template_question/"
+                    "template_gold; KNNTemplateParser needs examples in the text2sql-data format "
+                    "(load them with textattack_semparse.datasets.text2sql.load_text2sql)."
+                )
+        return list(train_examples)
+
+    @staticmethod
+    def _build_neighbours(examples: list[SemparseExample]) -> list[_Neighbour]:
+        template_ids: dict[str, int] = {}
+        neighbours = []
+        for example in examples:
+            template_question = cast(str, example.template_question)
+            template_gold = cast(str, example.template_gold)
+            names = [
+                name
+                for name in example.variable_types
+                if re.search(rf"\b{re.escape(name)}\b", template_gold)
+            ]
+            positions = {name: _position(template_question, name) for name in names}
+            placeholders = tuple(sorted(names, key=lambda name: (positions[name], name)))
+            neighbours.append(
+                _Neighbour(
+                    template_id=template_ids.setdefault(template_gold, len(template_ids)),
+                    template_gold=template_gold,
+                    placeholders=placeholders,
+                    types=tuple(example.variable_types[name] for name in placeholders),
+                    variables=dict(example.variables),
+                )
+            )
+        return neighbours
+
+    def _build_lexicon(self, examples: list[SemparseExample]) -> dict[str, tuple[str, tuple[str, ...]]]:
+        """Map each lower-cased value to (its spelling in the data, its types by frequency)."""
+        type_counts: dict[str, Counter[str]] = {}
+        spellings: dict[str, str] = {}
+        for example in examples:
+            for name, value in example.variables.items():
+                value_type = example.variable_types.get(name)
+                key = _normalize(value)
+                if value_type is None or not key:
+                    continue
+                type_counts.setdefault(key, Counter())[value_type] += 1
+                spellings.setdefault(key, value)
+        if self.database_values and self.database is not None and self.database.is_file():
+            for value, value_type in self._database_values(examples):
+                key = _normalize(value)
+                type_counts.setdefault(key, Counter()).setdefault(value_type, 0)
+                spellings.setdefault(key, value)
+        return {
+            key: (
+                spellings[key],
+                tuple(sorted(counts, key=lambda value_type: (-counts[value_type], value_type))),
+            )
+            for key, counts in type_counts.items()
+        }
+
+    def _database_values(self, examples: list[SemparseExample]) -> list[tuple[str, str]]:
+        """String values of every column a training placeholder is compared with, typed."""
+        column_types: set[tuple[str, str, str]] = set()
+        for example in examples:
+            template_gold = cast(str, example.template_gold)
+            aliases = {alias.lower(): table for table, alias in _TABLE_ALIAS.findall(template_gold)}
+            for alias, column, name in _COMPARISON.findall(template_gold):
+                if name in example.variable_types:
+                    table = aliases.get(alias.lower(), alias)
+                    column_types.add((table, column, example.variable_types[name]))
+        values = []
+        database = cast(Path, self.database)
+        connection = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            for table, column, value_type in sorted(column_types):
+                try:
+                    rows = connection.execute(f'SELECT DISTINCT "{column}" FROM "{table}"').fetchall()
+                except sqlite3.Error:
+                    continue  # a template column the database lacks adds no values
+                values.extend(
+                    (value.strip(), value_type)
+                    for (value,) in rows
+                    if isinstance(value, str) and re.search(r"[^\W\d_]", value) and len(value.strip()) > 1
+                )
+        finally:
+            connection.close()
+        return values
+
+    @staticmethod
+    def _build_value_pattern(lexicon: dict[str, tuple[str, tuple[str, ...]]]) -> re.Pattern[str] | None:
+        if not lexicon:
+            return None
+        alternatives = sorted(lexicon, key=lambda key: (-len(key), key))
+        return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, alternatives)) + r")(?!\w)")
+
+
+def _normalize(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _position(template_question: str, name: str) -> int:
+    match = re.search(rf"\b{re.escape(name)}\b", template_question)
+    return match.start() if match else len(template_question)
+
+
+def _readings(mentions: list[_Mention]) -> list[tuple[str, ...]]:
+    """Type readings of the mentions, likeliest first (the all-first-types reading leads)."""
+    return list(itertools.islice(itertools.product(*(m.types for m in mentions)), _MAX_INTERPRETATIONS))
+
+
+def _anonymized(text: str, mentions: list[_Mention], reading: tuple[str, ...]) -> str:
+    pieces = []
+    counts: Counter[str] = Counter()
+    last = 0
+    for mention, value_type in zip(mentions, reading):
+        pieces.append(text[last : mention.start])
+        pieces.append(f"{value_type}{counts[value_type]}")
+        counts[value_type] += 1
+        last = mention.end
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
+def _typed_filling(
+    neighbour: _Neighbour, mentions: list[_Mention], reading: tuple[str, ...]
+) -> dict[str, str] | None:
+    """Placeholder -> value when the reading has a value of the right type for each placeholder."""
+    available: dict[str, list[str]] = {}
+    for mention, value_type in zip(mentions, reading):
+        available.setdefault(value_type, []).append(mention.value)
+    filling = {}
+    used: Counter[str] = Counter()
+    for placeholder, value_type in zip(neighbour.placeholders, neighbour.types):
+        values = available.get(value_type, [])
+        if used[value_type] >= len(values):
+            return None
+        filling[placeholder] = values[used[value_type]]
+        used[value_type] += 1
+    return filling
+
+
+def _partial_filling(
+    neighbour: _Neighbour, mentions: list[_Mention], reading: tuple[str, ...]
+) -> dict[str, str]:
+    """Fill typed placeholders where possible, then leftover values, then the neighbour's own."""
+    remaining = list(zip(reading, (mention.value for mention in mentions)))
+    filling = {}
+    for placeholder, value_type in zip(neighbour.placeholders, neighbour.types):
+        match = next((pair for pair in remaining if pair[0] == value_type), None)
+        if match is not None:
+            remaining.remove(match)
+            filling[placeholder] = match[1]
+    for placeholder in neighbour.placeholders:
+        if placeholder not in filling:
+            filling[placeholder] = (
+                remaining.pop(0)[1] if remaining else neighbour.variables.get(placeholder, placeholder)
+            )
+    return filling
+
+
+def _fill(neighbour: _Neighbour, filling: dict[str, str]) -> str:
+    if not filling:
+        return neighbour.template_gold
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, filling)) + r")\b")
+    return pattern.sub(lambda match: filling[match.group(1)], neighbour.template_gold)

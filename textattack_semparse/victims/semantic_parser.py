@@ -1,0 +1,172 @@
+"""Semantic parser victims: the ``ModelWrapper`` base every victim of the plugin extends."""
+
+from __future__ import annotations
+
+import logging
+import os
+from abc import abstractmethod
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Union
+
+from textattack.models.wrappers import ModelWrapper
+from textattack.shared.utils import ReprMixin
+
+from textattack_semparse.errors import SchemaError, VictimError
+
+logger = logging.getLogger(__name__)
+
+ParserInput = Union[str, Sequence[Union[str, None]]]
+"""One victim input: a question, or a tuple ``(question, db_id, ...)`` when the dataset has
+several input columns (TextAttack passes ``AttackedText.tokenizer_input``)."""
+
+
+class SemanticParser(ReprMixin, ModelWrapper):
+    """A TextAttack ``ModelWrapper`` that maps questions to SQL queries or logical forms.
+
+    ``__call__`` takes a list of inputs (a question string each, or a tuple
+    ``(question, db_id, ...)``; columns after ``db_id`` are ignored) and returns one
+    prediction string per input, in order. Subclasses implement :meth:`_parse_batch`
+    and, when they can score a gold output, :meth:`_gold_loss` and :attr:`supports_loss`.
+
+    Failure policy: an exception raised while parsing must not end an attack. When a batch
+    fails, its inputs are parsed one at a time; an input that still fails gets the empty
+    prediction ``""`` (which never matches a gold query) and a logged warning. A
+    :class:`~textattack_semparse.errors.VictimError` is not isolated this way: it means the
+    victim itself is unusable (weights that cannot be loaded, a broken subclass) and is
+    raised. Malformed call arguments raise ``TypeError``.
+
+    Original to textattack-semparse.
+
+    Args:
+        database (str | os.PathLike | None, default None): The database (SQLite file or
+            directory of databases) of the benchmark the victim is bound to; goal functions
+            use it when they are given no database of their own.
+    """
+
+    def __init__(self, *, database: str | os.PathLike[str] | None = None) -> None:
+        if database is not None and not isinstance(database, (str, os.PathLike)):
+            raise TypeError(
+                f"database must be a path (str or os.PathLike) or None, got {type(database).__name__}."
+            )
+        self.database: Path | None = None if database is None else Path(database)
+        if self.database is not None and not self.database.exists():
+            raise SchemaError(
+                f"Database {str(self.database)!r} does not exist. Pass the path of the benchmark's "
+                "SQLite file (or directory of databases), or database=None."
+            )
+
+    @property
+    def model(self) -> Any:
+        """What ``GoalFunction.__init__`` inspects: the wrapped network, or the victim itself."""
+        return self.__dict__.get("_model", self)
+
+    @model.setter
+    def model(self, value: Any) -> None:
+        self.__dict__["_model"] = value
+
+    @property
+    def supports_loss(self) -> bool:
+        """Whether :meth:`gold_loss` is available for this victim."""
+        return False
+
+    def __call__(self, text_input_list: Sequence[ParserInput]) -> list[str]:
+        questions, db_ids = self._split_inputs(text_input_list)
+        if not questions:
+            return []
+        try:
+            outputs = self._parse_batch(questions, db_ids)
+        except VictimError:
+            raise
+        except Exception as error:  # noqa: BLE001 - isolate the failing input, see class docstring
+            if len(questions) == 1:
+                logger.warning(
+                    "%s failed on question %r (%s: %s); predicting ''.",
+                    type(self).__name__,
+                    questions[0],
+                    type(error).__name__,
+                    error,
+                )
+                return [""]
+            return [self([(q, d)])[0] for q, d in zip(questions, db_ids)]
+        return self._checked_outputs(outputs, len(questions))
+
+    def gold_loss(self, inputs: Sequence[ParserInput], golds: Sequence[str]) -> list[float]:
+        """The victim's loss on each gold output (lower = the victim finds the gold likelier).
+
+        Raises:
+            VictimError: The victim cannot score outputs (``supports_loss`` is False).
+            ValueError: ``inputs`` and ``golds`` differ in length.
+        """
+        if not self.supports_loss:
+            raise VictimError(
+                f"{type(self).__name__} cannot compute a loss on gold outputs (supports_loss is "
+                "False). Use a goal function that needs only predictions, or a victim with "
+                "supports_loss=True such as Seq2SeqParser."
+            )
+        if isinstance(golds, str) or len(inputs) != len(golds):
+            raise ValueError(
+                f"gold_loss needs one gold output per input, got {len(inputs)} inputs and "
+                f"{'a single string' if isinstance(golds, str) else len(golds)} golds."
+            )
+        questions, db_ids = self._split_inputs(inputs)
+        if not questions:
+            return []
+        return self._gold_loss(questions, db_ids, list(golds))
+
+    @abstractmethod
+    def _parse_batch(self, questions: list[str], db_ids: list[str | None]) -> list[str]:
+        """Predict one output string per question (same order and length)."""
+        raise NotImplementedError()
+
+    def _gold_loss(
+        self, questions: list[str], db_ids: list[str | None], golds: list[str]
+    ) -> list[float]:
+        """Loss of each gold output; override together with :attr:`supports_loss`."""
+        raise NotImplementedError()
+
+    def extra_repr_keys(self) -> list[str]:
+        return super().extra_repr_keys() + ["database"]
+
+    @staticmethod
+    def _split_inputs(
+        text_input_list: Sequence[ParserInput],
+    ) -> tuple[list[str], list[str | None]]:
+        """Split victim inputs into questions and database ids (``None`` when absent)."""
+        if isinstance(text_input_list, str) or not isinstance(text_input_list, Sequence):
+            raise TypeError(
+                "A semantic parser is called with a list of inputs, got "
+                f"{type(text_input_list).__name__}; wrap a single question as [question]."
+            )
+        questions: list[str] = []
+        db_ids: list[str | None] = []
+        for item in text_input_list:
+            if isinstance(item, str):
+                question, db_id = item, None
+            elif isinstance(item, Sequence) and len(item) >= 1 and isinstance(item[0], str):
+                question = item[0]
+                db_id = item[1] if len(item) > 1 else None
+                if db_id is not None and not isinstance(db_id, str):
+                    raise TypeError(f"db_id must be a str or None, got {db_id!r} in input {item!r}.")
+            else:
+                raise TypeError(
+                    f"Each input must be a question string or a tuple (question, db_id, ...), got {item!r}."
+                )
+            questions.append(question)
+            db_ids.append(db_id)
+        return questions, db_ids
+
+    def _checked_outputs(self, outputs: Any, expected: int) -> list[str]:
+        if not isinstance(outputs, list) or len(outputs) != expected:
+            raise VictimError(
+                f"{type(self).__name__}._parse_batch returned {type(outputs).__name__} of length "
+                f"{len(outputs) if hasattr(outputs, '__len__') else '?'} for {expected} inputs; it "
+                "must return a list with one string per input."
+            )
+        for output in outputs:
+            if not isinstance(output, str):
+                raise VictimError(
+                    f"{type(self).__name__}._parse_batch returned a {type(output).__name__} "
+                    f"({output!r}); every prediction must be a str."
+                )
+        return outputs

@@ -8,12 +8,13 @@ microseconds. Importing ``textattack`` runs :func:`textattack_semparse._textatta
 """
 
 import sys
-from importlib.abc import Loader, MetaPathFinder
+
+# Duck-typed finder and loader: importing importlib.abc would cost ~20 ms at every start-up.
 
 _TARGET = "textattack"
 
 
-class _RegisteringLoader(Loader):
+class _RegisteringLoader:
     """Wraps TextAttack's own loader and runs the plugin's set-up around it."""
 
     def __init__(self, loader):
@@ -33,7 +34,7 @@ class _RegisteringLoader(Loader):
         return getattr(self._loader, name)
 
 
-class TextAttackImportHook(MetaPathFinder):
+class TextAttackImportHook:
     """Finds ``textattack`` with the finders after it and wraps the loader they return."""
 
     textattack_semparse_hook = True

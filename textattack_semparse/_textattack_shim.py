@@ -97,14 +97,11 @@ def _wrap_method(cls: type, name: str, replacement: Callable[..., Any]) -> None:
 
 
 def _create_model_from_args(original: Callable[[Any], Any], args: Any) -> Any:
-    registry = get_registry()
-    if getattr(args, "model", None) and ("victim", args.model) in registry:
-        return registry.get("victim", args.model).create()
-    if getattr(args, "model", None):
-        from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser, is_seq2seq_directory
+    from textattack_semparse.victims.resolution import create_victim, is_plugin_victim
 
-        if is_seq2seq_directory(args.model):
-            return Seq2SeqParser(args.model)
+    model = getattr(args, "model", None)
+    if model and is_plugin_victim(model):
+        return create_victim(model)[0]
     return original(args)
 
 

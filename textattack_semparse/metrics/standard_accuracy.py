@@ -9,21 +9,6 @@ from textattack_semparse.errors import DatasetError
 BATCH_SIZE = 64
 
 
-def _create_victim(model: str) -> tuple[Any, str | None]:
-    from textattack_semparse.registry import get_registry
-
-    registry = get_registry()
-    if ("victim", model) in registry:
-        entry = registry.get("victim", model)
-        return entry.create(), entry.dataset
-    from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser, is_seq2seq_directory
-
-    if is_seq2seq_directory(model):
-        return Seq2SeqParser(model), None
-    registry.get("victim", model)  # raises with the registered names
-    raise AssertionError("unreachable")
-
-
 def evaluate_victim(model: str, *, dataset: str | None = None, limit: int | None = None) -> dict[str, Any]:
     """Execution accuracy (exact match for victims without a database) of ``model`` on ``dataset``.
 
@@ -33,8 +18,9 @@ def evaluate_victim(model: str, *, dataset: str | None = None, limit: int | None
     from textattack_semparse.goal_functions.exact_match import normalize_logical_form
     from textattack_semparse.registry import get_registry
     from textattack_semparse.sql.execution import execution_match
+    from textattack_semparse.victims.resolution import create_victim
 
-    victim, default_dataset = _create_victim(model)
+    victim, default_dataset = create_victim(model)
     dataset_name = dataset or default_dataset
     if dataset_name is None:
         raise DatasetError(f"Victim {model!r} names no default dataset; pass --dataset NAME.")

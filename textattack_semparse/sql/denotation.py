@@ -20,9 +20,12 @@ Row = tuple[Any, ...]
 #: sorting instead of searching for a full matching.
 MAX_MATCHING_ROWS = 64
 
-_STRING_LITERAL = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|`[^`]*`|\[[^\]]*\]")
-_LINE_COMMENT = re.compile(r"--[^\n]*")
-_BLOCK_COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.DOTALL)
+# Quoted literals and identifiers, and comments; an unterminated one runs to the end of the text.
+_LITERAL_OR_COMMENT = re.compile(
+    r"'(?:[^']|'')*(?:'|\Z)|\"(?:[^\"]|\"\")*(?:\"|\Z)|`[^`]*(?:`|\Z)|\[[^\]]*(?:\]|\Z)"
+    r"|--[^\n]*|/\*.*?(?:\*/|\Z)",
+    re.DOTALL,
+)
 _ORDER_BY = re.compile(r"\border\s+by\b", re.IGNORECASE)
 
 
@@ -87,7 +90,7 @@ def query_is_ordered(sql: str) -> bool:
 
 def _has_top_level_order_by(sql: str) -> bool:
     """Text fallback: ``ORDER BY`` at parenthesis depth 0, ignoring literals and comments."""
-    text = _BLOCK_COMMENT.sub(" ", _LINE_COMMENT.sub(" ", _STRING_LITERAL.sub("''", sql)))
+    text = _LITERAL_OR_COMMENT.sub(" ", sql)
     depth = 0
     top_level: list[str] = []
     for char in text:

@@ -11,7 +11,7 @@ import os
 import re
 import sqlite3
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
@@ -130,8 +130,7 @@ class KNNTemplateParser(SemanticParser):
         examples = self._checked_examples(train_examples)
         self.num_train_examples = len(examples)
         self._neighbours = self._build_neighbours(examples)
-        self._lexicon = self._build_lexicon(examples)
-        self._value_pattern = self._build_value_pattern(self._lexicon)
+        self._lexicon, self._value_patterns = self._build_lexicon(examples)
         self._vectorizer = TfidfVectorizer(ngram_range=self.ngram_range)
         self._train_matrix = self._vectorizer.fit_transform(
             [example.template_question for example in examples]
@@ -225,30 +224,37 @@ class KNNTemplateParser(SemanticParser):
         best_score = similarity.max(axis=0)
         best_reading = similarity.argmax(axis=0)
         order = np.argsort(-best_score, kind="stable")
+        candidates: list[int] = []
         seen: set[int] = set()
         for index in order:
-            neighbour = self._neighbours[index]
-            if neighbour.template_id in seen:
-                continue
-            if len(seen) == self.k:
-                break
-            seen.add(neighbour.template_id)
-            first = int(best_reading[index])
-            for reading in [readings[first]] + readings[:first] + readings[first + 1 :]:
-                filling = _typed_filling(neighbour, mentions, reading)
-                if filling is not None:
-                    return _fill(neighbour, filling)
+            template_id = self._neighbours[index].template_id
+            if template_id not in seen:
+                seen.add(template_id)
+                candidates.append(int(index))
+                if len(candidates) == self.k:
+                    break
+        for exact in (True, False):
+            for index in candidates:
+                neighbour = self._neighbours[index]
+                first = int(best_reading[index])
+                for reading in [readings[first]] + readings[:first] + readings[first + 1 :]:
+                    filling = _typed_filling(neighbour, mentions, reading)
+                    if filling is not None and (not exact or len(filling) == len(mentions)):
+                        return _fill(neighbour, filling)
         nearest = self._neighbours[order[0]]
         reading = readings[int(best_reading[order[0]])]
         return _fill(nearest, _partial_filling(nearest, mentions, reading))
 
     def _find_mentions(self, text: str) -> list[_Mention]:
-        if self._value_pattern is None:
-            return []
-        return [
-            _Mention(match.start(), match.end(), *self._lexicon[match.group(0)])
-            for match in self._value_pattern.finditer(text)
-        ]
+        """Lexicon values in ``text``, leftmost-longest, later passes only between earlier finds."""
+        spans: list[tuple[int, int]] = []
+        for pattern in self._value_patterns:
+            gaps = _gaps(spans, len(text))
+            spans = sorted(
+                spans
+                + [match.span() for start, end in gaps for match in pattern.finditer(text, start, end)]
+            )
+        return [_Mention(start, end, *self._lexicon[text[start:end]]) for start, end in spans]
 
     @staticmethod
     def _checked_examples(train_examples: Sequence[SemparseExample]) -> list[SemparseExample]:
@@ -296,8 +302,16 @@ class KNNTemplateParser(SemanticParser):
             )
         return neighbours
 
-    def _build_lexicon(self, examples: list[SemparseExample]) -> dict[str, tuple[str, tuple[str, ...]]]:
-        """Map each lower-cased value to (its spelling in the data, its types by frequency)."""
+    def _build_lexicon(
+        self, examples: list[SemparseExample]
+    ) -> tuple[dict[str, tuple[str, tuple[str, ...]]], list[re.Pattern[str]]]:
+        """Map each lower-cased value to (its spelling, its types by frequency); matchers.
+
+        Values seen as training variables are matched first; database values fill the gaps
+        (so "the mississippi river" is the river "mississippi", not the lowest point
+        "mississippi river"). A database value that the training questions use as ordinary
+        words ("high point" is a city) is left out.
+        """
         type_counts: dict[str, Counter[str]] = {}
         spellings: dict[str, str] = {}
         for example in examples:
@@ -308,18 +322,26 @@ class KNNTemplateParser(SemanticParser):
                     continue
                 type_counts.setdefault(key, Counter())[value_type] += 1
                 spellings.setdefault(key, value)
+        training_keys = set(type_counts)
+        database_keys: set[str] = set()
         if self.database_values and self.database is not None and self.database.is_file():
+            phrases = _word_ngrams(cast(str, example.template_question) for example in examples)
             for value, value_type in self._database_values(examples):
                 key = _normalize(value)
+                if key not in training_keys and key in phrases:
+                    continue
                 type_counts.setdefault(key, Counter()).setdefault(value_type, 0)
                 spellings.setdefault(key, value)
-        return {
+                database_keys.add(key)
+        lexicon = {
             key: (
                 spellings[key],
                 tuple(sorted(counts, key=lambda value_type: (-counts[value_type], value_type))),
             )
             for key, counts in type_counts.items()
         }
+        passes = [training_keys, database_keys - training_keys]
+        return lexicon, [_word_pattern(keys) for keys in passes if keys]
 
     def _database_values(self, examples: list[SemparseExample]) -> list[tuple[str, str]]:
         """String values of every column a training placeholder is compared with, typed."""
@@ -349,16 +371,38 @@ class KNNTemplateParser(SemanticParser):
             connection.close()
         return values
 
-    @staticmethod
-    def _build_value_pattern(lexicon: dict[str, tuple[str, tuple[str, ...]]]) -> re.Pattern[str] | None:
-        if not lexicon:
-            return None
-        alternatives = sorted(lexicon, key=lambda key: (-len(key), key))
-        return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, alternatives)) + r")(?!\w)")
+
+def _word_pattern(phrases: Collection[str]) -> re.Pattern[str]:
+    """Match any of ``phrases`` as whole words, longest first."""
+    alternatives = sorted(phrases, key=lambda phrase: (-len(phrase), phrase))
+    return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, alternatives)) + r")(?!\w)")
 
 
 def _normalize(text: str) -> str:
     return " ".join(text.lower().split())
+
+
+def _word_ngrams(texts: Iterable[str], max_n: int = 6) -> set[str]:
+    """Every run of up to ``max_n`` words in the normalised ``texts``."""
+    ngrams = set()
+    for text in texts:
+        words = _normalize(text).split()
+        for n in range(1, max_n + 1):
+            ngrams.update(" ".join(words[i : i + n]) for i in range(len(words) - n + 1))
+    return ngrams
+
+
+def _gaps(spans: list[tuple[int, int]], length: int) -> list[tuple[int, int]]:
+    """The stretches of ``[0, length)`` that no (sorted, disjoint) span covers."""
+    gaps = []
+    last = 0
+    for start, end in spans:
+        if start > last:
+            gaps.append((last, start))
+        last = end
+    if last < length:
+        gaps.append((last, length))
+    return gaps
 
 
 def _position(template_question: str, name: str) -> int:

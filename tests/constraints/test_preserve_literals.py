@@ -1,0 +1,136 @@
+"""PreserveLiterals with the gold query recorded on a real TextAttack AttackedText."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+from textattack.constraints.pre_transformation import RepeatModification
+from textattack.shared import AttackedText
+
+from textattack_semparse.attack_attrs import record_gold_output
+from textattack_semparse.constraints.preserve_literals import PreserveLiterals
+from textattack_semparse.transformations.distraction_suffix import DistractionSuffix
+from textattack_semparse.transformations.function_word_deletion import FunctionWordDeletion
+from textattack_semparse.transformations.function_word_insertion import FunctionWordInsertion
+from textattack_semparse.transformations.function_word_substitution import FunctionWordSubstitution
+
+NEW_YORK_SQL = 'SELECT CITYalias0.POPULATION FROM CITY AS CITYalias0 WHERE CITYalias0.CITY_NAME = "new york" ;'
+MISSOURI_SQL = 'SELECT STATEalias0.POPULATION FROM STATE AS STATEalias0 WHERE STATEalias0.STATE_NAME = "missouri" ;'
+
+
+def question(text: str, gold: str | None) -> AttackedText:
+    attacked = AttackedText(text)
+    if gold is not None:
+        record_gold_output(attacked, gold)
+    return attacked
+
+
+def modifiable(constraint: PreserveLiterals, text: AttackedText) -> set[int]:
+    return constraint(text, FunctionWordInsertion())
+
+
+def test_single_word_literal_is_protected() -> None:
+    text = question("what is the population of missouri", MISSOURI_SQL)
+    assert modifiable(PreserveLiterals(), text) == {0, 1, 2, 3, 4}
+
+
+def test_both_words_of_a_multi_word_literal_are_protected() -> None:
+    text = question("what is the population of new york", NEW_YORK_SQL)
+    assert modifiable(PreserveLiterals(), text) == {0, 1, 2, 3, 4}
+
+
+def test_no_insertion_inside_a_multi_word_literal() -> None:
+    text = question("what is the population of new york", NEW_YORK_SQL)
+    insertion = FunctionWordInsertion(max_candidates_per_position=None)
+    candidates = insertion(text, pre_transformation_constraints=[PreserveLiterals()])
+    assert len(candidates) > 1000
+    assert all(c.words[-2:] == ["new", "york"] for c in candidates)
+
+
+def test_without_the_constraint_insertion_splits_the_literal() -> None:
+    text = question("what is the population of new york", NEW_YORK_SQL)
+    candidates = FunctionWordInsertion(function_words=["the"])(text)
+    assert "what is the population of new the york" in {c.text for c in candidates}
+
+
+def test_protection_follows_words_after_an_insertion() -> None:
+    original = question("what is the population of new york", NEW_YORK_SQL)
+    shifted = original.insert_text_before_word_index(0, "just")
+    assert shifted.words[6:8] == ["new", "york"]
+    assert modifiable(PreserveLiterals(), shifted) == {0, 1, 2, 3, 4, 5}
+
+
+def test_protection_follows_words_after_a_deletion() -> None:
+    original = question("which rivers run through the state of missouri", MISSOURI_SQL)
+    (shorter,) = FunctionWordDeletion()(original, indices_to_modify={4})
+    assert shorter.text == "which rivers run through state of missouri"
+    assert modifiable(PreserveLiterals(), shorter) == set(range(6))
+
+
+def test_second_round_after_insertion_keeps_the_literal_contiguous() -> None:
+    original = question("what is the population of new york", NEW_YORK_SQL)
+    constraints = [PreserveLiterals(), RepeatModification()]
+    insertion = FunctionWordInsertion(max_candidates_per_position=None)
+    first = insertion(original, pre_transformation_constraints=constraints)
+    second = [t for c in first[:40] for t in insertion(c, pre_transformation_constraints=constraints)]
+    assert second
+    assert all(" ".join(t.words[-2:]) == "new york" for t in second)
+
+
+def test_substitution_and_deletion_leave_literals_alone() -> None:
+    gold = 'SELECT COUNT ( * ) FROM RIVER WHERE TRAVERSE = "the dalles" ;'
+    text = question("how many rivers run through the dalles", gold)
+    for transformation in (FunctionWordSubstitution(max_candidates_per_position=None), FunctionWordDeletion()):
+        candidates = transformation(text, pre_transformation_constraints=[PreserveLiterals()])
+        assert candidates
+        assert all(" ".join(c.words[-2:]) == "the dalles" for c in candidates)
+
+
+def test_distraction_suffix_still_applies_after_a_protected_last_word() -> None:
+    text = question("what is the population of new york", NEW_YORK_SQL)
+    (candidate,) = DistractionSuffix()(text, pre_transformation_constraints=[PreserveLiterals()])
+    assert candidate.text == "what is the population of new york what is what"
+
+
+def test_explicit_literals_without_gold() -> None:
+    text = question("what is the population of new york", None)
+    assert modifiable(PreserveLiterals(literals=["new york"]), text) == {0, 1, 2, 3, 4}
+
+
+def test_explicit_literals_add_to_the_gold_literals() -> None:
+    text = question("rivers in missouri and new york", MISSOURI_SQL)
+    assert modifiable(PreserveLiterals(literals=["new york"]), text) == {0, 1, 3}
+
+
+def test_nothing_protected_without_gold_or_literals() -> None:
+    text = question("what is the population of new york", None)
+    assert modifiable(PreserveLiterals(), text) == set(range(7))
+
+
+def test_literal_missing_from_question_protects_nothing() -> None:
+    text = question("how many people live in the big apple", NEW_YORK_SQL)
+    assert modifiable(PreserveLiterals(), text) == set(range(8))
+
+
+def test_numeric_literal_is_protected() -> None:
+    gold = "SELECT STATE_NAME FROM STATE WHERE POPULATION > 150000 ;"
+    text = question("which states have more than 150000 people", gold)
+    assert modifiable(PreserveLiterals(), text) == {0, 1, 2, 3, 4, 6}
+
+
+def test_protected_literals_lists_explicit_then_gold() -> None:
+    text = question("x", NEW_YORK_SQL)
+    assert PreserveLiterals(literals=["ohio", "new york"]).protected_literals(text) == ["ohio", "new york"]
+
+
+def test_string_literals_rejected() -> None:
+    with pytest.raises(TypeError, match="wrap it in a list"):
+        PreserveLiterals(literals="texas")
+
+
+def test_repr_lists_every_init_parameter() -> None:
+    text = repr(PreserveLiterals())
+    for name in inspect.signature(PreserveLiterals.__init__).parameters:
+        if name != "self":
+            assert f"({name})" in text

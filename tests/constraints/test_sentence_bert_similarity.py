@@ -1,0 +1,142 @@
+"""SentenceBERTSimilarity with the packaged all-MiniLM-L6-v2 (a real model, loaded offline)."""
+
+from __future__ import annotations
+
+import inspect
+import pickle
+
+import pytest
+import torch
+from textattack.shared import AttackedText
+
+from textattack_semparse.constraints.sentence_bert_similarity import SentenceBERTSimilarity, default_model_path
+from textattack_semparse.transformations.function_word_deletion import FunctionWordDeletion
+
+ORIGINAL = "what is the population of new york"
+
+
+@pytest.fixture(scope="module")
+def constraint() -> SentenceBERTSimilarity:
+    return SentenceBERTSimilarity()
+
+
+def perturbed(words: list[str]) -> AttackedText:
+    """A perturbation of ORIGINAL with TextAttack's bookkeeping (last_transformation etc.)."""
+    text = AttackedText(ORIGINAL).generate_new_attacked_text(words)
+    text.attack_attrs["last_transformation"] = FunctionWordDeletion()
+    return text
+
+
+def test_model_is_not_loaded_by_the_constructor() -> None:
+    assert SentenceBERTSimilarity()._model is None
+
+
+def test_meaning_preserving_function_word_edit_passes(constraint: SentenceBERTSimilarity) -> None:
+    (dropped,) = FunctionWordDeletion()(AttackedText(ORIGINAL), indices_to_modify={2})
+    assert dropped.text == "what is population of new york"
+    assert constraint(dropped, AttackedText(ORIGINAL))
+    assert dropped.attack_attrs["similarity_score"] > 0.9
+
+
+def test_unrelated_question_fails(constraint: SentenceBERTSimilarity) -> None:
+    other = perturbed(["which", "rivers", "run", "through", "texas", "", ""])
+    assert other.text == "which rivers run through texas"
+    assert not constraint(other, AttackedText(ORIGINAL))
+    assert other.attack_attrs["similarity_score"] < 0.5
+
+
+def test_batched_check_filters_and_scores_each(constraint: SentenceBERTSimilarity) -> None:
+    candidates = FunctionWordDeletion()(AttackedText(ORIGINAL)) + [perturbed(["name", "rivers", "in", "texas", "", "", ""])]
+    kept = constraint.call_many(candidates, AttackedText(ORIGINAL))
+    assert len(kept) == len(candidates) - 1
+    assert all("similarity_score" in c.attack_attrs for c in candidates)
+
+
+def test_single_and_batched_checks_agree(constraint: SentenceBERTSimilarity) -> None:
+    candidates = FunctionWordDeletion()(AttackedText(ORIGINAL))
+    batched = {c.text for c in constraint.call_many(candidates, AttackedText(ORIGINAL))}
+    single = {c.text for c in candidates if constraint(c, AttackedText(ORIGINAL))}
+    assert batched == single
+
+
+def test_threshold_decides(constraint: SentenceBERTSimilarity) -> None:
+    strict = SentenceBERTSimilarity(threshold=1.0)
+    strict._model = constraint.model
+    (dropped,) = FunctionWordDeletion()(AttackedText(ORIGINAL), indices_to_modify={2})
+    assert not strict(dropped, AttackedText(ORIGINAL))
+
+
+def test_embeddings_are_cached_by_text(constraint: SentenceBERTSimilarity) -> None:
+    constraint.clear_cache()
+    first = constraint.encode([ORIGINAL, "rivers in texas", ORIGINAL])
+    assert len(constraint._cache) == 2
+    again = constraint.encode(["rivers in texas"])
+    assert torch.equal(first[1], again[0]) and torch.equal(first[0], first[2])
+
+
+def test_cache_is_bounded_lru(constraint: SentenceBERTSimilarity) -> None:
+    small = SentenceBERTSimilarity(cache_size=2)
+    small._model = constraint.model
+    small.encode(["a river", "a state"])
+    small.encode(["a river"])
+    small.encode(["a city"])
+    assert list(small._cache) == ["a river", "a city"]
+
+
+def test_cache_size_zero_disables_cache(constraint: SentenceBERTSimilarity) -> None:
+    uncached = SentenceBERTSimilarity(cache_size=0)
+    uncached._model = constraint.model
+    assert uncached.encode(["a river", "a state"]).shape == (2, 384)
+    assert not uncached._cache
+
+
+def test_pickling_drops_model_and_cache(constraint: SentenceBERTSimilarity) -> None:
+    constraint.encode([ORIGINAL])
+    restored = pickle.loads(pickle.dumps(constraint))
+    assert restored._model is None and not restored._cache
+    assert restored.threshold == constraint.threshold
+
+
+def test_device_defaults_to_cpu_without_cuda(constraint: SentenceBERTSimilarity) -> None:
+    expected = "cuda" if torch.cuda.is_available() else "cpu"
+    assert constraint.model.device.type == expected
+
+
+def test_explicit_model_path_loads_offline() -> None:
+    explicit = SentenceBERTSimilarity(model_name_or_path=default_model_path(), device="cpu")
+    assert explicit.encode(["rivers in texas"]).shape == (1, 384)
+
+
+def test_angular_metric_passes_close_edit(constraint: SentenceBERTSimilarity) -> None:
+    angular = SentenceBERTSimilarity(metric="angular", threshold=0.8)
+    angular._model = constraint.model
+    (dropped,) = FunctionWordDeletion()(AttackedText(ORIGINAL), indices_to_modify={2})
+    assert angular(dropped, AttackedText(ORIGINAL))
+
+
+def test_unknown_metric_rejected_with_choices() -> None:
+    with pytest.raises(ValueError, match="accepted: cosine, angular, max_euclidean"):
+        SentenceBERTSimilarity(metric="dot")
+
+
+@pytest.mark.parametrize("threshold", [1.5, -2.0, "0.8"])
+def test_threshold_out_of_range_rejected(threshold: object) -> None:
+    with pytest.raises(ValueError, match="threshold"):
+        SentenceBERTSimilarity(threshold=threshold)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name, value", [("batch_size", 0), ("cache_size", -1), ("window_size", 0)])
+def test_bad_sizes_rejected(name: str, value: int) -> None:
+    with pytest.raises(ValueError, match=name):
+        SentenceBERTSimilarity(**{name: value})
+
+
+def test_compare_against_original_is_stored() -> None:
+    assert SentenceBERTSimilarity(compare_against_original=False).compare_against_original is False
+
+
+def test_repr_lists_every_init_parameter() -> None:
+    text = repr(SentenceBERTSimilarity())
+    for name in inspect.signature(SentenceBERTSimilarity.__init__).parameters:
+        if name != "self":
+            assert f"({name})" in text

@@ -1,0 +1,137 @@
+"""Tests for named benchmarks: geo-mini, the real GeoQuery and the "geo" fallback."""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from textattack_semparse.datasets.benchmark import BENCHMARK_LOADERS, Benchmark, benchmark_names, load_benchmark
+from textattack_semparse.datasets.example import SemparseExample
+from textattack_semparse.errors import DatasetError
+from textattack_semparse.sql.mysql_dump import cached_sqlite_from_dump
+from textattack_semparse.sql.sqlite_executor import SQLiteExecutor
+
+
+@pytest.fixture
+def no_data_dir(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SEMPARSE_DATA_DIR", raising=False)
+
+
+def outcome_counts(examples: tuple[SemparseExample, ...], database: Path) -> Counter[str]:
+    executor = SQLiteExecutor(database, timeout=30.0)
+    counts: Counter[str] = Counter()
+    for example in examples:
+        result = executor.execute(example.gold)
+        counts["error" if result.error else "non-empty" if result.rows else "empty"] += 1
+    return counts
+
+
+def test_names() -> None:
+    assert benchmark_names() == ("geo", "geo-mini", "geoquery")
+    assert all(BENCHMARK_LOADERS[name].__doc__ for name in benchmark_names())
+
+
+def test_unknown_name_lists_names_and_closest_match() -> None:
+    with pytest.raises(DatasetError, match=r"Unknown benchmark 'geoqurey'; accepted: geo, geo-mini, geoquery\. "
+                                           r"Did you mean 'geoquery'\?"):
+        load_benchmark("geoqurey")
+
+
+def test_name_is_case_and_underscore_insensitive() -> None:
+    assert load_benchmark("GEO_MINI").name == "geo-mini"
+
+
+def test_geo_mini_benchmark(no_data_dir: None) -> None:
+    geo = load_benchmark("geo-mini")
+    assert geo.metric == "execution" and geo.database is not None and geo.database.is_file()
+    assert len(geo.examples) >= 80 and isinstance(geo.examples, tuple)
+    assert "written by textattack-semparse" in geo.source
+
+
+def test_geo_falls_back_to_geo_mini_without_data_dir(no_data_dir: None) -> None:
+    assert load_benchmark("geo").name == "geo-mini"
+
+
+def test_geoquery_without_data_dir_names_the_fix(no_data_dir: None) -> None:
+    with pytest.raises(DatasetError, match=r"'geoquery' reads the real data.*SEMPARSE_DATA_DIR.*--data-dir.*geo-mini"):
+        load_benchmark("geoquery")
+
+
+def test_geoquery_with_empty_data_dir_names_the_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(DatasetError, match=r"text2sql/geography\.json' does not exist"):
+        load_benchmark("geoquery", data_dir=tmp_path)
+
+
+def test_loads_are_cached(no_data_dir: None) -> None:
+    assert load_benchmark("geo-mini") is load_benchmark("geo-mini")
+
+
+def test_split_and_dataset(no_data_dir: None) -> None:
+    geo = load_benchmark("geo-mini")
+    test = geo.split("question", "test")
+    assert test and all(example.question_split == "test" for example in test)
+    assert len(geo.split("query", None)) == len(geo.examples)
+    dataset = geo.dataset("question", "test")
+    assert len(dataset) == len(test)
+    assert dataset[0][0]["question"] == test[0].question and dataset[0][1] == test[0].gold
+
+
+def test_unknown_split_lists_available(no_data_dir: None) -> None:
+    with pytest.raises(DatasetError, match=r"'validation' does not exist.*benchmark 'geo-mini'.*dev, test, train"):
+        load_benchmark("geo-mini").split("question", "validation")
+
+
+def test_benchmark_rejects_unknown_metric() -> None:
+    with pytest.raises(ValueError, match="'denotation' is not one of"):
+        Benchmark("x", (), Path("db.sqlite"), metric="denotation")
+
+
+def test_benchmark_without_database_must_use_exact() -> None:
+    with pytest.raises(ValueError, match="no database, so its metric must be 'exact'"):
+        Benchmark("x", (), None)
+    assert Benchmark("x", (), None, metric="exact").database is None
+
+
+# real data (SEMPARSE_DATA_DIR)
+
+
+@pytest.mark.real_data
+def test_geoquery_sizes_and_splits(data_dir: Path) -> None:
+    geo = load_benchmark("geoquery", data_dir=data_dir)
+    assert len(geo.examples) == 877
+    assert [len(geo.split("question", s)) for s in ("train", "dev", "test")] == [549, 49, 279]
+    assert [len(geo.split("query", s)) for s in ("train", "dev", "test")] == [536, 159, 182]
+    assert geo.database == data_dir / "text2sql" / "geography.sqlite"
+
+
+@pytest.mark.real_data
+def test_geo_is_geoquery_with_data_dir(data_dir: Path) -> None:
+    assert load_benchmark("geo", data_dir=data_dir).name == "geoquery"
+
+
+@pytest.mark.real_data
+def test_geoquery_gold_outcomes_on_shipped_sqlite(data_dir: Path) -> None:
+    geo = load_benchmark("geoquery", data_dir=data_dir)
+    assert geo.database is not None
+    assert outcome_counts(geo.examples, geo.database) == Counter({"non-empty": 843, "empty": 29, "error": 5})
+
+
+@pytest.mark.real_data
+def test_geoquery_gold_outcomes_on_converted_dump(data_dir: Path) -> None:
+    geo = load_benchmark("geoquery", data_dir=data_dir)
+    database = cached_sqlite_from_dump(data_dir / "text2sql" / "geography-db.sql")
+    assert outcome_counts(geo.examples, database) == Counter({"non-empty": 843, "empty": 29, "error": 5})
+
+
+@pytest.mark.real_data
+def test_geoquery_without_sqlite_uses_the_dump(data_dir: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "text2sql"
+    folder.mkdir()
+    for name in ("geography.json", "geography-db.sql"):
+        shutil.copy(data_dir / "text2sql" / name, folder / name)
+    geo = load_benchmark("geoquery", data_dir=tmp_path)
+    assert geo.database == cached_sqlite_from_dump(folder / "geography-db.sql")
+    assert geo.database is not None and geo.database.is_file()

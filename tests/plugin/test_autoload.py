@@ -1,0 +1,84 @@
+"""The import hook installed by the .pth file: present, cheap, idempotent, effective."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import _textattack_semparse_autoload as autoload
+
+from tests.helpers import run_command
+
+HEAVY_MODULES = ("torch", "transformers", "spacy", "sentence_transformers", "nltk", "tensorflow", "textattack")
+
+
+def _python(code: str, *flags: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, *flags, "-c", code], capture_output=True, text=True, check=True)
+
+
+def test_pth_installs_the_hook_at_startup():
+    result = _python(
+        "import sys; print(sum(getattr(f, 'textattack_semparse_hook', False) for f in sys.meta_path))"
+    )
+    assert result.stdout.strip() == "1"
+
+
+def test_install_twice_keeps_one_hook():
+    result = _python(
+        "import sys, _textattack_semparse_autoload as a; a.install(); a.install(); "
+        "print(sum(getattr(f, 'textattack_semparse_hook', False) for f in sys.meta_path))"
+    )
+    assert result.stdout.strip() == "1"
+
+
+def test_hook_imports_nothing_beyond_the_standard_startup():
+    # `-X importtime` lists every module imported at start-up with its nesting; the hook's
+    # module must be a leaf (it imports only modules Python already loaded), which is what
+    # keeps its cost in the microseconds (bench/autoload_cost.py measures it).
+    names = [line.split("|")[-1] for line in _python("pass", "-X", "importtime").stderr.splitlines()]
+    index = next(i for i, name in enumerate(names) if name.strip() == "_textattack_semparse_autoload")
+
+    def depth(name: str) -> int:
+        return len(name) - len(name.lstrip())
+
+    # Children are printed before their parent, one level deeper.
+    assert depth(names[index - 1]) <= depth(names[index]), f"the hook imported {names[index - 1].strip()!r}"
+
+
+def test_processes_that_never_import_textattack_load_nothing_heavy():
+    result = _python("import sys, json; print(json.dumps(sorted(sys.modules)))")
+    loaded = set(__import__("json").loads(result.stdout))
+    assert not loaded & set(HEAVY_MODULES)
+    assert "textattack_semparse" not in loaded
+
+
+def test_hook_only_reacts_to_textattack():
+    assert autoload.TextAttackImportHook().find_spec("json") is None
+
+
+def test_textattack_import_registers_recipes():
+    result = _python(
+        "import textattack.attack_args as a; print('semparse-geo' in a.ATTACK_RECIPE_NAMES)"
+    )
+    assert result.stdout.strip().endswith("True")
+
+
+def test_registration_twice_changes_nothing():
+    result = _python(
+        "import textattack, textattack.attack_args as a\n"
+        "from textattack_semparse import _textattack_shim as s\n"
+        "before = dict(a.ATTACK_RECIPE_NAMES); method = textattack.ModelArgs._create_model_from_args\n"
+        "s.after_import(textattack)\n"
+        "print(dict(a.ATTACK_RECIPE_NAMES) == before, textattack.ModelArgs._create_model_from_args.__func__ is method.__func__)"
+    )
+    assert result.stdout.strip().endswith("True True")
+
+
+def test_stock_cli_lists_plugin_recipe_and_augmenter():
+    recipes = run_command("textattack", "list", "attack-recipes")
+    assert recipes.returncode == 0, recipes.stderr
+    assert "semparse-geo" in recipes.stdout
+    augment_help = run_command("textattack", "augment", "--help")
+    assert "semparse-function-words" in augment_help.stdout
+    attack_help = run_command("textattack", "attack", "--help")
+    assert "semparse-geo" in attack_help.stdout

@@ -1,0 +1,133 @@
+"""Tests for textattack_semparse.sql.execution.execution_match on real SQLite databases."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+from textattack_semparse.errors import DatasetError
+from textattack_semparse.sql import execution as execution_module
+from textattack_semparse.sql.execution import MISMATCH_DISTANCE_FLOOR, MatchOutcome, execution_match
+from textattack_semparse.sql.sqlite_executor import executor_for
+
+GOLD = "SELECT city_name FROM city WHERE state_name = 'texas'"
+ORDERED_GOLD = "SELECT city_name FROM city WHERE state_name = 'texas' ORDER BY population DESC"
+
+
+def test_identical_query_matches_with_zero_distance(geo_db):
+    outcome = execution_match(GOLD, GOLD, geo_db)
+    assert outcome.match and outcome.distance == 0.0
+    assert outcome.predicted == outcome.gold
+
+
+def test_different_query_same_denotation_matches(geo_db):
+    predicted = 'SELECT city_name FROM city WHERE population > 300000 AND state_name = "texas"'
+    outcome = execution_match(predicted, GOLD, geo_db)
+    assert outcome.match and outcome.distance == 0.0
+
+
+def test_wrong_result_is_a_mismatch_with_token_distance(geo_db):
+    predicted = "SELECT city_name FROM city WHERE state_name = 'ohio'"
+    outcome = execution_match(predicted, GOLD, geo_db)
+    assert not outcome.match
+    assert outcome.distance == pytest.approx(1 / 8)
+    assert outcome.predicted.rows == (("columbus",),)
+
+
+def test_failing_prediction_is_a_mismatch_not_an_exception(geo_db):
+    outcome = execution_match("SELECT city_name FROM cities", GOLD, geo_db)
+    assert not outcome.match and "no such table" in outcome.predicted.error
+    assert 0.0 < outcome.distance <= 1.0
+
+
+def test_hostile_prediction_is_a_mismatch(geo_db, file_digest):
+    before = file_digest(geo_db)
+    outcome = execution_match("DROP TABLE city", GOLD, geo_db)
+    assert not outcome.match and outcome.predicted.error
+    assert file_digest(geo_db) == before
+
+
+def test_timed_out_prediction_is_a_mismatch(geo_db):
+    runaway = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c"
+    outcome = execution_match(runaway, GOLD, geo_db, timeout=0.5)
+    assert not outcome.match and outcome.predicted.timed_out
+
+
+def test_same_tokens_different_result_gets_the_floor(geo_db):
+    # "state_name" resolves to the column in SQLite, 'state_name' is a string; same tokens.
+    outcome = execution_match('SELECT "state_name" FROM state', "SELECT 'state_name' FROM state", geo_db)
+    assert not outcome.match
+    assert outcome.distance == MISMATCH_DISTANCE_FLOOR
+
+
+def test_non_string_prediction_is_a_mismatch(geo_db):
+    outcome = execution_match(None, GOLD, geo_db)
+    assert not outcome.match and outcome.distance == 1.0
+
+
+def test_order_ignored_when_gold_unordered(geo_db):
+    predicted = "SELECT city_name FROM city WHERE state_name = 'texas' ORDER BY city_name DESC"
+    assert execution_match(predicted, GOLD, geo_db).match
+
+
+def test_order_matters_when_gold_ordered(geo_db):
+    predicted = "SELECT city_name FROM city WHERE state_name = 'texas' ORDER BY city_name"
+    assert not execution_match(predicted, ORDERED_GOLD, geo_db).match
+    predicted = "SELECT city_name FROM city WHERE state_name = 'texas' ORDER BY population DESC"
+    assert execution_match(predicted, ORDERED_GOLD, geo_db).match
+
+
+def test_numeric_tolerance_applies(geo_db):
+    gold = "SELECT count(*) FROM city"
+    assert execution_match("SELECT sum(1.0) FROM city", gold, geo_db).match
+
+
+def test_empty_gold_matches_empty_prediction(geo_db):
+    gold = "SELECT city_name FROM city WHERE state_name = 'atlantis'"
+    assert execution_match("SELECT capital FROM state WHERE area < 0", gold, geo_db).match
+
+
+def test_failing_gold_raises_dataset_error_naming_query_and_database(geo_db):
+    with pytest.raises(DatasetError, match=r"SELECT \* FROM stat.*geo\.sqlite.*no such table"):
+        execution_match("SELECT 1", "SELECT * FROM stat", geo_db)
+
+
+def test_timed_out_gold_suggests_raising_timeout(geo_db):
+    runaway = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c"
+    with pytest.raises(DatasetError, match="raise `timeout`"):
+        execution_match("SELECT 1", runaway, geo_db, timeout=0.5)
+
+
+def test_results_are_cached_per_database_and_sql(geo_db):
+    execution_match("SELECT 1", GOLD, geo_db)
+    before = executor_for(geo_db).cache_info()
+    execution_match("SELECT 1", GOLD, str(geo_db))
+    after = executor_for(geo_db).cache_info()
+    assert (after.hits - before.hits, after.misses - before.misses) == (2, 0)
+
+
+def test_outcome_is_frozen_and_typed(geo_db):
+    outcome = execution_match(GOLD, GOLD, geo_db)
+    assert isinstance(outcome, MatchOutcome)
+    with pytest.raises(AttributeError):
+        outcome.match = False
+
+
+def test_geoquery_gold_matches_itself_on_real_database(data_dir):
+    database = data_dir / "text2sql" / "geography.sqlite"
+    gold = (
+        "SELECT CITYalias0.CITY_NAME FROM CITY AS CITYalias0 WHERE CITYalias0.POPULATION = ( SELECT MAX( "
+        'CITYalias1.POPULATION ) FROM CITY AS CITYalias1 WHERE CITYalias1.STATE_NAME = "arizona" ) AND '
+        'CITYalias0.STATE_NAME = "arizona" ;'
+    )
+    assert execution_match(gold, gold, database).gold.rows == (("phoenix",),)
+    wrong = gold.replace("MAX", "MIN")
+    outcome = execution_match(wrong, gold, database)
+    assert not outcome.match and 0.0 < outcome.distance < 0.1
+
+
+def test_docstring_examples_run():
+    results = doctest.testmod(execution_module)
+    assert results.attempted > 0 and results.failed == 0
+

@@ -1,0 +1,81 @@
+"""FunctionWordSubstitution on GeoQuery-style questions."""
+
+from __future__ import annotations
+
+import inspect
+
+from textattack.constraints.pre_transformation import StopwordModification
+from textattack.shared import AttackedText
+from textattack.shared.validators import transformation_consists_of_word_swaps
+from textattack.transformations import WordSwap
+
+from textattack_semparse.transformations.function_word_substitution import FunctionWordSubstitution
+from textattack_semparse.transformations.function_words import FUNCTION_WORDS
+
+QUESTION = "which rivers run through the state of texas"
+
+
+def test_replaces_one_function_word_by_a_different_one() -> None:
+    text = AttackedText(QUESTION)
+    candidates = FunctionWordSubstitution(seed=0)(text)
+    assert candidates
+    for candidate in candidates:
+        changed = [i for i, (a, b) in enumerate(zip(text.words, candidate.words)) if a != b]
+        assert len(candidate.words) == len(text.words) and len(changed) == 1
+        (i,) = changed
+        assert text.words[i] in FUNCTION_WORDS and candidate.words[i] in FUNCTION_WORDS
+
+
+def test_content_words_are_never_replaced() -> None:
+    text = AttackedText(QUESTION)
+    candidates = FunctionWordSubstitution(max_candidates_per_position=None)(text, indices_to_modify={1, 2, 5, 7})
+    assert candidates == []
+
+
+def test_candidates_exclude_the_original_word() -> None:
+    swap = FunctionWordSubstitution(max_candidates_per_position=None)
+    replacements = swap._get_replacement_words("the")
+    assert "the" not in replacements and len(replacements) == len(FUNCTION_WORDS) - 1
+
+
+def test_samples_per_position() -> None:
+    text = AttackedText(QUESTION)
+    candidates = FunctionWordSubstitution(max_candidates_per_position=3, seed=5)(text)
+    assert len(candidates) == 3 * sum(word in FUNCTION_WORDS for word in text.words)
+
+
+def test_capitalisation_is_kept() -> None:
+    swap = FunctionWordSubstitution(function_words=["what", "which"])
+    assert [c.text for c in swap(AttackedText("What rivers are there?"), indices_to_modify={0})] == [
+        "Which rivers are there?"
+    ]
+
+
+def test_capitalised_original_is_excluded() -> None:
+    swap = FunctionWordSubstitution(function_words=["what", "which"])
+    assert swap._get_replacement_words("What") == ["Which"]
+
+
+def test_seeded_runs_reproduce() -> None:
+    text = AttackedText(QUESTION)
+    assert [c.text for c in FunctionWordSubstitution(seed=4)(text)] == [
+        c.text for c in FunctionWordSubstitution(seed=4)(text)
+    ]
+
+
+def test_builtin_word_swap_constraints_recognise_it() -> None:
+    swap = FunctionWordSubstitution()
+    assert isinstance(swap, WordSwap) and transformation_consists_of_word_swaps(swap)
+    assert StopwordModification(stopwords={"the"}).check_compatibility(swap)
+
+
+def test_deterministic_only_without_sampling() -> None:
+    assert not FunctionWordSubstitution().deterministic
+    assert FunctionWordSubstitution(max_candidates_per_position=None).deterministic
+
+
+def test_repr_lists_every_init_parameter() -> None:
+    text = repr(FunctionWordSubstitution())
+    for name in inspect.signature(FunctionWordSubstitution.__init__).parameters:
+        if name != "self":
+            assert f"({name})" in text

@@ -1,0 +1,49 @@
+"""Argument validation and sampling shared by the function-word transformations."""
+
+from __future__ import annotations
+
+import pytest
+
+from textattack_semparse.transformations.function_word_insertion import FunctionWordInsertion
+from textattack_semparse.transformations.function_word_substitution import FunctionWordSubstitution
+from textattack_semparse.transformations.function_words import FUNCTION_WORDS
+
+
+def test_custom_words_are_lowercased_deduplicated_and_sorted() -> None:
+    insertion = FunctionWordInsertion(function_words=["The", "a", "the", " of "])
+    assert insertion.function_words == ("a", "of", "the")
+
+
+def test_default_vocabulary_is_the_packaged_list() -> None:
+    assert FunctionWordInsertion(max_candidates_per_position=None)._candidate_words() == sorted(FUNCTION_WORDS)
+
+
+def test_string_function_words_rejected() -> None:
+    with pytest.raises(TypeError, match="wrap a single word"):
+        FunctionWordInsertion(function_words="the")
+
+
+def test_empty_function_words_rejected() -> None:
+    with pytest.raises(ValueError, match="function_words is empty"):
+        FunctionWordSubstitution(function_words=["", " "])
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5, True])
+def test_bad_max_candidates_rejected(bad: object) -> None:
+    with pytest.raises(ValueError, match="max_candidates_per_position"):
+        FunctionWordInsertion(max_candidates_per_position=bad)  # type: ignore[arg-type]
+
+
+def test_bad_seed_rejected() -> None:
+    with pytest.raises(TypeError, match="seed"):
+        FunctionWordSubstitution(seed="7")  # type: ignore[arg-type]
+
+
+def test_limit_at_least_vocabulary_size_is_deterministic() -> None:
+    assert FunctionWordInsertion(function_words=["a", "the"], max_candidates_per_position=2).deterministic
+    assert not FunctionWordInsertion(function_words=["a", "the", "of"], max_candidates_per_position=2).deterministic
+
+
+def test_is_function_word_ignores_case() -> None:
+    insertion = FunctionWordInsertion()
+    assert insertion.is_function_word("What") and not insertion.is_function_word("Texas")

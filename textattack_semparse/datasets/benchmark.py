@@ -1,0 +1,207 @@
+"""Named benchmarks: the examples, the database they run on and how outputs are scored.
+
+``load_benchmark("geo")`` is the entry point. Benchmarks are listed in
+:data:`BENCHMARK_LOADERS` (name -> loader); adding a benchmark means adding a loader there.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from textattack_semparse.datasets.data_dir import DATA_DIR_ENV, resolve_data_dir
+from textattack_semparse.datasets.example import SemparseExample
+from textattack_semparse.datasets.geo_mini import geo_mini_paths
+from textattack_semparse.datasets.text2sql import load_text2sql, select_split
+from textattack_semparse.errors import DatasetError, closest_match_hint
+
+if TYPE_CHECKING:
+    from textattack_semparse.datasets.text2sql_dataset import Text2SQLDataset
+
+METRICS = ("execution", "exact")
+"""``execution``: compare query results on :attr:`Benchmark.database`; ``exact``: compare strings."""
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """A loaded benchmark: every example of every split, plus where and how to score them.
+
+    Original to textattack-semparse.
+
+    Args:
+        name (str): The benchmark's name (``"geo-mini"``, ``"geoquery"``).
+        examples (tuple[SemparseExample, ...]): All examples, in file order.
+        database (Path | None): The SQLite database gold queries run on; ``None`` when the
+            benchmark has none (then only ``metric="exact"`` applies).
+        metric (str, default ``"execution"``): ``"execution"`` or ``"exact"``.
+        source (str, default ``""``): Where the data came from, for reports.
+
+    Example:
+        >>> geo = load_benchmark("geo-mini")
+        >>> len(geo.split("question", "test")) > 0, geo.metric
+        (True, 'execution')
+    """
+
+    name: str
+    examples: tuple[SemparseExample, ...]
+    database: Path | None
+    metric: str = "execution"
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if self.metric not in METRICS:
+            raise ValueError(
+                f"metric={self.metric!r} is not one of {METRICS}.{closest_match_hint(self.metric, METRICS)}"
+            )
+        if self.metric == "execution" and self.database is None:
+            raise ValueError(f"Benchmark {self.name!r} has no database, so its metric must be 'exact'.")
+        object.__setattr__(self, "examples", tuple(self.examples))
+
+    def split(self, split_type: str = "question", split: str | None = "test") -> list[SemparseExample]:
+        """The examples of one split (``None``: all) of the ``"question"`` or ``"query"`` split.
+
+        Raises:
+            DatasetError: No example is in ``split``; the message lists the splits that exist.
+            ValueError: ``split_type`` is neither ``"question"`` nor ``"query"``.
+        """
+        return select_split(
+            self.examples, split_type, None if split is None else [split], source=f"benchmark {self.name!r}"
+        )
+
+    def dataset(self, split_type: str = "question", split: str | None = "test") -> Text2SQLDataset:
+        """:meth:`split` as a TextAttack dataset (imports TextAttack)."""
+        from textattack_semparse.datasets.text2sql_dataset import Text2SQLDataset
+
+        return Text2SQLDataset(self.split(split_type, split))
+
+
+BenchmarkLoader = Callable[[Path | None], Benchmark]
+"""Builds a benchmark from the resolved data directory (``None`` when none is configured)."""
+
+
+def _load_geo_mini(data_dir: Path | None) -> Benchmark:
+    """GeoQuery-style questions on a small US-geography database, embedded in the package."""
+    json_path, database = geo_mini_paths()
+    return Benchmark(
+        name="geo-mini",
+        examples=tuple(load_text2sql(json_path)),
+        database=database,
+        metric="execution",
+        source=f"embedded geo-mini, written by textattack-semparse from public facts ({json_path})",
+    )
+
+
+def _require_data_dir(name: str, data_dir: Path | None) -> Path:
+    if data_dir is None:
+        raise DatasetError(
+            f"Benchmark {name!r} reads the real data, but no data directory is configured. "
+            f"Set {DATA_DIR_ENV} (or pass --data-dir / data_dir=) to the folder holding 'text2sql/', "
+            f"or use 'geo-mini', which is embedded."
+        )
+    return data_dir
+
+
+def _text2sql_database(folder: Path, stem: str) -> Path | None:
+    """``<stem>.sqlite`` if present, else ``<stem>-db.sql`` (a MySQL dump) converted, else ``None``."""
+    sqlite_path = folder / f"{stem}.sqlite"
+    if sqlite_path.is_file():
+        return sqlite_path
+    dump = folder / f"{stem}-db.sql"
+    if dump.is_file():
+        from textattack_semparse.sql.mysql_dump import cached_sqlite_from_dump
+
+        return cached_sqlite_from_dump(dump)
+    return None
+
+
+def _text2sql_loader(name: str, stem: str, description: str, *, needs_database: bool) -> BenchmarkLoader:
+    """A loader for ``<data_dir>/text2sql/<stem>.json`` and its database (see :func:`_text2sql_database`)."""
+
+    def load(data_dir: Path | None) -> Benchmark:
+        folder = _require_data_dir(name, data_dir) / "text2sql"
+        json_path = folder / f"{stem}.json"
+        examples = tuple(load_text2sql(json_path))
+        database = _text2sql_database(folder, stem)
+        if database is None and needs_database:
+            raise DatasetError(
+                f"Benchmark {name!r} needs its database: neither {str(folder / f'{stem}.sqlite')!r} nor the "
+                f"MySQL dump {str(folder / f'{stem}-db.sql')!r} exists. Put one of them there."
+            )
+        return Benchmark(
+            name=name,
+            examples=examples,
+            database=database,
+            metric="execution" if database is not None else "exact",
+            source=f"{description}; questions {json_path}; database {database}",
+        )
+
+    load.__doc__ = description
+    return load
+
+
+_load_geoquery = _text2sql_loader(
+    "geoquery",
+    "geography",
+    "GeoQuery (Zelle & Mooney 1996) in the text2sql-data format (Finegan-Dollak et al. 2018)",
+    needs_database=True,
+)
+
+
+def _load_geo(data_dir: Path | None) -> Benchmark:
+    """The real GeoQuery when a data directory is configured, otherwise the embedded geo-mini."""
+    return _load_geoquery(data_dir) if data_dir is not None else _load_geo_mini(data_dir)
+
+
+BENCHMARK_LOADERS: Mapping[str, BenchmarkLoader] = MappingProxyType(
+    {
+        "geo": _load_geo,
+        "geo-mini": _load_geo_mini,
+        "geoquery": _load_geoquery,
+    }
+)
+"""Benchmark name -> loader; each loader's docstring describes the benchmark."""
+
+
+def benchmark_names() -> tuple[str, ...]:
+    """The accepted benchmark names, sorted."""
+    return tuple(sorted(BENCHMARK_LOADERS))
+
+
+@functools.lru_cache(maxsize=None)
+def _cached_benchmark(name: str, data_dir: Path | None) -> Benchmark:
+    return BENCHMARK_LOADERS[name](data_dir)
+
+
+def load_benchmark(name: str, *, data_dir: str | Path | None = None) -> Benchmark:
+    """Load a benchmark by name; the result is cached per (name, data directory).
+
+    Args:
+        name (str): One of :func:`benchmark_names`: ``"geo"`` (the real GeoQuery when a data
+            directory is configured, else ``"geo-mini"``), ``"geo-mini"`` (embedded) or
+            ``"geoquery"`` (real data only). Case and ``_``/``-`` do not matter.
+        data_dir (str | Path | None): The real-data folder; default ``$SEMPARSE_DATA_DIR``.
+
+    Raises:
+        DatasetError: Unknown name (with the accepted names and the closest one), a real-data
+            benchmark without a data directory, or missing or malformed files.
+
+    Example:
+        >>> load_benchmark("geo-mini").name
+        'geo-mini'
+    """
+    key = name.strip().lower().replace("_", "-")
+    if key not in BENCHMARK_LOADERS:
+        raise DatasetError(
+            f"Unknown benchmark {name!r}; accepted: {', '.join(benchmark_names())}."
+            f"{closest_match_hint(key, BENCHMARK_LOADERS)}"
+        )
+    return _cached_benchmark(key, resolve_data_dir(data_dir))
+
+
+def clear_benchmark_cache() -> None:
+    """Forget loaded benchmarks (e.g. after the data or cache directory changed)."""
+    _cached_benchmark.cache_clear()

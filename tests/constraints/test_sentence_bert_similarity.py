@@ -40,7 +40,7 @@ def test_meaning_preserving_function_word_edit_passes(constraint: SentenceBERTSi
 
 def test_unrelated_question_fails(constraint: SentenceBERTSimilarity) -> None:
     other = perturbed(["which", "rivers", "run", "through", "texas", "", ""])
-    assert other.text == "which rivers run through texas"
+    assert other.words == ["which", "rivers", "run", "through", "texas"]
     assert not constraint(other, AttackedText(ORIGINAL))
     assert other.attack_attrs["similarity_score"] < 0.5
 
@@ -140,3 +140,16 @@ def test_repr_lists_every_init_parameter() -> None:
     for name in inspect.signature(SentenceBERTSimilarity.__init__).parameters:
         if name != "self":
             assert f"({name})" in text
+
+
+def test_pure_deletion_scored_on_whole_text(constraint: SentenceBERTSimilarity) -> None:
+    (dropped,) = FunctionWordDeletion()(AttackedText(ORIGINAL), indices_to_modify={2})
+    assert dropped.attack_attrs["newly_modified_indices"] == set()
+    assert len(constraint.call_many([dropped], AttackedText(ORIGINAL))) == 1
+
+
+def test_window_compares_words_around_the_edit(constraint: SentenceBERTSimilarity) -> None:
+    windowed = SentenceBERTSimilarity(window_size=3)
+    windowed._model = constraint.model
+    edited = AttackedText(ORIGINAL).replace_word_at_index(3, "capital")
+    assert windowed._windows(AttackedText(ORIGINAL), edited) == ("the population of", "the capital of")

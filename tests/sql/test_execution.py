@@ -114,6 +114,7 @@ def test_outcome_is_frozen_and_typed(geo_db):
         outcome.match = False
 
 
+@pytest.mark.real_data
 def test_geoquery_gold_matches_itself_on_real_database(data_dir):
     database = data_dir / "text2sql" / "geography.sqlite"
     gold = (

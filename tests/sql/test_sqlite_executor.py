@@ -152,7 +152,13 @@ def test_trailing_semicolon_and_comment_are_one_statement(executor):
 
 def test_memory_bomb_value_is_an_error(executor):
     result = executor.execute("SELECT zeroblob(100000000)")
-    assert not result.ok and "too big" in result.error
+    assert not result.ok and result.rows == ()
+
+
+def test_oversized_result_is_an_error(geo_db, monkeypatch):
+    monkeypatch.setattr(sqlite_executor_module, "MAX_RESULT_BYTES", 1_000_000)
+    result = SQLiteExecutor(geo_db).execute("SELECT zeroblob(100000) FROM city a, city b")
+    assert not result.ok and "result larger than 1000000 bytes" in result.error
 
 
 def test_max_rows_truncates(geo_db):

@@ -7,6 +7,7 @@ https://aclanthology.org/D19-1410/) between the question and its perturbation.
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
@@ -35,7 +36,9 @@ class SentenceBERTSimilarity(SentenceEncoder):
     and ``compare_against_original`` chooses the original or the previous text as reference.
     Unlike TextAttack's ``SBERT``, the model is loaded on first use (not in ``__init__``),
     dropped when pickled, placed on CUDA when available, and embeddings are kept in an LRU
-    cache keyed by text, so the reference text is encoded once per attack.
+    cache keyed by text, so the reference text is encoded once per attack. Unlike
+    TextAttack's ``SentenceEncoder``, pure deletions (no newly modified word) are scored on
+    the whole text instead of raising ``StopIteration``.
 
     Zhuo et al. (2023), "On Robustness of Prompt-based Semantic Parsing with Large
     Pre-trained Language Model: An Empirical Study on Codex", EACL 2023,
@@ -135,6 +138,26 @@ class SentenceBERTSimilarity(SentenceEncoder):
         while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
         return torch.stack(rows) if rows else torch.empty(0)
+
+    def _windows(self, reference_text: AttackedText, transformed_text: AttackedText) -> tuple[str, str]:
+        """The compared texts: whole texts, or windows around the first newly modified word."""
+        modified = transformed_text.attack_attrs.get("newly_modified_indices")
+        if math.isinf(self.window_size) or not modified:
+            return reference_text.text, transformed_text.text
+        index = min(modified)
+        return (
+            reference_text.text_window_around_index(index, self.window_size),
+            transformed_text.text_window_around_index(index, self.window_size),
+        )
+
+    def _score_list(self, starting_text: AttackedText, transformed_texts: list[AttackedText]) -> torch.Tensor:
+        # TextAttack's version always windows (``window_size=None`` becomes ``inf``) and
+        # raises StopIteration for a pure deletion, which modifies no remaining word.
+        if not transformed_texts:
+            return torch.tensor([])
+        references, candidates = zip(*(self._windows(starting_text, t) for t in transformed_texts))
+        embeddings = self.encode([*references, *candidates])
+        return self.sim_metric(embeddings[: len(references)], embeddings[len(references) :])
 
     def _check_constraint(self, transformed_text: AttackedText, reference_text: AttackedText) -> bool:
         # Route single checks through the batched, cached path.

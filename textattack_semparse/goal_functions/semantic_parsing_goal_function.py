@@ -51,19 +51,20 @@ class SemanticParsingGoalFunction(TextToTextGoalFunction):
 
     def init_attack_example(self, attacked_text: Any, ground_truth_output: str) -> Any:
         record_gold_output(attacked_text, ground_truth_output)
+        self.ground_truth_output = ground_truth_output
         self._gold_error: str | None = None
+        try:
+            self._match(ground_truth_output, attacked_text)
+        except DatasetError as error:
+            self._gold_error = str(error)
+            logger.warning("Skipping example %r: %s", attacked_text.text, error)
         if self._uses_loss and self.use_cache:
             # Cached outputs carry the loss on the previous example's gold.
             self._call_model_cache.clear()
         return super().init_attack_example(attacked_text, ground_truth_output)
 
     def _should_skip(self, model_output: Prediction, attacked_text: Any) -> bool:
-        try:
-            return super()._should_skip(model_output, attacked_text)
-        except DatasetError as error:
-            self._gold_error = str(error)
-            logger.warning("Skipping example %r: %s", attacked_text.text, error)
-            return True
+        return self._gold_error is not None or super()._should_skip(model_output, attacked_text)
 
     def _process_model_outputs(self, attacked_texts: list[Any], outputs: list[Any]) -> list[Prediction]:
         predictions = [str(output) for output in outputs]
@@ -74,9 +75,11 @@ class SemanticParsingGoalFunction(TextToTextGoalFunction):
         return [Prediction(prediction, float(loss)) for prediction, loss in zip(predictions, losses)]
 
     def _is_goal_complete(self, model_output: Prediction, attacked_text: Any) -> bool:
-        return not self._match(model_output, attacked_text)
+        return self._gold_error is None and not self._match(model_output, attacked_text)
 
     def _get_score(self, model_output: Prediction, attacked_text: Any) -> float:
+        if self._gold_error is not None:
+            return 0.0
         distance = self._distance(model_output)
         if not self._match(model_output, attacked_text):
             return 1.0 + distance

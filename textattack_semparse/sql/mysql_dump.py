@@ -16,13 +16,15 @@ import sqlite3
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from sqlglot import exp
-from sqlglot.dialects.dialect import Dialect
+from sqlglot import Dialect, TokenType, exp
 from sqlglot.errors import SqlglotError
-from sqlglot.tokens import Token, TokenType
 
 from textattack_semparse.errors import SchemaError
+
+if TYPE_CHECKING:
+    from sqlglot import Token
 
 #: Environment variable naming the cache directory (default ``~/.cache/textattack_semparse``).
 CACHE_ENV_VAR = "TEXTATTACK_SEMPARSE_CACHE"

@@ -6,9 +6,8 @@ import functools
 import re
 
 from rapidfuzz.distance import Levenshtein
-from sqlglot import tokenize
+from sqlglot import TokenType, tokenize
 from sqlglot.errors import SqlglotError
-from sqlglot.tokens import TokenType
 
 # Double quotes delimit strings in MySQL, the dialect GeoQuery/ATIS gold SQL is written in.
 _DIALECT = "mysql"

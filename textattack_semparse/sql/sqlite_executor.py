@@ -28,7 +28,7 @@ MAX_VALUE_BYTES = 1_000_000
 MAX_RESULT_BYTES = 64_000_000
 
 _PROGRESS_INTERVAL = 1_000  # virtual-machine instructions between two deadline checks
-_FETCH_BATCH = 256
+_FETCH_BATCH = 64  # rows fetched between two result-size checks
 _QUERY_ERRORS = (sqlite3.Error, sqlite3.Warning, ValueError, OverflowError, MemoryError)
 
 
@@ -81,6 +81,15 @@ class SQLiteExecutor:
         'DatabaseError: not authorized'
     """
 
+    _connection: sqlite3.Connection | None
+    _connection_lock: threading.Lock
+    _cache: OrderedDict[str, ExecutionResult]
+    _cache_lock: threading.Lock
+    _hits: int
+    _misses: int
+    _deadline: float
+    _interrupted: bool
+
     def __init__(
         self,
         db_path: str | os.PathLike[str],
@@ -108,7 +117,10 @@ class SQLiteExecutor:
         """Run one SQL query and return its rows, or the reason it failed.
 
         Never raises for bad SQL: syntax errors, denied operations, several statements,
-        time-outs and non-string input all come back with ``error`` set.
+        time-outs, oversized results and non-string input all come back with ``error`` set.
+
+        Raises:
+            SchemaError: The database can no longer be opened (it vanished after pickling).
         """
         if not isinstance(sql, str):
             return ExecutionResult.failure(f"expected SQL text (str), got {type(sql).__name__}")
@@ -156,9 +168,9 @@ class SQLiteExecutor:
         self._init_runtime_state()
 
     def _init_runtime_state(self) -> None:
-        self._connection: sqlite3.Connection | None = None
+        self._connection = None
         self._connection_lock = threading.Lock()
-        self._cache: OrderedDict[str, ExecutionResult] = OrderedDict()
+        self._cache = OrderedDict()
         self._cache_lock = threading.Lock()
         self._hits = 0
         self._misses = 0

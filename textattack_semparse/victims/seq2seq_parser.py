@@ -1,0 +1,299 @@
+"""Sequence-to-sequence parser: any Hugging Face encoder-decoder as a semantic parsing victim."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import torch
+import transformers
+
+from textattack_semparse.errors import VictimError
+from textattack_semparse.victims.semantic_parser import SemanticParser
+
+logger = logging.getLogger(__name__)
+
+InputFormatter = Callable[[str, "str | None"], str]
+"""Builds the model input from a question and its ``db_id`` (or serialised schema), if any."""
+
+
+def is_seq2seq_directory(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a local model directory holding an encoder-decoder generator.
+
+    True when its ``config.json`` lists a ``*ForConditionalGeneration`` architecture (or,
+    listing none, sets ``is_encoder_decoder``). TextAttack's ``--model`` resolver loads any
+    local directory as a classifier; the CLI shim asks this first.
+
+    Example:
+        >>> is_seq2seq_directory("/nonexistent/t5-small")
+        False
+    """
+    config_path = Path(path) / "config.json"
+    if not config_path.is_file():
+        return False
+    try:
+        config = json.loads(config_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    if not isinstance(config, dict):
+        return False
+    architectures = config.get("architectures") or []
+    if architectures:
+        return any(
+            isinstance(name, str) and name.endswith("ForConditionalGeneration") for name in architectures
+        )
+    return config.get("is_encoder_decoder") is True
+
+
+class Seq2SeqParser(SemanticParser):
+    """A Hugging Face encoder-decoder (T5, BART, ...) that generates SQL or logical forms.
+
+    The tokenizer and model (``AutoModelForSeq2SeqLM``) load on first use (the first call,
+    or the first read of :attr:`model`, which ``GoalFunction.__init__`` does) and are
+    dropped when the victim is pickled. Inputs are generated in batches of ``batch_size``,
+    grouped by length, each padded only to its own longest input (capped at
+    ``max_input_length`` tokens). TextAttack's ``HuggingFaceModelWrapper`` pads every batch
+    to the tokenizer's maximum length (512), which costs several times more on short
+    questions (see ``bench/seq2seq_padding.py``). Decoding is greedy by default
+    (``num_beams=1``, never sampling), so predictions are deterministic.
+
+    :meth:`gold_loss` is each example's mean token cross-entropy of the gold output under
+    teacher forcing (nats per gold token, end-of-sequence token included).
+
+    Original to textattack-semparse.
+
+    Args:
+        model_name_or_path (str | os.PathLike): Hub name or local directory of the model.
+        tokenizer_name_or_path (str | os.PathLike | None, default None): Tokenizer location;
+            ``None`` uses ``model_name_or_path``.
+        device (str | None, default None): Torch device ("cpu", "cuda", "cuda:1");
+            ``None`` picks "cuda" when ``torch.cuda.is_available()``, else "cpu".
+        half_precision (bool, default False): Run the model in float16. Applied only on a
+            CUDA device; ignored (with a warning) on CPU, where float16 is slow or unsupported.
+        batch_size (int, default 32): Inputs per ``generate`` call.
+        max_input_length (int, default 512): Input tokens kept (longer inputs are truncated);
+            also the cap on gold-output tokens in :meth:`gold_loss`.
+        max_new_tokens (int, default 128): Most tokens generated per prediction.
+        num_beams (int, default 1): Beam width; 1 is greedy decoding.
+        input_formatter (Callable[[str, str | None], str] | None, default None): Formats
+            the question and the ``db_id`` column (``None`` for single-column datasets) into
+            the model input, e.g. ``lambda q, db: f"{db}: {q}"``; ``None`` feeds the question
+            alone. Use a module-level function if the victim must be pickled.
+        database (str | os.PathLike | None, default None): The benchmark database the victim
+            is bound to (see :class:`SemanticParser`).
+
+    Example:
+        >>> from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser
+        >>> parser = Seq2SeqParser("path/to/t5-geoquery", device="cpu")  # loads nothing yet
+        >>> parser.supports_loss
+        True
+    """
+
+    def __init__(
+        self,
+        model_name_or_path: str | os.PathLike[str],
+        *,
+        tokenizer_name_or_path: str | os.PathLike[str] | None = None,
+        device: str | None = None,
+        half_precision: bool = False,
+        batch_size: int = 32,
+        max_input_length: int = 512,
+        max_new_tokens: int = 128,
+        num_beams: int = 1,
+        input_formatter: InputFormatter | None = None,
+        database: str | os.PathLike[str] | None = None,
+    ) -> None:
+        super().__init__(database=database)
+        self.model_name_or_path = _checked_location("model_name_or_path", model_name_or_path)
+        self.tokenizer_name_or_path = (
+            None
+            if tokenizer_name_or_path is None
+            else _checked_location("tokenizer_name_or_path", tokenizer_name_or_path)
+        )
+        self.device = _checked_device(device)
+        if not isinstance(half_precision, bool):
+            raise TypeError(f"half_precision must be a bool, got {half_precision!r}.")
+        if half_precision and not self.device.startswith("cuda"):
+            logger.warning("half_precision=True is ignored on device %r: float16 is used on CUDA only.", self.device)
+        self.half_precision = half_precision
+        for name, value in (
+            ("batch_size", batch_size),
+            ("max_input_length", max_input_length),
+            ("max_new_tokens", max_new_tokens),
+            ("num_beams", num_beams),
+        ):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive int, got {value!r}.")
+        self.batch_size = batch_size
+        self.max_input_length = max_input_length
+        self.max_new_tokens = max_new_tokens
+        self.num_beams = num_beams
+        if input_formatter is not None and not callable(input_formatter):
+            raise TypeError(
+                f"input_formatter must be a callable (question, db_id) -> str or None, got {input_formatter!r}."
+            )
+        self.input_formatter = input_formatter
+
+    @property
+    def model(self) -> transformers.PreTrainedModel:
+        """The encoder-decoder, loaded (with its tokenizer) on first access."""
+        if "_model" not in self.__dict__:
+            self._load()
+        return self.__dict__["_model"]
+
+    @property
+    def tokenizer(self) -> transformers.PreTrainedTokenizerBase:
+        """The tokenizer, loaded (with the model) on first access."""
+        if "_tokenizer" not in self.__dict__:
+            self._load()
+        return self.__dict__["_tokenizer"]
+
+    @property
+    def supports_loss(self) -> bool:
+        return True
+
+    def extra_repr_keys(self) -> list[str]:
+        return super().extra_repr_keys() + [
+            "model_name_or_path",
+            "tokenizer_name_or_path",
+            "device",
+            "half_precision",
+            "batch_size",
+            "max_input_length",
+            "max_new_tokens",
+            "num_beams",
+            "input_formatter",
+        ]
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state.pop("_model", None)
+        state.pop("_tokenizer", None)
+        return state
+
+    def _load(self) -> None:
+        tokenizer_location = self.tokenizer_name_or_path or self.model_name_or_path
+        try:
+            tokenizer = transformers.AutoTokenizer.from_pretrained(tokenizer_location)
+            model = transformers.AutoModelForSeq2SeqLM.from_pretrained(self.model_name_or_path)
+        except (OSError, ValueError, KeyError) as error:
+            raise VictimError(
+                f"Seq2SeqParser could not load the encoder-decoder {self.model_name_or_path!r} "
+                f"(tokenizer {tokenizer_location!r}): {type(error).__name__}: {error}. Pass a local "
+                "directory with config.json, weights and tokenizer files, or a hub name of an "
+                "AutoModelForSeq2SeqLM model (downloads need network access and HF_HUB_OFFLINE unset)."
+            ) from error
+        if tokenizer.pad_token is None:
+            if tokenizer.eos_token is None:
+                raise VictimError(
+                    f"The tokenizer {tokenizer_location!r} has neither a pad nor an eos token; "
+                    "batched generation needs one. Set tokenizer.pad_token and save it again."
+                )
+            tokenizer.pad_token = tokenizer.eos_token
+        if self.half_precision and self.device.startswith("cuda"):
+            model = model.half()
+        model.to(self.device)
+        model.eval()
+        self.__dict__["_tokenizer"] = tokenizer
+        self.__dict__["_model"] = model
+
+    def _tokenize_batch(self, texts: list[str]) -> transformers.BatchEncoding:
+        """Tokenise ``texts`` padded to the longest of them (at most ``max_input_length``)."""
+        return self.tokenizer(
+            texts,
+            padding="longest",
+            truncation=True,
+            max_length=self.max_input_length,
+            return_tensors="pt",
+        )
+
+    def _model_inputs(self, questions: list[str], db_ids: list[str | None]) -> list[str]:
+        if self.input_formatter is None:
+            return list(questions)
+        texts = [self.input_formatter(question, db_id) for question, db_id in zip(questions, db_ids)]
+        for text in texts:
+            if not isinstance(text, str):
+                raise TypeError(f"input_formatter returned {type(text).__name__} ({text!r}); it must return a str.")
+        return texts
+
+    def _batches(self, texts: list[str]) -> list[list[int]]:
+        """Input indices in batches of ``batch_size``, grouped by length to cut padding."""
+        order = sorted(range(len(texts)), key=lambda index: len(texts[index]))
+        return [order[start : start + self.batch_size] for start in range(0, len(order), self.batch_size)]
+
+    def _parse_batch(self, questions: list[str], db_ids: list[str | None]) -> list[str]:
+        texts = self._model_inputs(questions, db_ids)
+        model = self.model
+        device = next(model.parameters()).device
+        outputs = [""] * len(texts)
+        with torch.inference_mode():
+            for batch in self._batches(texts):
+                encoding = self._tokenize_batch([texts[index] for index in batch]).to(device)
+                generated = model.generate(
+                    input_ids=encoding["input_ids"],
+                    attention_mask=encoding["attention_mask"],
+                    max_new_tokens=self.max_new_tokens,
+                    num_beams=self.num_beams,
+                    do_sample=False,
+                )
+                decoded = self.tokenizer.batch_decode(generated, skip_special_tokens=True)
+                for index, text in zip(batch, decoded):
+                    outputs[index] = text.strip()
+        return outputs
+
+    def _gold_loss(
+        self, questions: list[str], db_ids: list[str | None], golds: list[str]
+    ) -> list[float]:
+        texts = self._model_inputs(questions, db_ids)
+        model = self.model
+        device = next(model.parameters()).device
+        losses = [0.0] * len(texts)
+        with torch.inference_mode():
+            for batch in self._batches(texts):
+                encoding = self._tokenize_batch([texts[index] for index in batch]).to(device)
+                target = self.tokenizer(
+                    text_target=[golds[index] for index in batch],
+                    padding="longest",
+                    truncation=True,
+                    max_length=self.max_input_length,
+                    return_tensors="pt",
+                ).to(device)
+                labels = target["input_ids"].masked_fill(target["attention_mask"] == 0, -100)
+                logits = model(**encoding, labels=labels).logits
+                token_losses = torch.nn.functional.cross_entropy(
+                    logits.float().transpose(1, 2), labels, ignore_index=-100, reduction="none"
+                )
+                counts = (labels != -100).sum(dim=1)
+                for index, total, count in zip(batch, token_losses.sum(dim=1), counts):
+                    losses[index] = float(total / count)
+        return losses
+
+
+def _checked_location(name: str, value: str | os.PathLike[str]) -> str:
+    if not isinstance(value, (str, os.PathLike)) or not str(value).strip():
+        raise TypeError(f"{name} must be a non-empty hub name or directory path, got {value!r}.")
+    return str(value)
+
+
+def _checked_device(device: str | None) -> str:
+    if device is None:
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if not isinstance(device, str):
+        raise TypeError(f"device must be a str such as 'cpu' or 'cuda:0', or None, got {device!r}.")
+    try:
+        parsed = torch.device(device)
+    except RuntimeError as error:
+        raise ValueError(
+            f"device={device!r} is not a torch device; use 'cpu', 'cuda', 'cuda:<index>', 'mps', "
+            "or None to pick CUDA when available."
+        ) from error
+    if parsed.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(
+            f"device={device!r} asks for CUDA, but torch.cuda.is_available() is False on this machine. "
+            "Pass device='cpu' or device=None."
+        )
+    return str(parsed)

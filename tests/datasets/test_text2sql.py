@@ -81,7 +81,8 @@ def test_fill_is_single_pass_when_value_looks_like_placeholder() -> None:
 
 
 def test_fill_bare_token_and_numbers() -> None:
-    assert fill_placeholders("WHERE D.YEAR = year0 AND D.DAY = day_number0 ;", {"year0": "1991", "day_number0": "22"}) == (
+    values = {"year0": "1991", "day_number0": "22"}
+    assert fill_placeholders("WHERE D.YEAR = year0 AND D.DAY = day_number0 ;", values) == (
         "WHERE D.YEAR = 1991 AND D.DAY = 22 ;"
     )
 

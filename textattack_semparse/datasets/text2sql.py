@@ -151,7 +151,9 @@ def _entry_examples(entry: Any, path: Path, index: int) -> list[SemparseExample]
             raise DatasetError(f"{where} is a {type(sentence).__name__}, not an object with 'text' and 'variables'.")
         text = sentence.get("text")
         if not isinstance(text, str) or not text.strip():
-            raise DatasetError(f"{where} has an empty question ('text' is {text!r}). Write the question or delete the sentence.")
+            raise DatasetError(
+                f"{where} has an empty question ('text' is {text!r}). Write the question or delete the sentence."
+            )
         given = sentence.get("variables") or {}
         if not isinstance(given, Mapping):
             raise DatasetError(f"{where}: 'variables' must map placeholder names to values, got {given!r}.")
@@ -205,7 +207,8 @@ def select_split(
     if splits is None:
         return list(examples)
     wanted = {splits} if isinstance(splits, str) else {str(split) for split in splits}
-    available = sorted({str(getattr(example, attribute)) for example in examples if getattr(example, attribute) is not None})
+    labels = (getattr(example, attribute) for example in examples)
+    available = sorted({label for label in labels if label is not None})
     for split in sorted(wanted):
         if split not in available:
             raise DatasetError(

@@ -263,7 +263,11 @@ class Seq2SeqParser(SemanticParser):
                     return_tensors="pt",
                 ).to(device)
                 labels = target["input_ids"].masked_fill(target["attention_mask"] == 0, -100)
-                logits = model(**encoding, labels=labels).logits
+                logits = model(
+                    input_ids=encoding["input_ids"],
+                    attention_mask=encoding["attention_mask"],
+                    labels=labels,
+                ).logits
                 token_losses = torch.nn.functional.cross_entropy(
                     logits.float().transpose(1, 2), labels, ignore_index=-100, reduction="none"
                 )

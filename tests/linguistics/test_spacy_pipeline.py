@@ -1,0 +1,48 @@
+"""The packaged spaCy pipeline, parsed on TextAttack's own word segmentation."""
+
+from __future__ import annotations
+
+import pytest
+from textattack.shared import AttackedText
+
+from textattack_semparse.linguistics.resource_error import ResourceError
+from textattack_semparse.linguistics.spacy_pipeline import load_spacy, parse_attacked_text, parse_words
+
+
+def test_load_spacy_loads_the_packaged_pipeline_once() -> None:
+    nlp = load_spacy()
+    assert nlp is load_spacy()
+    assert {"tagger", "parser"} <= set(nlp.pipe_names)
+
+
+def test_doc_tokens_are_the_words_of_the_attacked_text() -> None:
+    text = AttackedText("Which rivers don't flow through New York, and why?")
+    doc = parse_attacked_text(text)
+    assert [token.text for token in doc] == text.words
+    assert "don't" in text.words  # one TextAttack word, one spaCy token (spaCy alone splits it)
+
+
+def test_geoquery_question_is_tagged_and_parsed() -> None:
+    doc = parse_words("what is the capital of texas".split())
+    assert [token.tag_ for token in doc][1:4] == ["VBZ", "DT", "NN"]
+    assert doc[4].dep_ == "prep" and doc[5].head.i == 4
+
+
+def test_ordinary_sentence_gets_noun_chunks() -> None:
+    doc = parse_words("The old river flows into the sea".split())
+    assert [chunk.text for chunk in doc.noun_chunks] == ["The old river", "the sea"]
+
+
+def test_same_words_reuse_the_cached_parse() -> None:
+    assert parse_words(["rivers", "flow"]) is parse_words(("rivers", "flow"))
+
+
+@pytest.mark.parametrize("word", ["", "new york"])
+def test_empty_or_spaced_word_is_rejected(word: str) -> None:
+    with pytest.raises(ValueError, match="no whitespace"):
+        parse_words(["what", word])
+
+
+def test_missing_pipeline_error_names_the_pip_command() -> None:
+    with pytest.raises(ResourceError, match="pip install en-core-web-nonexistent"):
+        load_spacy("en_core_web_nonexistent")

@@ -11,7 +11,7 @@ export TOKENIZERS_PARALLELISM ?= false
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml Makefile
+$(STAMP): pyproject.toml Makefile _textattack_semparse_autoload.py textattack_semparse_autoload.pth
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	# Reuse an installed torch; otherwise take the CPU wheel (never pull CUDA packages onto a CPU machine).
@@ -28,6 +28,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/seq2seq_padding.py
 	$(BIN)/python bench/executor_cache.py
+	$(BIN)/python bench/autoload_cost.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -48,12 +48,11 @@ class Text2SQLDataset(textattack.datasets.Dataset):
                 f"{with_db} of {len(self.examples)} examples have a db_id and the rest do not; "
                 f"give every example its database id or none of them."
             )
-        if with_db:
-            rows = [((example.question, example.db_id), example.gold) for example in self.examples]
-            columns: tuple[str, ...] = ("question", "db_id")
-        else:
-            rows = [((example.question,), example.gold) for example in self.examples]
-            columns = ("question",)
+        columns: tuple[str, ...] = ("question", "db_id") if with_db else ("question",)
+        rows = [
+            ((example.question, example.db_id) if with_db else (example.question,), example.gold)
+            for example in self.examples
+        ]
         super().__init__(rows, input_columns=columns)
 
     def to_hf_dataset(self) -> datasets.Dataset:

@@ -9,7 +9,6 @@ from types import MappingProxyType
 import pytest
 
 from textattack_semparse.datasets.example import SemparseExample
-from textattack_semparse.datasets.text2sql import Text2SQLDataset as LazyText2SQLDataset
 from textattack_semparse.datasets.text2sql_dataset import Text2SQLDataset
 
 GOLD = 'SELECT STATEalias0.CAPITAL FROM STATE AS STATEalias0 WHERE STATEalias0.STATE_NAME = "new york" ;'
@@ -28,10 +27,6 @@ LONGEST = SemparseExample(
     gold="SELECT RIVER_NAME FROM RIVER ORDER BY LENGTH DESC LIMIT 1 ;",
     question_split="train",
 )
-
-
-def test_lazy_reexport_is_the_same_class() -> None:
-    assert LazyText2SQLDataset is Text2SQLDataset
 
 
 def test_is_a_textattack_dataset() -> None:

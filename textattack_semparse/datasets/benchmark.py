@@ -205,3 +205,15 @@ def load_benchmark(name: str, *, data_dir: str | Path | None = None) -> Benchmar
 def clear_benchmark_cache() -> None:
     """Forget loaded benchmarks (e.g. after the data or cache directory changed)."""
     _cached_benchmark.cache_clear()
+
+
+def benchmark_dataset(
+    benchmark: str, split_type: str = "question", split: str | None = "test", *, data_dir: str | Path | None = None
+) -> Text2SQLDataset:
+    """One split of a benchmark as a TextAttack dataset (the target of registered dataset names).
+
+    Example:
+        >>> len(benchmark_dataset("geo-mini", "question", "test")) > 0
+        True
+    """
+    return load_benchmark(benchmark, data_dir=data_dir).dataset(split_type, split)

@@ -10,7 +10,7 @@ definitions ``variables`` (``name``, ``type``, ``example``, ``location``) and ``
 ``question-split``). Loading fills the placeholders of the text and of ``sql[0]``.
 
 This module does not import TextAttack; :class:`Text2SQLDataset` lives in
-:mod:`textattack_semparse.datasets.text2sql_dataset` and is re-exported lazily.
+:mod:`textattack_semparse.datasets.text2sql_dataset`.
 """
 
 from __future__ import annotations
@@ -20,13 +20,10 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.errors import DatasetError, closest_match_hint
-
-if TYPE_CHECKING:
-    from textattack_semparse.datasets.text2sql_dataset import Text2SQLDataset
 
 SPLIT_TYPES = ("question", "query")
 """Accepted ``split_type`` values: the question split and the query (template) split."""
@@ -268,11 +265,3 @@ def load_text2sql(
     examples = [example for index, entry in enumerate(entries) for example in _entry_examples(entry, path, index)]
     return select_split(examples, split_type, splits, source=str(path))
 
-
-def __getattr__(name: str) -> type[Text2SQLDataset]:
-    # Lazy re-export: Text2SQLDataset imports TextAttack (and torch); the loader does not.
-    if name == "Text2SQLDataset":
-        from textattack_semparse.datasets.text2sql_dataset import Text2SQLDataset
-
-        return Text2SQLDataset
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

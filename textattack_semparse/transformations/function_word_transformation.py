@@ -72,12 +72,16 @@ class FunctionWordTransformation(Transformation):
         return word.lower() in self._vocabulary_set
 
     def _candidate_words(self, exclude: str | None = None) -> list[str]:
-        """Function words to propose at one position, sampled when a limit is set."""
+        """Function words to propose at one position, sampled when a limit is set.
+
+        A sample keeps the generator's order, not the alphabet's: search methods break score
+        ties by candidate order, and sorting would favour words starting with "a".
+        """
         pool = [word for word in self._vocabulary if word != exclude]
         limit = self.max_candidates_per_position
         if limit is None or limit >= len(pool):
             return pool
-        return sorted(self._rng.sample(pool, limit))
+        return self._rng.sample(pool, limit)
 
     @property
     def deterministic(self) -> bool:

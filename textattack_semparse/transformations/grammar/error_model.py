@@ -43,8 +43,9 @@ _PACKAGED = ("textattack_semparse.resources", "grammar/confusion_sets.json")
 
 
 def _fail(origin: str, where: str, problem: str) -> ResourceError:
+    end = "" if problem.endswith(("?", ".")) else "."
     return ResourceError(
-        f"Invalid grammatical error model {origin}: {where} {problem}. See docs/grammatical_errors.md "
+        f"Invalid grammatical error model {origin}: {where} {problem}{end} See docs/grammatical_errors.md "
         "for the format, or regenerate the file with `textattack-semparse fit-grammar-errors`."
     )
 

@@ -134,3 +134,38 @@ def test_repr_lists_every_init_parameter() -> None:
     for name in inspect.signature(PreserveLiterals.__init__).parameters:
         if name != "self":
             assert f"({name})" in text
+
+
+def test_greedy_attack_never_changes_a_literal() -> None:
+    """End to end: the plugin's goal function records the gold, PreserveLiterals reads it."""
+    from textattack import Attack
+    from textattack.search_methods import GreedySearch
+    from textattack.transformations import CompositeTransformation
+
+    from textattack_semparse.datasets.benchmark import load_benchmark
+    from textattack_semparse.goal_functions.execution_match import ExecutionMatch
+    from textattack_semparse.sql.literals import literal_word_indices, sql_literals
+    from textattack_semparse.victims.knn_template_parser import KNNTemplateParser
+
+    benchmark = load_benchmark("geo-mini")
+    victim = KNNTemplateParser(benchmark.split("question", "train"), database=benchmark.database)
+    transformation = CompositeTransformation(
+        [FunctionWordInsertion(max_candidates_per_position=3, seed=0), FunctionWordDeletion(), DistractionSuffix()]
+    )
+    attack = Attack(
+        ExecutionMatch(victim, database=benchmark.database),
+        [RepeatModification(), PreserveLiterals()],
+        transformation,
+        GreedySearch(),
+    )
+    dataset = benchmark.dataset("question", "test")
+    checked = 0
+    for i in range(min(6, len(dataset))):
+        inputs, gold = dataset[i]
+        result = attack.attack(inputs, gold)
+        original, perturbed = result.original_result.attacked_text, result.perturbed_result.attacked_text
+        for literal in sql_literals(gold):
+            if literal_word_indices(original.words, [literal]):
+                assert literal_word_indices(perturbed.words, [literal]), (literal, perturbed.text)
+                checked += 1
+    assert checked >= 3

@@ -18,9 +18,13 @@ _THIRD_SINGULAR = frozenset({"is", "was", "has", "does"})
 _NOT_THIRD_SINGULAR = frozenset({"am", "are", "were", "have", "do"})
 
 
-def inflect(lemma: str, tag: str) -> str | None:
-    """The first ``lemminflect`` inflection of ``lemma`` for the Penn ``tag``, if any."""
-    forms = lemminflect.getInflection(lemma, tag=tag, inflect_oov=True)
+def inflect(lemma: str, tag: str, *, guess: bool = True) -> str | None:
+    """The first ``lemminflect`` inflection of ``lemma`` for the Penn ``tag``, if any.
+
+    ``guess=False`` refuses rule-based forms of words outside lemminflect's lexicon
+    (which produce ``magnanimousest``).
+    """
+    forms = lemminflect.getInflection(lemma, tag=tag, inflect_oov=guess)
     return forms[0] if forms else None
 
 

@@ -8,13 +8,13 @@ from typing import Any
 from textattack import Attack
 from textattack.constraints.overlap import MaxWordsPerturbed
 from textattack.constraints.pre_transformation import RepeatModification
-from textattack.search_methods import GreedyWordSwapWIR
 from textattack.transformations import CompositeTransformation
 
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.constraints.sentence_bert_similarity import SentenceBERTSimilarity
 from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.goal_functions.execution_match import ExecutionMatch
+from textattack_semparse.search_methods.greedy_word_importance_search import GreedyWordImportanceSearch
 from textattack_semparse.transformations.distraction_suffix import DistractionSuffix
 from textattack_semparse.transformations.function_word_deletion import FunctionWordDeletion
 from textattack_semparse.transformations.function_word_insertion import FunctionWordInsertion
@@ -79,6 +79,7 @@ class FunctionWordAttackHuang2021:
             # Zhuo et al. 2023 filter candidates by Sentence-BERT similarity to the original.
             SentenceBERTSimilarity(threshold=similarity_threshold),
         ]
-        # Greedy search over words ranked by the effect of deleting them.
-        search_method = GreedyWordSwapWIR(wir_method="delete")
+        # Greedy search over words ranked by the effect of deleting them; unlike TextAttack's
+        # GreedyWordSwapWIR it also drives insertions and keeps word positions right after them.
+        search_method = GreedyWordImportanceSearch(wir_method="delete")
         return Attack(goal_function, constraints, transformation, search_method)

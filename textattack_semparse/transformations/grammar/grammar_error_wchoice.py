@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 _WORDNET_POS = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
 _INFLECTED_TAGS = frozenset({"NNS", "VBD", "VBG", "VBN", "VBZ", "JJR", "JJS", "RBR", "RBS"})
+# Comparatives and superlatives of unknown words are periphrastic ("more magnanimous"): skip them.
+_GRADED_TAGS = frozenset({"JJR", "JJS", "RBR", "RBS"})
 
 
 @functools.lru_cache(maxsize=65536)
@@ -74,8 +76,10 @@ class GrammarErrorWchoice(GrammarErrorTransformation):
             lemma = token.lemma_.lower()
             candidates: dict[str, None] = {}
             for synonym in wordnet_synonyms(lemma, wordnet_pos):
-                new = (inflect(synonym, token.tag_) if token.tag_ in _INFLECTED_TAGS else None) or synonym
-                if new != token.lower_:
+                new = synonym
+                if token.tag_ in _INFLECTED_TAGS:
+                    new = inflect(synonym, token.tag_, guess=token.tag_ not in _GRADED_TAGS)
+                if new and new != token.lower_:
                     candidates.setdefault(new)
                 if len(candidates) == self.max_synonyms:
                     break

@@ -8,7 +8,9 @@ from textattack.shared import AttackedText
 from textattack.transformations import WordDeletion
 
 from textattack_semparse.transformations.function_word_deletion import FunctionWordDeletion
-from textattack_semparse.transformations.function_words import FUNCTION_WORDS
+from textattack_semparse.transformations.function_words import FUNCTION_WORDS, load_function_word_classes
+
+EVERY_CLASS = tuple(load_function_word_classes())
 
 
 def deleted_word(original: list[str], candidate: list[str]) -> str:
@@ -20,14 +22,14 @@ def deleted_word(original: list[str], candidate: list[str]) -> str:
 
 def test_deletes_exactly_one_function_word() -> None:
     text = AttackedText("which rivers run through the state of texas")
-    candidates = FunctionWordDeletion()(text)
+    candidates = FunctionWordDeletion(word_classes=EVERY_CLASS)(text)
     assert sorted(deleted_word(text.words, c.words) for c in candidates) == ["of", "the", "through", "which"]
 
 
 def test_one_candidate_per_function_word() -> None:
     text = AttackedText("what is the population of new york")
     function_word_count = sum(word in FUNCTION_WORDS for word in text.words)
-    assert len(FunctionWordDeletion()(text)) == function_word_count == 4
+    assert len(FunctionWordDeletion(word_classes=EVERY_CLASS)(text)) == function_word_count == 4
 
 
 def test_content_words_never_deleted() -> None:
@@ -43,7 +45,7 @@ def test_only_modifiable_indices_are_deleted() -> None:
 
 def test_capitalised_function_word_is_recognised() -> None:
     text = AttackedText("What rivers are in Texas?")
-    assert "rivers are in Texas?" in {c.text for c in FunctionWordDeletion()(text)}
+    assert "rivers are in Texas?" in {c.text for c in FunctionWordDeletion(word_classes=EVERY_CLASS)(text)}
 
 
 def test_single_word_text_is_left_alone() -> None:
@@ -65,3 +67,9 @@ def test_repr_lists_every_init_parameter() -> None:
     for name in inspect.signature(FunctionWordDeletion.__init__).parameters:
         if name != "self":
             assert f"({name})" in text
+
+
+def test_default_never_deletes_words_that_carry_meaning():
+    text = AttackedText("how many rivers do not run through the state of texas")
+    deleted = {deleted_word(text.words, c.words) for c in FunctionWordDeletion()(text)}
+    assert deleted == {"do", "the"}

@@ -11,7 +11,9 @@ from textattack.shared import AttackedText
 from textattack.transformations import WordInsertion
 
 from textattack_semparse.transformations.function_word_insertion import FunctionWordInsertion
-from textattack_semparse.transformations.function_words import FUNCTION_WORDS
+from textattack_semparse.transformations.function_words import FUNCTION_WORDS, load_function_word_classes
+
+EVERY_CLASS = tuple(load_function_word_classes())
 
 QUESTION = "what is the population of new york"
 
@@ -61,7 +63,7 @@ def test_insert_at_end_false_never_appends() -> None:
 
 def test_unlimited_candidates_enumerate_every_word_and_are_deterministic() -> None:
     text = AttackedText("rivers in texas")
-    insertion = FunctionWordInsertion(max_candidates_per_position=None, insert_at_end=False)
+    insertion = FunctionWordInsertion(word_classes=EVERY_CLASS, max_candidates_per_position=None, insert_at_end=False)
     candidates = insertion(text, indices_to_modify={0})
     assert insertion.deterministic
     assert {c.words[0] for c in candidates} == FUNCTION_WORDS

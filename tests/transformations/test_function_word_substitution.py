@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import inspect
 
+import pytest
+
 from textattack.constraints.pre_transformation import StopwordModification
 from textattack.shared import AttackedText
 from textattack.shared.validators import transformation_consists_of_word_swaps
 from textattack.transformations import WordSwap
 
 from textattack_semparse.transformations.function_word_substitution import FunctionWordSubstitution
-from textattack_semparse.transformations.function_words import FUNCTION_WORDS
+from textattack_semparse.transformations.function_words import FUNCTION_WORDS, load_function_word_classes
+
+EVERY_CLASS = tuple(load_function_word_classes())
 
 QUESTION = "which rivers run through the state of texas"
 
@@ -32,16 +36,33 @@ def test_content_words_are_never_replaced() -> None:
     assert candidates == []
 
 
-def test_candidates_exclude_the_original_word() -> None:
+def test_candidates_exclude_the_original_word_and_come_from_its_class() -> None:
     swap = FunctionWordSubstitution(max_candidates_per_position=None)
-    replacements = swap._get_replacement_words("the")
-    assert "the" not in replacements and len(replacements) == len(FUNCTION_WORDS) - 1
+    assert swap._get_replacement_words("the") == ["a", "an"]
+    assert "was" in swap._get_replacement_words("is") and "is" not in swap._get_replacement_words("is")
+
+
+def test_meaning_bearing_words_are_not_substituted_by_default() -> None:
+    swap = FunctionWordSubstitution(max_candidates_per_position=None)
+    for word in ("many", "not", "which", "in", "and", "must"):
+        assert swap._get_replacement_words(word) == []
+
+
+def test_wider_classes_still_substitute_within_a_class() -> None:
+    swap = FunctionWordSubstitution(word_classes=EVERY_CLASS, max_candidates_per_position=None)
+    assert set(swap._get_replacement_words("in")) <= load_function_word_classes()["prepositions"]
+
+
+def test_unknown_word_class_suggests_the_closest() -> None:
+    with pytest.raises(ValueError, match="Did you mean 'articles'"):
+        FunctionWordSubstitution(word_classes=["article"])
 
 
 def test_samples_per_position() -> None:
     text = AttackedText(QUESTION)
-    candidates = FunctionWordSubstitution(max_candidates_per_position=3, seed=5)(text)
-    assert len(candidates) == 3 * sum(word in FUNCTION_WORDS for word in text.words)
+    candidates = FunctionWordSubstitution(word_classes=EVERY_CLASS, max_candidates_per_position=3, seed=5)(text)
+    # "which", "through" and "of" sample 3 substitutes from their classes; "the" has only "a" and "an".
+    assert len(candidates) == 3 + 3 + 3 + 2
 
 
 def test_capitalisation_is_kept() -> None:

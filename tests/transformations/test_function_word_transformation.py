@@ -6,7 +6,11 @@ import pytest
 
 from textattack_semparse.transformations.function_word_insertion import FunctionWordInsertion
 from textattack_semparse.transformations.function_word_substitution import FunctionWordSubstitution
-from textattack_semparse.transformations.function_words import FUNCTION_WORDS
+from textattack_semparse.transformations.function_words import (
+    FUNCTION_WORDS,
+    MEANING_PRESERVING_CLASSES,
+    load_function_word_classes,
+)
 
 
 def test_custom_words_are_lowercased_deduplicated_and_sorted() -> None:
@@ -14,8 +18,16 @@ def test_custom_words_are_lowercased_deduplicated_and_sorted() -> None:
     assert insertion.function_words == ("a", "of", "the")
 
 
-def test_default_vocabulary_is_the_packaged_list() -> None:
-    assert FunctionWordInsertion(max_candidates_per_position=None)._candidate_words() == sorted(FUNCTION_WORDS)
+def test_default_vocabulary_is_the_meaning_preserving_classes() -> None:
+    classes = load_function_word_classes()
+    expected = sorted(set().union(*(classes[name] for name in MEANING_PRESERVING_CLASSES)))
+    assert FunctionWordInsertion(max_candidates_per_position=None)._candidate_words() == expected
+    assert set(expected) < FUNCTION_WORDS
+
+
+def test_function_words_and_word_classes_are_exclusive() -> None:
+    with pytest.raises(ValueError, match="not both"):
+        FunctionWordInsertion(function_words=["the"], word_classes=["articles"])
 
 
 def test_string_function_words_rejected() -> None:
@@ -46,4 +58,4 @@ def test_limit_at_least_vocabulary_size_is_deterministic() -> None:
 
 def test_is_function_word_ignores_case() -> None:
     insertion = FunctionWordInsertion()
-    assert insertion.is_function_word("What") and not insertion.is_function_word("Texas")
+    assert insertion.is_function_word("The") and not insertion.is_function_word("Texas")

@@ -28,16 +28,20 @@ class FunctionWordDeletion(FunctionWordTransformation, WordDeletion):
 
     Args:
         function_words (Iterable[str] | None): Words that may be deleted; default ``None`` =
-            the packaged list.
+            the packaged classes below.
+        word_classes (Iterable[str] | None): Classes of the packaged list; default ``None``
+            = articles, auxiliaries and function adverbs (see ``FunctionWordTransformation``).
 
     Example:
         >>> from textattack.shared import AttackedText
         >>> [t.text for t in FunctionWordDeletion()(AttackedText("what is the capital of texas"))]
-        ['is the capital of texas', 'what the capital of texas', 'what is capital of texas', 'what is the capital texas']
+        ['what the capital of texas', 'what is capital of texas']
     """
 
-    def __init__(self, function_words: Iterable[str] | None = None) -> None:
-        super().__init__(function_words)
+    def __init__(
+        self, function_words: Iterable[str] | None = None, word_classes: Iterable[str] | None = None
+    ) -> None:
+        super().__init__(function_words, word_classes=word_classes)
 
     def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
         words = current_text.words

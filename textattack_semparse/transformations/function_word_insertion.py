@@ -37,7 +37,9 @@ class FunctionWordInsertion(FunctionWordTransformation, WordInsertion):
 
     Args:
         function_words (Iterable[str] | None): Words to insert; default ``None`` = the
-            packaged list.
+            packaged classes below.
+        word_classes (Iterable[str] | None): Classes of the packaged list; default ``None``
+            = articles, auxiliaries and function adverbs (see ``FunctionWordTransformation``).
         max_candidates_per_position (int | None): Words sampled per insertion point;
             ``None`` = all (then the transformation is deterministic). Default ``10``.
         insert_at_end (bool): Also insert after the last word of a column. Default ``True``.
@@ -53,11 +55,17 @@ class FunctionWordInsertion(FunctionWordTransformation, WordInsertion):
     def __init__(
         self,
         function_words: Iterable[str] | None = None,
+        word_classes: Iterable[str] | None = None,
         max_candidates_per_position: int | None = 10,
         insert_at_end: bool = True,
         seed: int | None = None,
     ) -> None:
-        super().__init__(function_words, max_candidates_per_position=max_candidates_per_position, seed=seed)
+        super().__init__(
+            function_words,
+            word_classes=word_classes,
+            max_candidates_per_position=max_candidates_per_position,
+            seed=seed,
+        )
         if not isinstance(insert_at_end, bool):
             raise TypeError(f"insert_at_end must be a bool, got {insert_at_end!r}.")
         self.insert_at_end = insert_at_end

@@ -29,7 +29,10 @@ class FunctionWordSubstitution(FunctionWordTransformation, WordSwap):
 
     Args:
         function_words (Iterable[str] | None): Words that may be replaced and used as
-            replacements; default ``None`` = the packaged list.
+            replacements; default ``None`` = the packaged classes below.
+        word_classes (Iterable[str] | None): Classes of the packaged list; a word is replaced
+            only by words of its own class. Default ``None`` = articles, auxiliaries and
+            function adverbs (see ``FunctionWordTransformation``).
         max_candidates_per_position (int | None): Replacements sampled per word; ``None`` =
             all (then the transformation is deterministic). Default ``10``.
         seed (int | None): Seed of the sampler. Default ``None``.
@@ -44,10 +47,16 @@ class FunctionWordSubstitution(FunctionWordTransformation, WordSwap):
     def __init__(
         self,
         function_words: Iterable[str] | None = None,
+        word_classes: Iterable[str] | None = None,
         max_candidates_per_position: int | None = 10,
         seed: int | None = None,
     ) -> None:
-        super().__init__(function_words, max_candidates_per_position=max_candidates_per_position, seed=seed)
+        super().__init__(
+            function_words,
+            word_classes=word_classes,
+            max_candidates_per_position=max_candidates_per_position,
+            seed=seed,
+        )
 
     def _get_replacement_words(self, word: str) -> list[str]:
         if not self.is_function_word(word):

@@ -12,7 +12,11 @@ from collections.abc import Iterable
 
 from textattack.transformations import Transformation
 
-from textattack_semparse.transformations.function_words import FUNCTION_WORDS
+from textattack_semparse.errors import closest_match_hint
+from textattack_semparse.transformations.function_words import (
+    MEANING_PRESERVING_CLASSES,
+    load_function_word_classes,
+)
 
 
 class FunctionWordTransformation(Transformation):
@@ -22,9 +26,18 @@ class FunctionWordTransformation(Transformation):
     ``WordSwap``) placed after it in the bases, so ``isinstance`` checks in TextAttack's
     validators still see a word swap, insertion or deletion.
 
+    Deviation: Huang et al. perturb any function word and had annotators confirm that the
+    meaning survived. Without annotators, the default draws only on the classes in
+    :data:`MEANING_PRESERVING_CLASSES` (articles, auxiliaries, function adverbs), and a
+    substitute always comes from the replaced word's own class: "how *many* states" must not
+    become "how *each* states", nor "rivers *in* texas" "rivers *near* texas". Pass
+    ``word_classes`` (any class of the packaged list) to widen it.
+
     Args:
-        function_words (Iterable[str] | None): Function words to use, lowercased; default
-            ``None`` = the packaged list (:data:`FUNCTION_WORDS`).
+        function_words (Iterable[str] | None): An explicit word list (one class), instead of
+            ``word_classes``. Default ``None``.
+        word_classes (Iterable[str] | None): Classes of the packaged list to use; default
+            ``None`` = :data:`MEANING_PRESERVING_CLASSES`.
         max_candidates_per_position (int | None): For subclasses that propose new words: how
             many words to sample at each position; ``None`` = every function word. Default
             ``None``.
@@ -35,10 +48,13 @@ class FunctionWordTransformation(Transformation):
         self,
         function_words: Iterable[str] | None = None,
         *,
+        word_classes: Iterable[str] | None = None,
         max_candidates_per_position: int | None = None,
         seed: int | None = None,
     ) -> None:
         super().__init__()
+        if function_words is not None and word_classes is not None:
+            raise ValueError("Pass function_words or word_classes, not both.")
         if isinstance(function_words, str):
             raise TypeError(
                 f"function_words must be an iterable of words, not the string {function_words!r}; "
@@ -60,12 +76,27 @@ class FunctionWordTransformation(Transformation):
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise TypeError(f"seed must be an int or None, got {seed!r}.")
         self.function_words = function_words
+        self.word_classes = None if word_classes is None else tuple(word_classes)
         self.max_candidates_per_position = max_candidates_per_position
         self.seed = seed
         # Sorted, so a seeded sample does not depend on the process's string hashing.
-        self._vocabulary: tuple[str, ...] = function_words or tuple(sorted(FUNCTION_WORDS))
+        self._groups: tuple[tuple[str, ...], ...] = (
+            (function_words,) if function_words else self._class_groups(self.word_classes or MEANING_PRESERVING_CLASSES)
+        )
+        self._vocabulary: tuple[str, ...] = tuple(sorted({word for group in self._groups for word in group}))
         self._vocabulary_set = frozenset(self._vocabulary)
         self._rng = random.Random(seed)
+
+    @staticmethod
+    def _class_groups(word_classes: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+        classes = load_function_word_classes()
+        for name in word_classes:
+            if name not in classes:
+                raise ValueError(
+                    f"Unknown function-word class {name!r}.{closest_match_hint(name, classes)} "
+                    f"Classes: {', '.join(classes)}."
+                )
+        return tuple(tuple(sorted(classes[name])) for name in word_classes)
 
     def is_function_word(self, word: str) -> bool:
         """Whether ``word`` (any case) is one of this transformation's function words."""
@@ -74,10 +105,13 @@ class FunctionWordTransformation(Transformation):
     def _candidate_words(self, exclude: str | None = None) -> list[str]:
         """Function words to propose at one position, sampled when a limit is set.
 
+        With ``exclude`` (the word being replaced), only words of its own class(es).
+
         A sample keeps the generator's order, not the alphabet's: search methods break score
         ties by candidate order, and sorting would favour words starting with "a".
         """
-        pool = [word for word in self._vocabulary if word != exclude]
+        groups = [group for group in self._groups if exclude in group] if exclude else [self._vocabulary]
+        pool = sorted({word for group in groups for word in group} - {exclude})
         limit = self.max_candidates_per_position
         if limit is None or limit >= len(pool):
             return pool
@@ -89,4 +123,4 @@ class FunctionWordTransformation(Transformation):
         return limit is None or limit >= len(self._vocabulary)
 
     def extra_repr_keys(self) -> list[str]:
-        return ["function_words"] + super().extra_repr_keys()
+        return ["function_words", "word_classes"] + super().extra_repr_keys()

@@ -17,17 +17,46 @@ Example:
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from importlib import resources
+from types import MappingProxyType
 
 _RESOURCE = "function_words.txt"
+
+MEANING_PRESERVING_CLASSES: tuple[str, ...] = ("articles", "auxiliaries", "function adverbs")
+"""Classes whose insertion, deletion or substitution within the class rarely changes what a
+question asks. Quantifiers, wh-words, negation, modals, conjunctions and prepositions
+("rivers *in* texas" vs "rivers *near* texas") do."""
+
+
+@functools.lru_cache(maxsize=1)
+def load_function_word_classes() -> Mapping[str, frozenset[str]]:
+    """The packaged list by class: ``{"articles": {"a", "an", "the"}, ...}`` (cached).
+
+    A class starts at a ``# <class>`` comment directly followed by a word; other comments
+    and blank lines are skipped.
+
+    Example:
+        >>> sorted(load_function_word_classes()["articles"])
+        ['a', 'an', 'the']
+    """
+    lines = [line.strip() for line in resources.files("textattack_semparse").joinpath("resources", _RESOURCE).read_text("utf-8").splitlines()]
+    classes: dict[str, set[str]] = {}
+    current: str | None = None
+    for line, following in zip(lines, lines[1:] + [""]):
+        if line.startswith("#"):
+            if following and not following.startswith("#"):
+                current = line.lstrip("#").strip()
+                classes[current] = set()
+        elif line and current is not None:
+            classes[current].add(line.lower())
+    return MappingProxyType({name: frozenset(words) for name, words in classes.items()})
 
 
 @functools.lru_cache(maxsize=1)
 def load_function_words() -> frozenset[str]:
-    """Read the packaged list (cached): lowercase words, ``#`` comments and blanks skipped."""
-    text = resources.files("textattack_semparse").joinpath("resources", _RESOURCE).read_text("utf-8")
-    words = (line.strip().lower() for line in text.splitlines())
-    return frozenset(word for word in words if word and not word.startswith("#"))
+    """Every packaged function word, whatever its class (cached)."""
+    return frozenset().union(*load_function_word_classes().values())
 
 
 FUNCTION_WORDS: frozenset[str] = load_function_words()

@@ -1,0 +1,93 @@
+"""Masked-LM random word substitution
+======================================
+
+Zhuo et al. (2023), "On Robustness of Prompt-based Semantic Parsing with Large Pre-trained
+Language Model: An Empirical Study on Codex", https://aclanthology.org/2023.eacl-main.77/ (CS).
+"""
+
+from __future__ import annotations
+
+from textattack.shared import AttackedText
+
+from textattack_semparse.transformations.derived_text import edit_words, match_case, question_text
+from textattack_semparse.transformations.masked_lm_candidates import MaskedLMCandidates
+from textattack_semparse.transformations.random_words_transformation import RandomWordsTransformation
+
+DEFAULT_MODEL = "roberta-base"
+"""RoBERTa (Liu et al., 2019), the masked LM of Zhuo et al.'s context-aware perturbations."""
+
+
+class MaskedLMRandomWordSubstitution(RandomWordsTransformation):
+    """Replace ``num_words`` random modifiable words by masked-LM words in context (CS).
+
+    The chosen words are replaced one after the other, left to right: each is masked in the
+    question as edited so far and replaced by a word drawn from the masked LM's ``top_k``
+    whole-word fillers in proportion to their probabilities, never the original word (any
+    case); the original's capitalisation is kept. Each round is one batched masked-LM pass
+    over all candidates (:class:`MaskedLMCandidates`). A candidate whose mask gets no filler
+    is dropped, so every candidate differs from the input in exactly ``num_words`` words.
+
+    Zhuo, Li, Huang, Shiri, Wang, Haffari and Li (2023), "On Robustness of Prompt-based
+    Semantic Parsing with Large Pre-trained Language Model: An Empirical Study on Codex",
+    EACL 2023, https://aclanthology.org/2023.eacl-main.77/ (context-aware substitution with
+    RoBERTa, CS).
+
+    Args:
+        model_name_or_path (str): Masked LM (Hub name or local directory). Default
+            ``"roberta-base"``.
+        num_words (int): Words substituted per candidate. Default ``2``.
+        num_candidates (int): Candidates per input. Default ``20``.
+        top_k (int): Fillers a replacement is drawn from. Default ``10``.
+        batch_size (int): Masked texts per forward pass. Default ``32``.
+        max_length (int): Token limit per text. Default ``128``.
+        device (str | None): Torch device; ``None`` (default) = CUDA when available.
+        seed (int | None): Seed of the owned generator (positions and draws). Default ``None``.
+    """
+
+    def __init__(
+        self,
+        model_name_or_path: str = DEFAULT_MODEL,
+        num_words: int = 2,
+        num_candidates: int = 20,
+        top_k: int = 10,
+        batch_size: int = 32,
+        max_length: int = 128,
+        device: str | None = None,
+        seed: int | None = None,
+    ) -> None:
+        super().__init__(num_words=num_words, num_candidates=num_candidates, seed=seed)
+        if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
+            raise ValueError(f"top_k must be a positive int, got {top_k!r}.")
+        self.masked_lm = MaskedLMCandidates(
+            model_name_or_path, batch_size=batch_size, max_length=max_length, device=device
+        )
+        self.model_name_or_path = model_name_or_path
+        self.top_k = top_k
+        self.batch_size = batch_size
+        self.max_length = max_length
+        self.device = device
+
+    def _apply(self, current_text: AttackedText, position_sets: list[tuple[int, ...]]) -> list[AttackedText | None]:
+        words = current_text.words
+        question = AttackedText(question_text(current_text))
+        mask = self.masked_lm.mask_token
+        chosen: list[dict[int, str]] = [{} for _ in position_sets]
+        failed: set[int] = set()
+        for round_index in range(self.num_words):
+            live = [n for n in range(len(position_sets)) if n not in failed]
+            targets = [position_sets[n][round_index] for n in live]
+            masked = [
+                question.replace_words_at_indices([*chosen[n], target], [*chosen[n].values(), mask]).text
+                for n, target in zip(live, targets)
+            ]
+            fillers = self.masked_lm.top_words(masked, self.top_k, exclude=[[words[t]] for t in targets])
+            for n, target, candidates in zip(live, targets, fillers):
+                if not candidates:
+                    failed.add(n)
+                    continue
+                word = self._rng.choices([w for w, _ in candidates], weights=[p for _, p in candidates])[0]
+                chosen[n][target] = match_case(words[target], word)
+        return [None if n in failed else edit_words(current_text, list(c.items())) for n, c in enumerate(chosen)]
+
+    def extra_repr_keys(self) -> list[str]:
+        return ["model_name_or_path", "top_k", "batch_size", "max_length", "device"] + super().extra_repr_keys()

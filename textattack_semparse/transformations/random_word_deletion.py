@@ -1,0 +1,42 @@
+"""Random word deletion
+=========================
+
+Zhuo et al. (2023), "On Robustness of Prompt-based Semantic Parsing with Large Pre-trained
+Language Model: An Empirical Study on Codex", https://aclanthology.org/2023.eacl-main.77/ (RD).
+"""
+
+from __future__ import annotations
+
+from textattack.shared import AttackedText
+
+from textattack_semparse.transformations.derived_text import edit_words, question_word_count
+from textattack_semparse.transformations.random_words_transformation import RandomWordsTransformation
+
+
+class RandomWordDeletion(RandomWordsTransformation):
+    """Delete ``num_words`` randomly chosen modifiable words of the question (RD).
+
+    Every candidate has exactly ``num_words`` words fewer; the remaining words keep their
+    order, and ``original_index_map`` marks the deleted ones ``-1``. A question is never
+    emptied: it needs more words than ``num_words``.
+
+    Zhuo, Li, Huang, Shiri, Wang, Haffari and Li (2023), "On Robustness of Prompt-based
+    Semantic Parsing with Large Pre-trained Language Model: An Empirical Study on Codex",
+    EACL 2023, https://aclanthology.org/2023.eacl-main.77/ (random deletion, RD).
+
+    Args:
+        num_words (int): Words deleted per candidate. Default ``2``.
+        num_candidates (int): Candidates per input. Default ``20``.
+        seed (int | None): Seed of the owned generator. Default ``None``.
+
+    Example:
+        >>> from textattack.shared import AttackedText
+        >>> [t.text for t in RandomWordDeletion(num_candidates=1, seed=0)(AttackedText("what is the capital of texas"))]
+        ['what capital of texas']
+    """
+
+    def _eligible_positions(self, current_text: AttackedText, indices: list[int]) -> list[int]:
+        return indices if question_word_count(current_text) > self.num_words else []
+
+    def _apply(self, current_text: AttackedText, position_sets: list[tuple[int, ...]]) -> list[AttackedText | None]:
+        return [edit_words(current_text, [(i, "") for i in positions]) for positions in position_sets]

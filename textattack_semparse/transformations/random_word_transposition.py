@@ -1,0 +1,64 @@
+"""Random word transposition
+==============================
+
+Zhuo et al. (2023), "On Robustness of Prompt-based Semantic Parsing with Large Pre-trained
+Language Model: An Empirical Study on Codex", https://aclanthology.org/2023.eacl-main.77/ (RS).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from textattack.shared import AttackedText
+
+from textattack_semparse.transformations.derived_text import edit_words
+from textattack_semparse.transformations.random_words_transformation import RandomWordsTransformation
+
+
+class RandomWordTransposition(RandomWordsTransformation):
+    """Swap the places of randomly chosen modifiable words of the question (RS).
+
+    With ``num_words=2`` (default) two words trade places; with more, the chosen words
+    rotate one place to the left. Only sets of pairwise different words (ignoring case)
+    are chosen, so exactly ``num_words`` positions change while the multiset of words stays
+    the same. Both words of a swap must be modifiable: a protected database value is never
+    moved.
+
+    Zhuo, Li, Huang, Shiri, Wang, Haffari and Li (2023), "On Robustness of Prompt-based
+    Semantic Parsing with Large Pre-trained Language Model: An Empirical Study on Codex",
+    EACL 2023, https://aclanthology.org/2023.eacl-main.77/ (random swap, RS).
+
+    Args:
+        num_words (int): Words moved per candidate, at least 2. Default ``2``.
+        num_candidates (int): Candidates per input. Default ``20``.
+        seed (int | None): Seed of the owned generator. Default ``None``.
+
+    Example:
+        >>> from textattack.shared import AttackedText
+        >>> [t.text for t in RandomWordTransposition(num_candidates=1, seed=0)(AttackedText("what is the capital of texas"))]
+        ['what capital the is of texas']
+    """
+
+    def __init__(self, num_words: int = 2, num_candidates: int = 20, seed: int | None = None) -> None:
+        super().__init__(num_words=num_words, num_candidates=num_candidates, seed=seed)
+        if num_words < 2:
+            raise ValueError(f"num_words must be at least 2 to swap words, got {num_words!r}.")
+
+    def _accepts(self, current_text: AttackedText, positions: tuple[int, ...]) -> bool:
+        words = current_text.words
+        return len({words[i].lower() for i in positions}) == len(positions)
+
+    def _apply(self, current_text: AttackedText, position_sets: list[tuple[int, ...]]) -> list[AttackedText | None]:
+        return [self._rotate(current_text, positions) for positions in position_sets]
+
+    @staticmethod
+    def _rotate(current_text: AttackedText, positions: tuple[int, ...]) -> AttackedText:
+        words = current_text.words
+        sources = positions[1:] + positions[:1]
+        rotated = edit_words(current_text, [(i, words[j]) for i, j in zip(positions, sources)])
+        # TextAttack sees substitutions; the original words moved, so their index entries move too.
+        destination = dict(zip(sources, positions))
+        index_map = rotated.attack_attrs["original_index_map"]
+        rotated.attack_attrs["original_index_map"] = np.array(
+            [destination.get(int(i), int(i)) for i in index_map], dtype=index_map.dtype
+        )
+        return rotated

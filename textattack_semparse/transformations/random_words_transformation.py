@@ -1,0 +1,113 @@
+"""Random n-word transformation base
+=====================================
+
+Shared part of Zhuo et al.'s (2023) word-level perturbations, which each edit a fixed
+number of randomly chosen words: typos (TB), deletion (RD), swap (RS), masked-LM
+substitution (CS) and insertion (CI).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from abc import abstractmethod
+from collections.abc import Iterable, Sequence
+
+from textattack.shared import AttackedText
+from textattack.transformations import Transformation
+
+from textattack_semparse.transformations.derived_text import question_word_count
+
+# Up to this many position sets are enumerated and sampled without replacement; beyond it
+# (long questions, large ``num_words``) distinct sets are drawn by rejection.
+_ENUMERATION_LIMIT = 20_000
+
+
+class RandomWordsTransformation(Transformation):
+    """Pick ``num_words`` distinct positions of the question at random, edit them all.
+
+    Each candidate comes from a different set of positions, drawn from the owned
+    ``random.Random(seed)``: all sets are enumerated and ``num_candidates`` sampled without
+    replacement when that is cheap, distinct sets are drawn by rejection otherwise. Only
+    positions allowed by ``indices_to_modify`` within the question (first input column) are
+    eligible, so a multi-word edit touches modifiable words only and pre-transformation
+    constraints such as ``PreserveLiterals`` hold; fewer eligible positions than
+    ``num_words`` give no candidate. Candidates identical to the input or to each other are
+    dropped. Sampling, so not deterministic.
+
+    Subclasses implement :meth:`_apply` and may narrow :meth:`_eligible_positions` and
+    :meth:`_accepts`.
+
+    Zhuo, Li, Huang, Shiri, Wang, Haffari and Li (2023), "On Robustness of Prompt-based
+    Semantic Parsing with Large Pre-trained Language Model: An Empirical Study on Codex",
+    EACL 2023, https://aclanthology.org/2023.eacl-main.77/.
+
+    Args:
+        num_words (int): Words edited per candidate. Default ``2`` (the paper's setting).
+        num_candidates (int): Candidates (position sets) per input. Default ``20`` (the
+            paper generates 20 and keeps the 10 most similar; see ``TopKBySimilarity``).
+        seed (int | None): Seed of the owned generator. Default ``None``.
+    """
+
+    def __init__(self, num_words: int = 2, num_candidates: int = 20, seed: int | None = None) -> None:
+        for name, value in (("num_words", num_words), ("num_candidates", num_candidates)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive int, got {value!r}.")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise TypeError(f"seed must be an int or None, got {seed!r}.")
+        self.num_words = num_words
+        self.num_candidates = num_candidates
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def _eligible_positions(self, current_text: AttackedText, indices: list[int]) -> list[int]:
+        """Positions that may be chosen, given the modifiable question indices (sorted)."""
+        return indices
+
+    def _accepts(self, current_text: AttackedText, positions: tuple[int, ...]) -> bool:
+        """Whether a set of positions (ascending) can be edited."""
+        return True
+
+    @abstractmethod
+    def _apply(self, current_text: AttackedText, position_sets: list[tuple[int, ...]]) -> list[AttackedText | None]:
+        """One edited text (or ``None`` when the edit fails) per set of positions."""
+
+    def sample_position_sets(self, current_text: AttackedText, positions: Sequence[int]) -> list[tuple[int, ...]]:
+        """Up to ``num_candidates`` distinct accepted sets of ``num_words`` positions, ascending."""
+        positions = sorted(positions)
+        total = math.comb(len(positions), self.num_words)
+        if total == 0:
+            return []
+        if total <= _ENUMERATION_LIMIT:
+            pool = [s for s in itertools.combinations(positions, self.num_words) if self._accepts(current_text, s)]
+            return self._rng.sample(pool, min(self.num_candidates, len(pool)))
+        chosen: dict[tuple[int, ...], None] = {}
+        for _ in range(self.num_candidates * 50):
+            if len(chosen) == self.num_candidates:
+                break
+            candidate = tuple(sorted(self._rng.sample(positions, self.num_words)))
+            if candidate not in chosen and self._accepts(current_text, candidate):
+                chosen[candidate] = None
+        return list(chosen)
+
+    def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
+        count = question_word_count(current_text)
+        indices = sorted(i for i in set(indices_to_modify) if 0 <= i < count)
+        position_sets = self.sample_position_sets(current_text, self._eligible_positions(current_text, indices))
+        if not position_sets:
+            return []
+        seen = {current_text.text}
+        results = []
+        for text in self._apply(current_text, position_sets):
+            if text is not None and text.text not in seen:
+                seen.add(text.text)
+                results.append(text)
+        return results
+
+    @property
+    def deterministic(self) -> bool:
+        return False
+
+    def extra_repr_keys(self) -> list[str]:
+        return ["num_words", "num_candidates", "seed"] + super().extra_repr_keys()

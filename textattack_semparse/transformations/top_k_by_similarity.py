@@ -1,0 +1,122 @@
+"""Top-k by Sentence-BERT similarity
+=====================================
+
+Generate candidates with any transformation, keep the k closest to the input.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import torch
+from textattack.transformations import Transformation
+
+from textattack_semparse.constraints.sentence_bert_similarity import SentenceBERTSimilarity
+from textattack_semparse.transformations.derived_text import question_text
+
+if TYPE_CHECKING:
+    from textattack.shared import AttackedText
+
+
+class TopKBySimilarity(Transformation):
+    """Keep the ``k`` candidates of ``transformation`` most similar to the input text.
+
+    Calls ``transformation`` with the same ``indices_to_modify`` (so pre-transformation
+    constraints such as ``PreserveLiterals`` reach it), optionally samples
+    ``num_candidates`` of its outputs with an owned generator, scores them by the cosine
+    similarity of their Sentence-BERT embeddings to the input question (first input
+    column), and returns the ``k`` best, most similar first (ties keep the inner order).
+    Each kept text records its score in ``attack_attrs["similarity_score"]``, the key
+    TextAttack's sentence encoders use. Embeddings come from
+    :meth:`SentenceBERTSimilarity.encode` (lazy model, LRU cache).
+
+    Zhuo et al. (2023), "On Robustness of Prompt-based Semantic Parsing with Large
+    Pre-trained Language Model: An Empirical Study on Codex", EACL 2023,
+    https://aclanthology.org/2023.eacl-main.77/ (20 candidates per utterance, the 10 most
+    similar kept), and Huang et al. (2021), "On Robustness of Neural Semantic Parsers",
+    EACL 2021, https://aclanthology.org/2021.eacl-main.292/ (the n most similar
+    masked-LM substitutions, the best of the back-translation bridges).
+
+    Args:
+        transformation (Transformation): Generator of the candidates.
+        k (int): Candidates kept. Default ``10``.
+        num_candidates (int | None): Sample this many of the generated candidates before
+            ranking; ``None`` (default) ranks all of them.
+        encoder (SentenceBERTSimilarity | str | None): Embedding source: a
+            :class:`SentenceBERTSimilarity` (its ``encode`` and cache are shared), a
+            sentence-transformers model name or path, or ``None`` (default) for the
+            packaged all-MiniLM-L6-v2 (offline).
+        seed (int | None): Seed of the sampler used when ``num_candidates`` is set.
+            Default ``None``.
+
+    Example:
+        >>> from textattack.shared import AttackedText
+        >>> from textattack_semparse.transformations.function_word_deletion import FunctionWordDeletion
+        >>> best = TopKBySimilarity(FunctionWordDeletion(), k=1)(AttackedText("what is the capital of texas"))
+        >>> [t.text for t in best]
+        ['what is capital of texas']
+    """
+
+    def __init__(
+        self,
+        transformation: Transformation,
+        k: int = 10,
+        num_candidates: int | None = None,
+        encoder: SentenceBERTSimilarity | str | None = None,
+        seed: int | None = None,
+    ) -> None:
+        if not isinstance(transformation, Transformation):
+            raise TypeError(f"transformation must be a TextAttack Transformation, got {transformation!r}.")
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ValueError(f"k must be a positive int, got {k!r}.")
+        if num_candidates is not None and (
+            isinstance(num_candidates, bool) or not isinstance(num_candidates, int) or num_candidates < k
+        ):
+            raise ValueError(
+                f"num_candidates must be None (rank all) or an int >= k={k}, got {num_candidates!r}."
+            )
+        if isinstance(encoder, str):
+            encoder = SentenceBERTSimilarity(model_name_or_path=encoder)
+        if encoder is not None and not callable(getattr(encoder, "encode", None)):
+            raise TypeError(
+                f"encoder must be a SentenceBERTSimilarity (anything with encode(list[str]) -> Tensor), "
+                f"a sentence-transformers model name or path, or None; got {encoder!r}."
+            )
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise TypeError(f"seed must be an int or None, got {seed!r}.")
+        self.transformation = transformation
+        self.k = k
+        self.num_candidates = num_candidates
+        self.encoder = encoder
+        self.seed = seed
+        self._encoder = encoder if encoder is not None else SentenceBERTSimilarity()
+        self._rng = random.Random(seed)
+
+    def similarities(self, reference: str, candidates: list[str]) -> torch.Tensor:
+        """Cosine similarity of each of ``candidates`` to ``reference`` (1-D CPU tensor)."""
+        if not candidates:
+            return torch.empty(0)
+        embeddings = self._encoder.encode([reference, *candidates])
+        return torch.nn.functional.cosine_similarity(embeddings[:1], embeddings[1:], dim=1)
+
+    def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
+        candidates = list(self.transformation(current_text, indices_to_modify=set(indices_to_modify)))
+        if self.num_candidates is not None and len(candidates) > self.num_candidates:
+            chosen = sorted(self._rng.sample(range(len(candidates)), self.num_candidates))
+            candidates = [candidates[i] for i in chosen]
+        if not candidates:
+            return []
+        scores = self.similarities(question_text(current_text), [question_text(c) for c in candidates]).tolist()
+        order = sorted(range(len(candidates)), key=lambda i: -scores[i])[: self.k]
+        for i in order:
+            candidates[i].attack_attrs["similarity_score"] = scores[i]
+        return [candidates[i] for i in order]
+
+    @property
+    def deterministic(self) -> bool:
+        return self.transformation.deterministic and self.num_candidates is None
+
+    def extra_repr_keys(self) -> list[str]:
+        return ["transformation", "k", "num_candidates", "encoder", "seed"] + super().extra_repr_keys()

@@ -53,7 +53,9 @@ def build_model(directory: Path, rng: random.Random) -> list[str]:
             seen.add(word)
             words.append(word)
     tokenizer = Tokenizer(
-        models.WordLevel(vocab={token: index for index, token in enumerate(SPECIAL + words)}, unk_token="<unk>")
+        models.WordLevel(
+            vocab={token: index for index, token in enumerate(SPECIAL + words)}, unk_token="<unk>"
+        )
     )
     tokenizer.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
     tokenizer.post_processor = processors.TemplateProcessing(single="$A </s>", special_tokens=[("</s>", 1)])
@@ -114,7 +116,10 @@ def main() -> None:
             for batch in parser._batches(inputs)
         ]
     agree = sum(a == b for a, b in zip(our_outputs, their_outputs))
-    print(f"device: {parser.device}; {NUM_INPUTS} inputs of {INPUT_WORDS[0]}-{INPUT_WORDS[1]} words, batches of {BATCH_SIZE}, {NEW_TOKENS} new tokens each")
+    print(
+        f"device: {parser.device}; {NUM_INPUTS} inputs of {INPUT_WORDS[0]}-{INPUT_WORDS[1]} words, "
+        f"batches of {BATCH_SIZE}, {NEW_TOKENS} new tokens each"
+    )
     print(f"Seq2SeqParser (batches padded to {padded_to} tokens): {ours:.2f} s")
     print(f"HuggingFaceModelWrapper (batches padded to 512 tokens): {theirs:.2f} s")
     print(f"speed-up: {theirs / ours:.1f}x; identical outputs: {agree}/{NUM_INPUTS}")

@@ -9,19 +9,12 @@ function-word list there under the plugin's cache and puts that directory on
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 from textattack_semparse.cache import cache_dir, write_atomically
+from textattack_semparse.transformations.function_words import load_function_words
 
 STOPWORDS_RESOURCE = "corpora/stopwords/english"
-
-
-def function_word_lines() -> list[str]:
-    """The packaged function-word list, without comments or blank lines."""
-    text = resources.files("textattack_semparse.resources").joinpath("function_words.txt").read_text("utf-8")
-    words = (line.split("#", 1)[0].strip() for line in text.splitlines())
-    return [word for word in words if word]
 
 
 def ensure_nltk_stopwords() -> Path | None:
@@ -39,7 +32,7 @@ def ensure_nltk_stopwords() -> Path | None:
         pass
     nltk_root = cache_dir() / "nltk_data"
     target = nltk_root / STOPWORDS_RESOURCE
-    content = ("\n".join(function_word_lines()) + "\n").encode("utf-8")
+    content = ("\n".join(sorted(load_function_words())) + "\n").encode("utf-8")
     if not target.exists() or target.read_bytes() != content:
         write_atomically(target, content)
     if str(nltk_root) not in nltk.data.path:

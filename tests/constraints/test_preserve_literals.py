@@ -44,7 +44,7 @@ def test_no_insertion_inside_a_multi_word_literal() -> None:
     text = question("what is the population of new york", NEW_YORK_SQL)
     insertion = FunctionWordInsertion(max_candidates_per_position=None)
     candidates = insertion(text, pre_transformation_constraints=[PreserveLiterals()])
-    assert len(candidates) > 1000
+    assert len(candidates) > 100
     assert all(c.words[-2:] == ["new", "york"] for c in candidates)
 
 
@@ -80,7 +80,7 @@ def test_second_round_after_insertion_keeps_the_literal_contiguous() -> None:
 
 def test_substitution_and_deletion_leave_literals_alone() -> None:
     gold = 'SELECT COUNT ( * ) FROM RIVER WHERE TRAVERSE = "the dalles" ;'
-    text = question("how many rivers run through the dalles", gold)
+    text = question("how many rivers are there in the dalles", gold)
     for transformation in (FunctionWordSubstitution(max_candidates_per_position=None), FunctionWordDeletion()):
         candidates = transformation(text, pre_transformation_constraints=[PreserveLiterals()])
         assert candidates

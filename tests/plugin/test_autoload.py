@@ -82,3 +82,26 @@ def test_stock_cli_lists_plugin_recipe_and_augmenter():
     assert "semparse-function-words" in augment_help.stdout
     attack_help = run_command("textattack", "attack", "--help")
     assert "semparse-geo" in attack_help.stdout
+
+
+def test_textattack_imports_offline_with_the_plugins_stopword_list(tmp_path):
+    import os
+
+    cache = tmp_path / "cache"
+    code = (
+        "import nltk\n"
+        "try:\n    print('preinstalled', nltk.data.find('corpora/stopwords/english'))\n"
+        "except LookupError:\n    print('missing')\n"
+        "import textattack\n"
+        "from nltk.corpus import stopwords\n"
+        "print(len(stopwords.words('english')))\n"
+    )
+    env = {**os.environ, "HOME": str(tmp_path), "TEXTATTACK_SEMPARSE_CACHE": str(cache), "NLTK_DATA": str(tmp_path / "none")}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+    first, count = result.stdout.splitlines()[0], int(result.stdout.splitlines()[-1])
+    provided = cache / "nltk_data" / "corpora" / "stopwords" / "english"
+    if first == "missing":
+        assert provided.is_file() and count == len(provided.read_text().split())
+    else:  # NLTK's own file is installed on this machine: it is used, not replaced
+        assert not provided.exists()

@@ -47,14 +47,18 @@ def gold_of(benchmark: Benchmark, question: str) -> SemparseExample:
     return next(example for example in benchmark.examples if example.question == question)
 
 
-def test_accuracy_on_geo_mini_question_split_is_well_above_half(parser: KNNTemplateParser, geo_mini: Benchmark) -> None:
+def test_accuracy_on_geo_mini_question_split_is_well_above_half(
+    parser: KNNTemplateParser, geo_mini: Benchmark
+) -> None:
     test = geo_mini.split("question", "test")
     score = accuracy(parser, test, geo_mini.database)
     print(f"geo-mini question split: {score:.3f} execution accuracy on {len(test)} test questions")
     assert score >= 0.75  # measured 25/28 = 0.893
 
 
-def test_training_questions_get_their_own_gold_query(parser: KNNTemplateParser, geo_mini: Benchmark) -> None:
+def test_training_questions_get_their_own_gold_query(
+    parser: KNNTemplateParser, geo_mini: Benchmark
+) -> None:
     train = geo_mini.split("question", "train")
     assert parser([example.question for example in train]) == [example.gold for example in train]
 
@@ -77,7 +81,9 @@ def test_anonymisation_normalises_case_and_spaces(parser: KNNTemplateParser) -> 
     assert parser.anonymize("Rivers in  New York?") == "rivers in state_name0?"
 
 
-def test_two_values_of_one_type_are_numbered_in_order(parser: KNNTemplateParser, geo_mini: Benchmark) -> None:
+def test_two_values_of_one_type_are_numbered_in_order(
+    parser: KNNTemplateParser, geo_mini: Benchmark
+) -> None:
     question = "which states border both new york and rhode island"
     assert parser.anonymize(question) == "which states border both state_name0 and state_name1"
     assert parser([question]) == [gold_of(geo_mini, question).gold]
@@ -91,9 +97,21 @@ def test_two_values_of_one_type_are_numbered_in_order(parser: KNNTemplateParser,
             'CITY_NAME = "new york"',
             "SELECT population FROM city WHERE city_name = 'new york'",
         ),
-        ("what is the area of new york", 'STATE_NAME = "new york"', "SELECT area FROM state WHERE state_name = 'new york'"),
-        ("how long is the colorado", 'RIVER_NAME = "colorado"', "SELECT DISTINCT length FROM river WHERE river_name = 'colorado'"),
-        ("what cities are in colorado", 'STATE_NAME = "colorado"', "SELECT city_name FROM city WHERE state_name = 'colorado'"),
+        (
+            "what is the area of new york",
+            'STATE_NAME = "new york"',
+            "SELECT area FROM state WHERE state_name = 'new york'",
+        ),
+        (
+            "how long is the colorado",
+            'RIVER_NAME = "colorado"',
+            "SELECT DISTINCT length FROM river WHERE river_name = 'colorado'",
+        ),
+        (
+            "what cities are in colorado",
+            'STATE_NAME = "colorado"',
+            "SELECT city_name FROM city WHERE state_name = 'colorado'",
+        ),
     ],
 )
 def test_ambiguous_value_gets_the_type_its_template_needs(
@@ -164,7 +182,9 @@ def test_examples_without_templates_are_rejected(geo_mini: Benchmark) -> None:
         KNNTemplateParser([untemplated])
 
 
-@pytest.mark.parametrize(("keyword", "value"), [("k", 0), ("k", 2.5), ("ngram_range", (2, 1)), ("ngram_range", (0, 2))])
+@pytest.mark.parametrize(
+    ("keyword", "value"), [("k", 0), ("k", 2.5), ("ngram_range", (2, 1)), ("ngram_range", (0, 2))]
+)
 def test_bad_hyper_parameters_are_rejected(geo_mini: Benchmark, keyword: str, value: object) -> None:
     with pytest.raises(ValueError, match=keyword):
         KNNTemplateParser(geo_mini.split("question", "train"), **{keyword: value})  # type: ignore[arg-type]

@@ -56,7 +56,10 @@ def test_empty_input_list_gives_empty_output() -> None:
 def test_tuple_inputs_pass_db_id_to_the_victim() -> None:
     parser = LookupParser()
     outputs = parser([("how many states are there", "geo"), ("what is the capital of texas",)])
-    assert outputs == [LookupParser.QUERIES["how many states are there"], LookupParser.QUERIES["what is the capital of texas"]]
+    assert outputs == [
+        LookupParser.QUERIES["how many states are there"],
+        LookupParser.QUERIES["what is the capital of texas"],
+    ]
     assert parser.seen_db_ids == ["geo", None]
 
 
@@ -75,7 +78,11 @@ def test_failing_input_gets_empty_prediction_and_others_survive(caplog: pytest.L
     parser = LookupParser()
     with caplog.at_level(logging.WARNING, logger="textattack_semparse.victims.semantic_parser"):
         outputs = parser(["what is the capital of texas", "crash the parser", "how many states are there"])
-    assert outputs == [LookupParser.QUERIES["what is the capital of texas"], "", LookupParser.QUERIES["how many states are there"]]
+    assert outputs == [
+        LookupParser.QUERIES["what is the capital of texas"],
+        "",
+        LookupParser.QUERIES["how many states are there"],
+    ]
     assert "crash the parser" in caplog.text and "RuntimeError" in caplog.text
 
 
@@ -85,7 +92,9 @@ def test_victim_error_is_raised_not_isolated() -> None:
 
 
 def test_wrong_number_of_predictions_is_a_victim_error() -> None:
-    with pytest.raises(VictimError, match="BrokenParser._parse_batch returned list of length 1 for 2 inputs"):
+    with pytest.raises(
+        VictimError, match="BrokenParser._parse_batch returned list of length 1 for 2 inputs"
+    ):
         BrokenParser(["SELECT 1"])(["a", "b"])
 
 

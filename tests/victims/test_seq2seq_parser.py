@@ -68,7 +68,11 @@ def t5_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def bert_classifier_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tokenizer = word_level_tokenizer()
     config = transformers.BertConfig(
-        vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
     )
     path = tmp_path_factory.mktemp("tiny-bert")
     transformers.BertForSequenceClassification(config).save_pretrained(path)
@@ -136,7 +140,8 @@ def test_half_precision_is_ignored_on_cpu(t5_dir: Path, caplog: pytest.LogCaptur
 
 
 @pytest.mark.parametrize(
-    ("keyword", "value"), [("batch_size", 0), ("max_input_length", -1), ("max_new_tokens", 1.5), ("num_beams", True)]
+    ("keyword", "value"),
+    [("batch_size", 0), ("max_input_length", -1), ("max_new_tokens", 1.5), ("num_beams", True)],
 )
 def test_bad_sizes_are_rejected(t5_dir: Path, keyword: str, value: object) -> None:
     with pytest.raises(ValueError, match=keyword):
@@ -202,5 +207,14 @@ def test_pickling_drops_the_model(parser: Seq2SeqParser) -> None:
 
 def test_repr_lists_the_options(parser: Seq2SeqParser) -> None:
     text = repr(parser)
-    for key in ("model_name_or_path", "device", "half_precision", "batch_size", "max_input_length", "max_new_tokens", "num_beams", "input_formatter"):
+    for key in (
+        "model_name_or_path",
+        "device",
+        "half_precision",
+        "batch_size",
+        "max_input_length",
+        "max_new_tokens",
+        "num_beams",
+        "input_formatter",
+    ):
         assert f"({key})" in text

@@ -9,13 +9,19 @@ error model's form sets: ``singular``/``plural``, ``3sg``/``non-3sg`` and
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import lemminflect
+from types import ModuleType
 
 BE_FORMS = frozenset({"be", "am", "is", "are", "was", "were", "been", "being"})
 HAVE_FORMS = frozenset({"have", "has", "had", "having"})
 _THIRD_SINGULAR = frozenset({"is", "was", "has", "does"})
 _NOT_THIRD_SINGULAR = frozenset({"am", "are", "were", "have", "do"})
+
+
+def _lemminflect() -> ModuleType:
+    """``lemminflect``, imported on first use (it imports spaCy, hence torch)."""
+    import lemminflect
+
+    return lemminflect
 
 
 def inflect(lemma: str, tag: str, *, guess: bool = True) -> str | None:
@@ -24,18 +30,18 @@ def inflect(lemma: str, tag: str, *, guess: bool = True) -> str | None:
     ``guess=False`` refuses rule-based forms of words outside lemminflect's lexicon
     (which produce ``magnanimousest``).
     """
-    forms = lemminflect.getInflection(lemma, tag=tag, inflect_oov=guess)
+    forms = _lemminflect().getInflection(lemma, tag=tag, inflect_oov=guess)
     return forms[0] if forms else None
 
 
 def inflections(lemma: str, tag: str) -> tuple[str, ...]:
     """Every ``lemminflect`` inflection of ``lemma`` for the Penn ``tag``."""
-    return tuple(lemminflect.getInflection(lemma, tag=tag, inflect_oov=True))
+    return tuple(_lemminflect().getInflection(lemma, tag=tag, inflect_oov=True))
 
 
 def lemmatize(word: str, upos: str) -> str:
     """The first ``lemminflect`` lemma of ``word`` as a ``upos`` (``NOUN``, ``VERB``, ...)."""
-    lemmas = lemminflect.getLemma(word.lower(), upos=upos, lemmatize_oov=True)
+    lemmas = _lemminflect().getLemma(word.lower(), upos=upos, lemmatize_oov=True)
     return lemmas[0] if lemmas else word.lower()
 
 
@@ -44,7 +50,7 @@ def noun_number(word: str) -> str | None:
     lowered = word.lower()
     if not lowered.isalpha():
         return None
-    lemmas = lemminflect.getLemma(lowered, upos="NOUN", lemmatize_oov=True)
+    lemmas = _lemminflect().getLemma(lowered, upos="NOUN", lemmatize_oov=True)
     return "singular" if not lemmas or lowered in lemmas else "plural"
 
 

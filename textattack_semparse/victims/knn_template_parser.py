@@ -325,7 +325,11 @@ class KNNTemplateParser(SemanticParser):
         """Leftmost-longest matches of the first pattern, then of the next ones in the gaps."""
         spans: list[tuple[int, int]] = []
         for pattern in passes:
-            found = [match.span() for start, end in _gaps(spans, len(text)) for match in pattern.finditer(text, start, end)]
+            found = [
+                match.span()
+                for start, end in _gaps(spans, len(text))
+                for match in pattern.finditer(text, start, end)
+            ]
             spans = sorted(spans + found)
         return tuple(_Mention(start, end, *self._lexicon[text[start:end]]) for start, end in spans)
 
@@ -333,7 +337,8 @@ class KNNTemplateParser(SemanticParser):
     def _checked_examples(train_examples: Sequence[SemparseExample]) -> list[SemparseExample]:
         if isinstance(train_examples, (str, bytes)) or not isinstance(train_examples, Sequence):
             raise TypeError(
-                f"train_examples must be a sequence of SemparseExample, got {type(train_examples).__name__}."
+                "train_examples must be a sequence of SemparseExample, got "
+                f"{type(train_examples).__name__}."
             )
         if not train_examples:
             raise ValueError("train_examples is empty; the parser needs training templates to retrieve.")

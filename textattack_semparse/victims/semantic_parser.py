@@ -119,9 +119,7 @@ class SemanticParser(ReprMixin, ModelWrapper):
         """Predict one output string per question (same order and length)."""
         raise NotImplementedError()
 
-    def _gold_loss(
-        self, questions: list[str], db_ids: list[str | None], golds: list[str]
-    ) -> list[float]:
+    def _gold_loss(self, questions: list[str], db_ids: list[str | None], golds: list[str]) -> list[float]:
         """Loss of each gold output; override together with :attr:`supports_loss`."""
         raise NotImplementedError()
 

@@ -118,7 +118,9 @@ class Seq2SeqParser(SemanticParser):
         if not isinstance(half_precision, bool):
             raise TypeError(f"half_precision must be a bool, got {half_precision!r}.")
         if half_precision and not self.device.startswith("cuda"):
-            logger.warning("half_precision=True is ignored on device %r: float16 is used on CUDA only.", self.device)
+            logger.warning(
+                "half_precision=True is ignored on device %r: float16 is used on CUDA only.", self.device
+            )
         self.half_precision = half_precision
         for name, value in (
             ("batch_size", batch_size),
@@ -134,7 +136,8 @@ class Seq2SeqParser(SemanticParser):
         self.num_beams = num_beams
         if input_formatter is not None and not callable(input_formatter):
             raise TypeError(
-                f"input_formatter must be a callable (question, db_id) -> str or None, got {input_formatter!r}."
+                "input_formatter must be a callable (question, db_id) -> str or None, "
+                f"got {input_formatter!r}."
             )
         self.input_formatter = input_formatter
 
@@ -217,7 +220,9 @@ class Seq2SeqParser(SemanticParser):
         texts = [self.input_formatter(question, db_id) for question, db_id in zip(questions, db_ids)]
         for text in texts:
             if not isinstance(text, str):
-                raise TypeError(f"input_formatter returned {type(text).__name__} ({text!r}); it must return a str.")
+                raise TypeError(
+                    f"input_formatter returned {type(text).__name__} ({text!r}); it must return a str."
+                )
         return texts
 
     def _batches(self, texts: list[str]) -> list[list[int]]:
@@ -245,9 +250,7 @@ class Seq2SeqParser(SemanticParser):
                     outputs[index] = text.strip()
         return outputs
 
-    def _gold_loss(
-        self, questions: list[str], db_ids: list[str | None], golds: list[str]
-    ) -> list[float]:
+    def _gold_loss(self, questions: list[str], db_ids: list[str | None], golds: list[str]) -> list[float]:
         texts = self._model_inputs(questions, db_ids)
         model = self.model
         device = next(model.parameters()).device

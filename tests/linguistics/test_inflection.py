@@ -9,7 +9,13 @@ from textattack_semparse.linguistics.inflection import inflect, noun_number, ver
 
 @pytest.mark.parametrize(
     ("lemma", "tag", "expected"),
-    [("river", "NNS", "rivers"), ("city", "NNS", "cities"), ("go", "VBD", "went"), ("flow", "VBZ", "flows"), ("run", "VBN", "run")],
+    [
+        ("river", "NNS", "rivers"),
+        ("city", "NNS", "cities"),
+        ("go", "VBD", "went"),
+        ("flow", "VBZ", "flows"),
+        ("run", "VBN", "run"),
+    ],
 )
 def test_inflect(lemma: str, tag: str, expected: str) -> None:
     assert inflect(lemma, tag) == expected
@@ -17,7 +23,14 @@ def test_inflect(lemma: str, tag: str, expected: str) -> None:
 
 @pytest.mark.parametrize(
     ("word", "number"),
-    [("river", "singular"), ("rivers", "plural"), ("cities", "plural"), ("population", "singular"), ("children", "plural"), ("3", None)],
+    [
+        ("river", "singular"),
+        ("rivers", "plural"),
+        ("cities", "plural"),
+        ("population", "singular"),
+        ("children", "plural"),
+        ("3", None),
+    ],
 )
 def test_noun_number(word: str, number: str | None) -> None:
     assert noun_number(word) == number
@@ -25,7 +38,15 @@ def test_noun_number(word: str, number: str | None) -> None:
 
 @pytest.mark.parametrize(
     ("word", "agreement"),
-    [("is", "3sg"), ("are", "non-3sg"), ("has", "3sg"), ("flows", "3sg"), ("flow", "non-3sg"), ("was", "3sg"), ("flowed", None)],
+    [
+        ("is", "3sg"),
+        ("are", "non-3sg"),
+        ("has", "3sg"),
+        ("flows", "3sg"),
+        ("flow", "non-3sg"),
+        ("was", "3sg"),
+        ("flowed", None),
+    ],
 )
 def test_verb_agreement(word: str, agreement: str | None) -> None:
     assert verb_agreement(word) == agreement

@@ -34,7 +34,12 @@ def wn_dir() -> Path:
 
 @pytest.fixture
 def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A private cache directory and a private copy of ``nltk.data.path``."""
+    """A private cache directory and a private copy of ``nltk.data.path``.
+
+    The process-wide reader is loaded first, from the real cache, so that it never points
+    into a temporary directory that disappears after the test.
+    """
+    load_wordnet()
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
     monkeypatch.setattr(nltk.data, "path", list(nltk.data.path))
     return tmp_path / "cache" / "nltk_data" / "corpora" / "wordnet"

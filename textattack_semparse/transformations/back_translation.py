@@ -48,6 +48,7 @@ class BackTranslation(SentenceRewriteTransformation):
             names or paths; ``None`` (default) = :data:`DEFAULT_BRIDGES`.
         batch_size (int): Questions per ``generate`` call. Default ``16``.
         max_length (int): Input token limit. Default ``128``.
+        max_new_tokens (int): Output token limit. Default ``128``.
         num_beams (int | None): Beam size; ``None`` (default) = each model's generation
             config.
         device (str | None): Torch device; ``None`` (default) = CUDA when available.
@@ -58,28 +59,26 @@ class BackTranslation(SentenceRewriteTransformation):
         bridges: Iterable[tuple[str, str]] | None = None,
         batch_size: int = 16,
         max_length: int = 128,
+        max_new_tokens: int = 128,
         num_beams: int | None = None,
         device: str | None = None,
     ) -> None:
-        if bridges is not None:
-            bridges = tuple(tuple(pair) for pair in bridges)  # type: ignore[misc]
-            if not bridges or not all(len(pair) == 2 and all(isinstance(m, str) and m for m in pair) for pair in bridges):
-                raise ValueError(
-                    f"bridges must be a non-empty iterable of (to_bridge, from_bridge) model name or path pairs, "
-                    f"got {bridges!r}; pass None for Russian, French and Japanese OPUS-MT models."
-                )
+        pairs = None if bridges is None else _bridge_pairs(bridges)
         if num_beams is not None and (isinstance(num_beams, bool) or not isinstance(num_beams, int) or num_beams < 1):
             raise ValueError(f"num_beams must be a positive int or None (model default), got {num_beams!r}.")
-        self.bridges = bridges
+        self.bridges = pairs
         self.batch_size = batch_size
         self.max_length = max_length
+        self.max_new_tokens = max_new_tokens
         self.num_beams = num_beams
         self.device = device
         generators: dict[str, Seq2SeqGenerator] = {}
-        for name in dict.fromkeys(m for pair in (bridges or DEFAULT_BRIDGES) for m in pair):
-            generators[name] = Seq2SeqGenerator(name, batch_size=batch_size, max_length=max_length, device=device)
+        self._bridges = pairs or DEFAULT_BRIDGES
+        for name in dict.fromkeys(model for pair in self._bridges for model in pair):
+            generators[name] = Seq2SeqGenerator(
+                name, batch_size=batch_size, max_length=max_length, max_new_tokens=max_new_tokens, device=device
+            )
         self._generators = generators
-        self._bridges: tuple[tuple[str, str], ...] = bridges or DEFAULT_BRIDGES  # type: ignore[assignment]
 
     def translate(self, model_name_or_path: str, texts: Sequence[str]) -> list[str]:
         """Best translation of each of ``texts`` by one model of the bridges."""
@@ -94,4 +93,14 @@ class BackTranslation(SentenceRewriteTransformation):
         return rewrites
 
     def extra_repr_keys(self) -> list[str]:
-        return ["bridges", "batch_size", "max_length", "num_beams", "device"] + super().extra_repr_keys()
+        return ["bridges", "batch_size", "max_length", "max_new_tokens", "num_beams", "device"] + super().extra_repr_keys()
+
+
+def _bridge_pairs(bridges: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    pairs = tuple(pair if isinstance(pair, str) else tuple(pair) for pair in bridges)
+    if not pairs or not all(isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(m, str) and m for m in pair) for pair in pairs):
+        raise ValueError(
+            f"bridges must be a non-empty iterable of (to_bridge, from_bridge) model name or path pairs, "
+            f"got {pairs!r}; pass None for the Russian, French and Japanese OPUS-MT models."
+        )
+    return tuple((to_bridge, from_bridge) for to_bridge, from_bridge in pairs)

@@ -72,12 +72,13 @@ def edit_words(current_text: AttackedText, edits: Iterable[tuple[int, str]]) -> 
     it, ``"new " + word`` inserts before it, ``word + " new"`` after it. Edits are applied
     from the highest index down (stable for equal indices, so an insertion after a word
     must precede an insertion before it), which keeps every index valid and every
-    ``original_index_map`` shift right.
+    ``original_index_map`` shift right. Whitespace that deleting a column's first or last
+    word leaves at its edge is removed ("what is the capital of " -> "... of").
 
     Example:
         >>> text = AttackedText("what is the capital of texas")
         >>> edited = edit_words(text, [(1, ""), (4, "")])
-        >>> edited.text, list(edited.attack_attrs["original_index_map"])
+        >>> edited.text, edited.attack_attrs["original_index_map"].tolist()
         ('what the capital texas', [0, -1, 1, 2, -1, 3])
     """
     edited = current_text
@@ -85,9 +86,21 @@ def edit_words(current_text: AttackedText, edits: Iterable[tuple[int, str]]) -> 
         edited = edited.replace_word_at_index(index, replacement)
     if edited is current_text:
         return current_text
-    edited.attack_attrs["previous_attacked_text"] = current_text
-    edited.attack_attrs["newly_modified_indices"] = _newly_modified(current_text.words, edited.words)
+    attack_attrs = edited.attack_attrs
+    columns = [_trim_like(old, new) for old, new in zip(_column_values(current_text), _column_values(edited))]
+    edited = AttackedText(OrderedDict(zip(edited.column_labels, columns)), attack_attrs=attack_attrs)
+    attack_attrs["previous_attacked_text"] = current_text
+    attack_attrs["newly_modified_indices"] = _newly_modified(current_text.words, edited.words)
     return edited
+
+
+def _trim_like(old: str, new: str) -> str:
+    """``new`` without edge whitespace that ``old`` does not have."""
+    if old == old.rstrip():
+        new = new.rstrip()
+    if old == old.lstrip():
+        new = new.lstrip()
+    return new
 
 
 def rebuild_question(current_text: AttackedText, question: str, origin: Sequence[int | None]) -> AttackedText:

@@ -32,7 +32,7 @@ class RandomWordDeletion(RandomWordsTransformation):
     Example:
         >>> from textattack.shared import AttackedText
         >>> [t.text for t in RandomWordDeletion(num_candidates=1, seed=0)(AttackedText("what is the capital of texas"))]
-        ['what capital of texas']
+        ['what is the of']
     """
 
     def _eligible_positions(self, current_text: AttackedText, indices: list[int]) -> list[int]:

@@ -12,7 +12,6 @@ from collections.abc import Iterable
 from textattack.shared import AttackedText
 from textattack.transformations import (
     WordSwap,
-    WordSwapHomoglyphSwap,
     WordSwapNeighboringCharacterSwap,
     WordSwapQWERTY,
     WordSwapRandomCharacterDeletion,
@@ -23,15 +22,14 @@ from textattack_semparse.transformations.random_words_transformation import Rand
 
 
 def default_character_transformations() -> tuple[WordSwap, ...]:
-    """TextBugger's character bugs as TextAttack transformations that enumerate their edits.
+    """TextBugger-style character bugs as TextAttack transformations enumerating their edits.
 
-    Deletion, neighbouring swap (both sparing the first and last character), a visually
-    similar character (homoglyph, TextBugger's Sub-C) and an adjacent-key substitution.
+    Deletion, neighbouring swap and adjacent-key substitution, each sparing the first and
+    last character of the word.
     """
     return (
         WordSwapRandomCharacterDeletion(random_one=False, skip_first_char=True, skip_last_char=True),
         WordSwapNeighboringCharacterSwap(random_one=False, skip_first_char=True, skip_last_char=True),
-        WordSwapHomoglyphSwap(random_one=False),
         WordSwapQWERTY(random_one=False, skip_first_char=True, skip_last_char=True),
     )
 
@@ -42,7 +40,7 @@ class RandomWordTypo(RandomWordsTransformation):
     The typos come from TextAttack's character-level word swaps, asked for *all* their
     edits of a word (``random_one=False``); the owned generator then picks one kind of
     typo among those that apply to the word and one edit of that kind. Edits that TextAttack
-    would not read as one word (a homoglyph such as ``×`` splits a word) are discarded, so
+    would not read as one word (the homoglyph ``×`` splits a word) are discarded, so
     every candidate has the same number of words and differs in exactly ``num_words`` of
     them, each by character edits. Words without any applicable typo (e.g. "a") are never
     chosen.
@@ -52,16 +50,19 @@ class RandomWordTypo(RandomWordsTransformation):
     EACL 2023, https://aclanthology.org/2023.eacl-main.77/ (typos in two words,
     TextBugger-style). TextBugger: Li, Ji, Du, Li and Wang (2019), "TextBugger: Generating
     Adversarial Text Against Real-world Applications", NDSS,
-    https://arxiv.org/abs/1812.05271. Deviation: TextBugger inserts a *space*, which splits
-    a word; the default set replaces that bug by an adjacent-key substitution so a typo stays
-    inside its word.
+    https://arxiv.org/abs/1812.05271. Deviations: TextBugger inserts a *space*, which splits
+    a word; the default set has an adjacent-key substitution instead, so a typo stays inside
+    its word. TextBugger's visually similar characters (Sub-C, ``WordSwapHomoglyphSwap``)
+    are not in the default set because TextAttack 0.3.11 cannot construct that class (its
+    wheel lacks ``shared/intentional_homoglyphs.txt``); pass it in
+    ``character_transformations`` where it works.
 
     Args:
         num_words (int): Words given a typo per candidate. Default ``2``.
         num_candidates (int): Candidates per input. Default ``20``.
         character_transformations (Iterable[WordSwap] | None): TextAttack character-level
-            word swaps proposing the typos; ``None`` (default) = deletion, neighbouring swap,
-            homoglyph and QWERTY substitution (see :func:`default_character_transformations`).
+            word swaps proposing the typos; ``None`` (default) = deletion, neighbouring swap
+            and QWERTY substitution (see :func:`default_character_transformations`).
             Pass them with ``random_one=False``: with ``random_one=True`` (and for
             ``WordSwapRandomCharacterInsertion``/``Substitution``, whose letters are always
             random) TextAttack draws from the global random generator.

@@ -56,7 +56,7 @@ class TopKBySimilarity(Transformation):
         >>> from textattack_semparse.transformations.function_word_deletion import FunctionWordDeletion
         >>> best = TopKBySimilarity(FunctionWordDeletion(), k=1)(AttackedText("what is the capital of texas"))
         >>> [t.text for t in best]
-        ['what is capital of texas']
+        ['what the capital of texas']
     """
 
     def __init__(

@@ -136,7 +136,7 @@ class KNNTemplateParser(SemanticParser):
     then for one whose placeholder types the values can fill. When none fits, the nearest
     template is filled as well as possible (typed values, then leftover values in order,
     then the neighbour's own values) and will usually be wrong. An empty question yields
-    ``""``.
+    ``""``. A ``db_id`` input column is ignored: the parser knows one database.
 
     Finegan-Dollak, Kummerfeld, Zhang, Ramanathan, Sadasivam, Zhang and Radev (2018),
     "Improving Text-to-SQL Evaluation Methodology", ACL. https://aclanthology.org/P18-1033/

@@ -7,7 +7,7 @@ import os
 from abc import abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from textattack.models.wrappers import ModelWrapper
 from textattack.shared.utils import ReprMixin
@@ -16,7 +16,7 @@ from textattack_semparse.errors import SchemaError, VictimError
 
 logger = logging.getLogger(__name__)
 
-ParserInput = Union[str, Sequence[Union[str, None]]]
+ParserInput = str | Sequence[str | None]
 """One victim input: a question, or a tuple ``(question, db_id, ...)`` when the dataset has
 several input columns (TextAttack passes ``AttackedText.tokenizer_input``)."""
 

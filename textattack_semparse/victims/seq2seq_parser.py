@@ -17,7 +17,7 @@ from textattack_semparse.victims.semantic_parser import SemanticParser
 
 logger = logging.getLogger(__name__)
 
-InputFormatter = Callable[[str, "str | None"], str]
+InputFormatter = Callable[[str, str | None], str]
 """Builds the model input from a question and its ``db_id`` (or serialised schema), if any."""
 
 

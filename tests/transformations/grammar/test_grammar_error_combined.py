@@ -3,6 +3,8 @@ and the gold query's literals kept on GeoQuery when composed with PreserveLitera
 
 from __future__ import annotations
 
+import doctest
+import importlib
 from collections import Counter
 from pathlib import Path
 
@@ -77,18 +79,18 @@ def test_augmenter_uses_the_probabilistic_mode() -> None:
 
 
 @pytest.fixture(scope="module")
-def geo_examples(request: pytest.FixtureRequest) -> list:
+def geo_benchmark_examples(request: pytest.FixtureRequest) -> list:
     if request.param == "geo-mini":
         return load_benchmark("geo-mini").split("question", None)[:25]
     data_dir: Path = request.getfixturevalue("real_data_dir")
     return load_benchmark("geoquery", data_dir=data_dir).split("question", "test")[:40]
 
 
-@pytest.mark.parametrize("geo_examples", ["geo-mini", "geoquery"], indirect=True)
-def test_geoquery_literals_are_never_touched(geo_examples: list) -> None:
+@pytest.mark.parametrize("geo_benchmark_examples", ["geo-mini", "geoquery"], indirect=True)
+def test_geoquery_literals_are_never_touched(geo_benchmark_examples: list) -> None:
     transformation = GrammarErrorCombined()
     checked = 0
-    for example in geo_examples:
+    for example in geo_benchmark_examples:
         text = AttackedText(example.question)
         record_gold_output(text, example.gold)
         literals = [" ".join(literal_words(literal)) for literal in sql_literals(example.gold)]
@@ -100,3 +102,13 @@ def test_geoquery_literals_are_never_touched(geo_examples: list) -> None:
             assert all(f" {literal} " in joined for literal in present), (output.text, present)
         checked += bool(present)
     assert checked >= 5
+
+
+@pytest.mark.parametrize(
+    "module_name",
+    ["error_model", "grammar_error_nn", "grammar_error_sva", "grammar_error_worder", "grammar_error_combined"],
+)
+def test_docstring_examples(module_name: str) -> None:
+    module = importlib.import_module(f"textattack_semparse.transformations.grammar.{module_name}")
+    results = doctest.testmod(module)
+    assert results.attempted > 0 and results.failed == 0

@@ -76,6 +76,13 @@ class ErrorModel:
         about (str, default ""): provenance and choices, kept in the JSON.
         counts (dict | None, default None): raw counts of a fitted model, kept in the JSON.
         origin (str, default "<memory>"): where the model came from (not serialised).
+
+    Example:
+        >>> model = ErrorModel.default()
+        >>> model.targets("ArtOrDet", "the")
+        ('a', 'an', '∅')
+        >>> round(model.weight("ArtOrDet", "the", "a"), 3), model.type_probability("SVA")
+        (0.333, 0.125)
     """
 
     sets: dict[str, tuple[str, ...]]
@@ -183,7 +190,7 @@ def _validate_sets(data: Mapping[str, Any], origin: str) -> dict[str, tuple[str,
         if not isinstance(members, (list, tuple)) or not members:
             raise _fail(origin, f"'sets.{name}'", "is missing or empty; expected a list of tokens")
         for member in members:
-            if not isinstance(member, str) or not member or member != member.lower() or any(c.isspace() for c in member):
+            if not isinstance(member, str) or not member or member != member.lower() or len(member.split()) != 1:
                 raise _fail(origin, f"'sets.{name}' member {member!r}", "is not a lowercase single token")
         if len(set(members)) != len(members):
             raise _fail(origin, f"'sets.{name}'", "lists a member twice")

@@ -111,7 +111,9 @@ def _read_m2(path: Path) -> Iterator[tuple[list[str], list[tuple[int, int, str, 
 def _parse_edit(line: str, tokens: Sequence[str], path: Path, number: int) -> tuple[int, int, str, list[str], str]:
     fields = line[2:].split("|||")
     if len(fields) < 3:
-        raise DatasetError(f"{path}:{number}: an M2 edit needs 'A start end|||type|||correction|||...', got {line[:80]!r}.")
+        raise DatasetError(
+            f"{path}:{number}: an M2 edit needs 'A start end|||type|||correction|||...', got {line[:80]!r}."
+        )
     span = fields[0].split()
     try:
         start, end = int(span[0]), int(span[1])
@@ -134,7 +136,9 @@ def _trim_common(correct: list[str], written: list[str]) -> tuple[list[str], lis
     return correct, written
 
 
-def _pair(error_type: str, correct: list[str], written: list[str], sets: Mapping[str, Sequence[str]]) -> tuple[str, str] | None:
+def _pair(
+    error_type: str, correct: list[str], written: list[str], sets: Mapping[str, Sequence[str]]
+) -> tuple[str, str] | None:
     """The confusion-set keys ``(correct, written)`` of an edit, or ``None`` if it has none."""
     if error_type == "Vform":
         pair = (verb_group_form(correct), verb_group_form(written))

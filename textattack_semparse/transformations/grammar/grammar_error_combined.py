@@ -52,6 +52,16 @@ class GrammarErrorCombined(GrammarErrorTransformation):
     Args:
         error_types (tuple[str, ...], default all eight): types to use, from ``ERROR_TYPES``.
         max_synonyms (int, default 10): synonyms per word for Wchoice (paper: ten).
+
+    Example:
+        >>> from textattack.shared import AttackedText
+        >>> text = AttackedText("what is the capital of texas")
+        >>> sampler = GrammarErrorCombined(mode="probabilistic", seed=0, num_samples=2)
+        >>> [t.text for t in sampler(text)] == [t.text for t in GrammarErrorCombined(
+        ...     mode="probabilistic", seed=0, num_samples=2)(text)]
+        True
+        >>> len(GrammarErrorCombined(error_types=("ArtOrDet", "SVA"))(text))
+        4
     """
 
     uses_type_distribution = True
@@ -64,8 +74,11 @@ class GrammarErrorCombined(GrammarErrorTransformation):
         for name in error_types:
             if name not in ERROR_TYPES:
                 raise ValueError(
-                    f"Unknown error type {name!r}; expected names from {ERROR_TYPES}.{closest_match_hint(str(name), ERROR_TYPES)}"
+                    f"Unknown error type {name!r}; expected names from {ERROR_TYPES}."
+                    + closest_match_hint(str(name), ERROR_TYPES)
                 )
+        if isinstance(max_synonyms, bool) or not isinstance(max_synonyms, int) or max_synonyms < 1:
+            raise ValueError(f"max_synonyms must be a positive integer, got {max_synonyms!r}.")
         super().__init__(**kwargs)
         self.error_types = tuple(error_types)
         self.max_synonyms = max_synonyms

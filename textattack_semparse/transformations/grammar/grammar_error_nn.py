@@ -28,6 +28,11 @@ class GrammarErrorNn(GrammarErrorTransformation):
     proper nouns are left alone); the other form comes from ``lemminflect``. See
     :class:`GrammarErrorTransformation` for the arguments and modes.
 
+    Example:
+        >>> from textattack.shared import AttackedText
+        >>> [t.text for t in GrammarErrorNn()(AttackedText("what is the capital of texas"))]
+        ['what is the capitals of texas']
+
     Yin, Long, Meng and Chang (2020), "On the Robustness of Language Encoders against
     Grammatical Errors", https://aclanthology.org/2020.acl-main.310/.
     """

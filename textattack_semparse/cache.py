@@ -9,10 +9,9 @@ CACHE_ENV = "TEXTATTACK_SEMPARSE_CACHE"
 
 
 def cache_dir() -> Path:
-    """``$TEXTATTACK_SEMPARSE_CACHE`` or ``~/.cache/textattack_semparse`` (created on demand)."""
-    root = Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "textattack_semparse")
-    root.mkdir(parents=True, exist_ok=True)
-    return root
+    """``$TEXTATTACK_SEMPARSE_CACHE`` or ``~/.cache/textattack_semparse`` (not created here)."""
+    configured = os.environ.get(CACHE_ENV)
+    return Path(configured) if configured else Path.home() / ".cache" / "textattack_semparse"
 
 
 def write_atomically(path: Path, data: bytes) -> Path:

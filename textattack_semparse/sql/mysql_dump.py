@@ -21,13 +21,12 @@ from typing import TYPE_CHECKING
 from sqlglot import Dialect, TokenType, exp
 from sqlglot.errors import SqlglotError
 
+from textattack_semparse.cache import cache_dir
 from textattack_semparse.errors import SchemaError
 
 if TYPE_CHECKING:
     from sqlglot import Token
 
-#: Environment variable naming the cache directory (default ``~/.cache/textattack_semparse``).
-CACHE_ENV_VAR = "TEXTATTACK_SEMPARSE_CACHE"
 # Part of the cache key: bump when the converter's output changes.
 _CONVERTER_VERSION = b"mysql_dump/1"
 _TEXT_TYPES = {"ENUM", "SET", "JSON", "UUID"}
@@ -71,12 +70,6 @@ def cached_sqlite_from_dump(dump_path: str | os.PathLike[str]) -> Path:
     if not target.is_file():
         _write_database(mysql_to_sqlite_statements(text, source=source), target, source=source)
     return target
-
-
-def cache_dir() -> Path:
-    """The textattack-semparse cache directory (not created)."""
-    configured = os.environ.get(CACHE_ENV_VAR)
-    return Path(configured) if configured else Path.home() / ".cache" / "textattack_semparse"
 
 
 def mysql_to_sqlite_statements(dump: str, *, source: Path | None = None) -> list[str]:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from textattack_semparse.linguistics.resource_error import ResourceError
+from textattack_semparse.errors import ResourceError
 from textattack_semparse.transformations.grammar.error_model import ERROR_TYPES, FORM_SETS, NULL, ErrorModel
 
 PAPER_PREPOSITIONS = (

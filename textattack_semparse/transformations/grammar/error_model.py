@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from textattack_semparse.errors import closest_match_hint
-from textattack_semparse.linguistics.resource_error import ResourceError
+from textattack_semparse.errors import ResourceError
 
 ERROR_TYPES = ("ArtOrDet", "Prep", "Trans", "Nn", "SVA", "Vform", "Wchoice", "Worder")
 """The eight error types of Yin et al. (2020), Table 1, in the paper's order."""

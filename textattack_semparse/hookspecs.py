@@ -65,6 +65,18 @@ def semparse_victims() -> Mapping[str, EntrySpec]:
 
 
 @hookspec
+def semparse_perturbations() -> Mapping[str, EntrySpec]:
+    """Meaning-preserving perturbations, used by the per-perturbation recipes and by
+    ``textattack-semparse robustness``.
+
+    :return: name -> entry whose target is a ``textattack.transformations.Transformation``
+        class, instantiated with ``options``.
+
+    Called once per plugin when the registry is built; all results are collected.
+    """
+
+
+@hookspec
 def semparse_datasets() -> Mapping[str, EntrySpec]:
     """Datasets, selectable with ``textattack attack --dataset-by-model NAME``.
 

@@ -57,6 +57,33 @@ def semparse_victims() -> Mapping[str, EntrySpec]:
     }
 
 
+_TRANSFORMATIONS = "textattack_semparse.transformations"
+
+
+@hookimpl
+def semparse_perturbations() -> Mapping[str, EntrySpec]:
+    return {
+        "insertion": {
+            "target": f"{_TRANSFORMATIONS}.function_word_insertion:FunctionWordInsertion",
+            "options": {"seed": 0},
+            "description": "Huang et al. 2021: insert one function word.",
+        },
+        "deletion": {
+            "target": f"{_TRANSFORMATIONS}.function_word_deletion:FunctionWordDeletion",
+            "description": "Huang et al. 2021: delete one function word.",
+        },
+        "substitution-f": {
+            "target": f"{_TRANSFORMATIONS}.function_word_substitution:FunctionWordSubstitution",
+            "options": {"seed": 0},
+            "description": "Huang et al. 2021: replace a function word by another of its class.",
+        },
+        "distraction": {
+            "target": f"{_TRANSFORMATIONS}.distraction_suffix:DistractionSuffix",
+            "description": "Zhuo et al. 2023 (DB): append an interrogative distraction statement.",
+        },
+    }
+
+
 @hookimpl
 def semparse_datasets() -> Mapping[str, EntrySpec]:
     return {

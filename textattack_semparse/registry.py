@@ -33,6 +33,7 @@ KIND_HOOKS: Mapping[str, str] = MappingProxyType(
         "augmentation-recipe": "semparse_augmentation_recipes",
         "victim": "semparse_victims",
         "dataset": "semparse_datasets",
+        "perturbation": "semparse_perturbations",
     }
 )
 

@@ -164,3 +164,8 @@ def test_repr_lists_its_parameters(database):
     text = repr(ExecutionMatch(LookupParser({}, database), timeout=2.0))
     for key in ("database", "database_root", "timeout", "max_rows", "use_gold_loss"):
         assert key in text
+
+
+def test_a_directory_as_database_is_a_database_root(tmp_path):
+    goal = ExecutionMatch(LookupParser({}, tmp_path))
+    assert goal.database is None and goal.database_root == tmp_path

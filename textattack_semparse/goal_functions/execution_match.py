@@ -31,7 +31,8 @@ class ExecutionMatch(SemanticParsingGoalFunction):
     Args:
         model_wrapper: The victim.
         database (str | Path | None, default None): SQLite file for single-database
-            benchmarks; ``None`` takes the victim's ``database`` attribute.
+            benchmarks; ``None`` takes the victim's ``database`` attribute. A directory is
+            taken as ``database_root``.
         database_root (str | Path | None, default None): For multi-database benchmarks
             (Spider): the database of an example is ``<root>/<db_id>/<db_id>.sqlite``, with
             ``db_id`` read from the example's ``db_id`` column.
@@ -65,6 +66,8 @@ class ExecutionMatch(SemanticParsingGoalFunction):
                 f"ExecutionMatch needs a database: {type(model_wrapper).__name__} has no `database` attribute. "
                 "Pass database=<sqlite file> (or database_root=<dir> for Spider-style benchmarks)."
             )
+        if database is not None and Path(database).is_dir():  # a directory of databases, Spider-style
+            database, database_root = None, database
         self.database = Path(database) if database is not None else None
         self.database_root = Path(database_root) if database_root is not None else None
         self.timeout = timeout

@@ -54,7 +54,53 @@ def semparse_victims() -> Mapping[str, EntrySpec]:
             "description": "Template-retrieval parser fit on GeoQuery's query-split train set; "
             "no test template occurs in training, so it is expected to fail.",
         },
+        **_real_data_knn_victims(),
     }
+
+
+# Real-data benchmarks (docs/datasets.md). Text2sql benchmarks have a question and a query split;
+# logical-form benchmarks (and Spider) one standard split: benchmark -> (label, splits).
+_TEXT2SQL_BENCHMARKS = {"atis": "ATIS", "scholar": "Scholar", "advising": "Advising"}
+_SINGLE_SPLIT_BENCHMARKS = {
+    "spider": ("Spider", ("dev",)),
+    "geo-lambda": ("GeoQuery (lambda calculus)", ("train", "test")),
+    "jobs-lambda": ("JOBS (lambda calculus)", ("train", "test")),
+    "atis-lambda": ("ATIS (lambda calculus, anonymised and stemmed)", ("train", "dev", "test")),
+}
+
+
+def _real_data_knn_victims() -> dict[str, EntrySpec]:
+    """``knn-<benchmark>`` (question split) and ``knn-<benchmark>-query`` for text2sql benchmarks,
+    ``knn-<benchmark>`` for logical-form benchmarks; none for Spider (one database per question)."""
+    victims: dict[str, EntrySpec] = {}
+    for benchmark, label in _TEXT2SQL_BENCHMARKS.items():
+        scoring = "execution match" if benchmark == "atis" else "exact match on SQL (no database)"
+        victims[f"knn-{benchmark}"] = {
+            "target": _KNN,
+            "options": {"benchmark": benchmark, "split_type": "question"},
+            "dataset": f"{benchmark}-question-test",
+            "description": f"Template-retrieval parser fit on {label}'s question-split train set; "
+            f"{scoring}. Needs SEMPARSE_DATA_DIR.",
+        }
+        victims[f"knn-{benchmark}-query"] = {
+            "target": _KNN,
+            "options": {"benchmark": benchmark, "split_type": "query"},
+            "dataset": f"{benchmark}-query-test",
+            "description": f"Template-retrieval parser fit on {label}'s query-split train set (the split the "
+            f"text-to-SQL studies report); no test template occurs in training, so it fails by construction. "
+            f"Needs SEMPARSE_DATA_DIR.",
+        }
+    for benchmark, (label, _) in _SINGLE_SPLIT_BENCHMARKS.items():
+        if benchmark == "spider":
+            continue
+        victims[f"knn-{benchmark}"] = {
+            "target": _KNN,
+            "options": {"benchmark": benchmark, "split_type": "question"},
+            "dataset": f"{benchmark}-test",
+            "description": f"Nearest-neighbour parser over {label}: returns the logical form of the most similar "
+            f"training question (entities are not re-filled); exact match. Needs SEMPARSE_DATA_DIR.",
+        }
+    return victims
 
 
 _TRANSFORMATIONS = "textattack_semparse.transformations"
@@ -87,11 +133,35 @@ def semparse_perturbations() -> Mapping[str, EntrySpec]:
 @hookimpl
 def semparse_datasets() -> Mapping[str, EntrySpec]:
     return {
-        f"geo-{split_type}-{split}": {
-            "target": _BENCHMARK_DATASET,
-            "options": {"benchmark": "geo", "split_type": split_type, "split": split},
-            "description": f"GeoQuery {split_type}-split {split} set (geo-mini when SEMPARSE_DATA_DIR is unset).",
-        }
-        for split_type in ("question", "query")
-        for split in ("train", "dev", "test")
+        **{
+            f"geo-{split_type}-{split}": {
+                "target": _BENCHMARK_DATASET,
+                "options": {"benchmark": "geo", "split_type": split_type, "split": split},
+                "description": f"GeoQuery {split_type}-split {split} set (geo-mini when SEMPARSE_DATA_DIR is unset).",
+            }
+            for split_type in ("question", "query")
+            for split in ("train", "dev", "test")
+        },
+        **_real_data_datasets(),
     }
+
+
+def _real_data_datasets() -> dict[str, EntrySpec]:
+    """``<benchmark>-<split type>-<split>`` for text2sql benchmarks, ``<benchmark>-<split>`` for the others."""
+    datasets: dict[str, EntrySpec] = {}
+    for benchmark, label in _TEXT2SQL_BENCHMARKS.items():
+        for split_type in ("question", "query"):
+            for split in ("train", "dev", "test"):
+                datasets[f"{benchmark}-{split_type}-{split}"] = {
+                    "target": _BENCHMARK_DATASET,
+                    "options": {"benchmark": benchmark, "split_type": split_type, "split": split},
+                    "description": f"{label} {split_type}-split {split} set. Needs SEMPARSE_DATA_DIR.",
+                }
+    for benchmark, (label, splits) in _SINGLE_SPLIT_BENCHMARKS.items():
+        for split in splits:
+            datasets[f"{benchmark}-{split}"] = {
+                "target": _BENCHMARK_DATASET,
+                "options": {"benchmark": benchmark, "split_type": "question", "split": split},
+                "description": f"{label} {split} set. Needs SEMPARSE_DATA_DIR.",
+            }
+    return datasets

@@ -214,14 +214,28 @@ def literals_kept(original: AttackedText, output: AttackedText, protected: set[i
 
 
 @pytest.fixture(scope="session")
-def check_literals() -> Callable[[AttackedText, object], None]:
-    """``check(text, transformation)``: every output keeps the gold query's literal words."""
+def check_literals() -> Callable[[list[AttackedText], object], int]:
+    """``check(texts, transformation)``: every output keeps the gold query's literal words.
 
-    def check(text: AttackedText, transformation: object) -> None:
+    Returns how many outputs had protected words to keep (so a test can rule out a vacuous
+    pass).
+    """
+
+    def check(texts: list[AttackedText], transformation: object) -> int:
         from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 
-        protected = protected_positions(text, transformation)
-        for output in transformation(text, pre_transformation_constraints=[PreserveLiterals()]):  # type: ignore[operator]
-            assert literals_kept(text, output, protected), (text.text, output.text, sorted(protected))
+        checked = 0
+        for text in texts:
+            protected = protected_positions(text, transformation)
+            for output in transformation(text, pre_transformation_constraints=[PreserveLiterals()]):  # type: ignore[operator]
+                assert literals_kept(text, output, protected), (text.text, output.text, sorted(protected))
+                checked += bool(protected)
+        return checked
 
     return check
+
+
+@pytest.fixture(scope="session")
+def geo_questions() -> list[AttackedText]:
+    """:data:`GEO_QUESTIONS` as fresh ``AttackedText``s."""
+    return [AttackedText(question) for question in GEO_QUESTIONS]

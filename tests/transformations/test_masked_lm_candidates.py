@@ -40,8 +40,10 @@ def test_no_subword_artefacts_or_special_tokens(lm: MaskedLMCandidates) -> None:
 def test_continuation_pieces_are_skipped(lm: MaskedLMCandidates) -> None:
     """Every returned word is a vocabulary token that can begin a word."""
     vocabulary = lm.tokenizer.get_vocab()
-    (words,) = lm.top_words([masked(lm, "which rivers run through MASK")], top_k=30)
     marked = any(token.startswith("Ġ") for token in vocabulary)
+    pieces = [t for t in vocabulary if (t.isalpha() and marked) or t.startswith("##")]
+    assert len(pieces) > 20  # the tiny vocabularies do have continuation pieces to skip
+    (words,) = lm.top_words([masked(lm, "which rivers run through MASK")], top_k=30)
     for word, _ in words:
         assert ("Ġ" + word if marked else word) in vocabulary
 

@@ -22,7 +22,8 @@ def run(args: argparse.Namespace) -> int:
     print_table(
         f"Standard accuracy of {args.model} on {report['dataset']}",
         ("metric", "value"),
-        ((name.replace("_", " "), value) for name, value in report.items() if name != "dataset"),
+        ((name.replace("_", " "), value) for name, value in report.items() if name not in ("dataset", "database")),
     )
+    print(f"Database: {report['database'] or 'none (exact match)'}")
     write_json(args.output, report)
     return 0

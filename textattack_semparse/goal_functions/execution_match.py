@@ -41,8 +41,13 @@ class ExecutionMatch(SemanticParsingGoalFunction):
         use_gold_loss (bool, default True): See :class:`SemanticParsingGoalFunction`.
 
     Example:
-        >>> from textattack_semparse.goal_functions import ExecutionMatch  # doctest: +SKIP
-        >>> goal = ExecutionMatch(victim, database="geography.sqlite", timeout=2.0)  # doctest: +SKIP
+        >>> from textattack_semparse.datasets.benchmark import load_benchmark
+        >>> from textattack_semparse.victims.knn_template_parser import KNNTemplateParser
+        >>> geo = load_benchmark("geo-mini")
+        >>> victim = KNNTemplateParser(geo.split("question", "train"), database=geo.database)
+        >>> goal = ExecutionMatch(victim, timeout=2.0)
+        >>> goal.database == geo.database
+        True
     """
 
     def __init__(

@@ -55,8 +55,8 @@ def words_perturbed_percent(original: str, perturbed: str) -> float:
     """Share of the original's words replaced, deleted or with an insertion beside them.
 
     Example:
-        >>> words_perturbed_percent("what is the capital of texas", "what is capital of texas")
-        16.666666666666664
+        >>> round(words_perturbed_percent("what is the capital of texas", "what is capital of texas"), 2)
+        16.67
     """
     original_words, perturbed_words = _words(original), _words(perturbed)
     matcher = difflib.SequenceMatcher(a=original_words, b=perturbed_words, autojunk=False)

@@ -44,6 +44,7 @@ def evaluate_victim(model: str, *, dataset: str | None = None, limit: int | None
     scored = len(examples) - gold_errors
     return {
         "dataset": dataset_name,
+        "database": None if database is None else str(database),
         "examples": len(examples),
         "gold_errors": gold_errors,
         "correct": correct,

@@ -6,6 +6,7 @@ https://aclanthology.org/P18-1033/
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import os
 import re
@@ -149,7 +150,9 @@ class KNNTemplateParser(SemanticParser):
     Args:
         train_examples (Sequence[SemparseExample]): Training examples with
             ``template_question``, ``template_gold``, ``variables`` and ``variable_types``
-            (the text2sql-data format).
+            (the text2sql-data format). An example with neither template nor variables
+            (a logical-form file) is its own template: the parser then returns the gold
+            output of the nearest training question.
         database (str | os.PathLike | None, default None): The benchmark's SQLite database;
             also the source of lexicon values when ``database_values`` is True.
         k (int, default 10): Distinct templates tried before falling back to the nearest.
@@ -342,18 +345,24 @@ class KNNTemplateParser(SemanticParser):
             )
         if not train_examples:
             raise ValueError("train_examples is empty; the parser needs training templates to retrieve.")
+        checked = []
         for position, example in enumerate(train_examples):
             if not isinstance(example, SemparseExample):
                 raise TypeError(
                     f"train_examples[{position}] is a {type(example).__name__}, not a SemparseExample."
                 )
-            if example.template_question is None or example.template_gold is None:
+            untemplated = example.template_question is None and example.template_gold is None
+            if untemplated and not example.variables:
+                example = dataclasses.replace(example, template_question=example.question, template_gold=example.gold)
+            elif example.template_question is None or example.template_gold is None:
                 raise ValueError(
                     f"train_examples[{position}] ({example.question!r}) has no template_question/"
                     "template_gold; KNNTemplateParser needs examples in the text2sql-data format "
-                    "(load them with textattack_semparse.datasets.text2sql.load_text2sql)."
+                    "(load them with textattack_semparse.datasets.text2sql.load_text2sql), or examples "
+                    "with neither templates nor variables (logical-form files)."
                 )
-        return list(train_examples)
+            checked.append(example)
+        return checked
 
     @staticmethod
     def _build_neighbours(examples: list[SemparseExample]) -> list[_Neighbour]:

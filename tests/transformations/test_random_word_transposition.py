@@ -1,0 +1,68 @@
+"""RandomWordTransposition (Zhuo et al. 2023, RS) on GeoQuery questions."""
+
+from __future__ import annotations
+
+import inspect
+from collections import Counter
+from collections.abc import Callable
+
+import pytest
+from textattack.shared import AttackedText
+
+from textattack_semparse.constraints.preserve_literals import PreserveLiterals
+from textattack_semparse.transformations.random_word_transposition import RandomWordTransposition
+
+
+def changed(before: AttackedText, after: AttackedText) -> list[int]:
+    return [i for i, (a, b) in enumerate(zip(before.words, after.words)) if a != b]
+
+
+def test_changes_exactly_two_positions_and_keeps_the_multiset(geo_questions: list[AttackedText]) -> None:
+    for text in geo_questions:
+        outputs = RandomWordTransposition(seed=0)(text)
+        assert outputs
+        for output in outputs:
+            i, j = changed(text, output)
+            assert output.words[i] == text.words[j] and output.words[j] == text.words[i]
+            assert Counter(output.words) == Counter(text.words)
+
+
+def test_original_index_map_follows_the_swapped_words(geo_questions: list[AttackedText]) -> None:
+    for text in geo_questions:
+        for output in RandomWordTransposition(seed=1)(text):
+            index_map = output.attack_attrs["original_index_map"]
+            assert [output.words[index_map[i]] for i in range(text.num_words)] == text.words
+
+
+def test_repeated_words_are_never_swapped_with_each_other() -> None:
+    text = AttackedText("the the the state")
+    outputs = RandomWordTransposition(seed=0)(text)
+    assert sorted(o.text for o in outputs) == ["state the the the", "the state the the", "the the state the"]
+
+
+def test_three_words_rotate() -> None:
+    text = AttackedText("how big is alaska")
+    for output in RandomWordTransposition(num_words=3, seed=0)(text):
+        assert len(changed(text, output)) == 3 and Counter(output.words) == Counter(text.words)
+
+
+def test_both_swapped_words_must_be_modifiable() -> None:
+    text = AttackedText("how many people live in new york")
+    outputs = RandomWordTransposition(seed=0)(text, pre_transformation_constraints=[PreserveLiterals(literals=("new york",))])
+    assert len(outputs) == 10 and all(o.words[5:] == ["new", "york"] for o in outputs)
+
+
+def test_literals_survive_on_real_geoquery(geo_examples: list[AttackedText], check_literals: Callable) -> None:
+    assert check_literals(geo_examples, RandomWordTransposition(seed=0)) > 100
+
+
+def test_one_word_cannot_be_swapped() -> None:
+    with pytest.raises(ValueError, match="at least 2"):
+        RandomWordTransposition(num_words=1)
+
+
+def test_repr_lists_every_init_parameter() -> None:
+    text = repr(RandomWordTransposition())
+    for name in inspect.signature(RandomWordTransposition.__init__).parameters:
+        if name != "self":
+            assert f"({name})" in text

@@ -1,0 +1,73 @@
+"""Max grammar error rate
+==========================
+
+Bound the number of simulated grammatical errors by a share of the sentence's words.
+"""
+
+from __future__ import annotations
+
+import math
+
+from textattack.constraints import Constraint
+from textattack.shared import AttackedText
+
+from textattack_semparse.transformations.grammar.grammar_error_transformation import GRAMMAR_ERRORS_ATTR
+
+
+class MaxGrammarErrorRate(Constraint):
+    """At most ``max(min_threshold, ceil(max_rate * words))`` grammatical errors per sentence.
+
+    Yin et al. (2020) bound their attacks by the number of *errors* (15% of the tokens). The
+    errors are the :class:`~textattack_semparse.transformations.grammar.grammar_edit.GrammarEdit`
+    s a grammatical-error transformation recorded in ``attack_attrs["semparse_grammar_errors"]``,
+    counted against the word count of the original sentence. TextAttack's
+    ``MaxModificationRate`` counts modified *word indices* instead, which does not fit these
+    edits: a deletion leaves no modified index (so deletions would be unlimited), an inserted
+    article counts as two modified words (the article and the word it precedes) and a
+    word-order swap as two. The rounding (``ceil``, at least ``min_threshold``) is
+    ``MaxModificationRate``'s. Checked after the transformation, so it also bounds the
+    children of a genetic crossover, which are built without the transformation. Texts
+    that record no errors (other transformations) count zero.
+
+    Yin, Long, Meng and Chang (2020), "On the Robustness of Language Encoders against
+    Grammatical Errors", ACL 2020, https://aclanthology.org/2020.acl-main.310/.
+
+    Args:
+        max_rate (float, default 0.15): errors per word of the original sentence (paper: 15%).
+        min_threshold (int, default 1): errors always allowed, however short the sentence.
+
+    Example:
+        >>> from textattack.shared import AttackedText
+        >>> from textattack_semparse.transformations.grammar.grammar_error_combined import GrammarErrorCombined
+        >>> original = AttackedText("what is the capital of texas")
+        >>> one_error = GrammarErrorCombined(error_types=("Nn",))(original)[0]
+        >>> MaxGrammarErrorRate(max_rate=0.15)._check_constraint(one_error, original)
+        True
+    """
+
+    def __init__(self, max_rate: float = 0.15, min_threshold: int = 1) -> None:
+        if isinstance(max_rate, bool) or not isinstance(max_rate, (int, float)) or not 0 <= max_rate <= 1:
+            raise ValueError(f"max_rate must be a number in [0, 1] (errors per word), got {max_rate!r}.")
+        if isinstance(min_threshold, bool) or not isinstance(min_threshold, int) or min_threshold < 0:
+            raise ValueError(f"min_threshold must be a non-negative integer, got {min_threshold!r}.")
+        super().__init__(compare_against_original=True)
+        self.max_rate = float(max_rate)
+        self.min_threshold = min_threshold
+
+    def budget(self, num_words: int) -> int:
+        """Errors allowed in an original sentence of ``num_words`` words.
+
+        Example:
+            >>> rate = MaxGrammarErrorRate(max_rate=0.15)
+            >>> rate.budget(6), rate.budget(7), rate.budget(20), rate.budget(0)
+            (1, 2, 3, 1)
+        """
+        # Rounded first: 0.1 * 30 is 3.0000000000000004 in floating point.
+        return max(self.min_threshold, math.ceil(round(num_words * self.max_rate, 9)))
+
+    def _check_constraint(self, transformed_text: AttackedText, reference_text: AttackedText) -> bool:
+        errors = transformed_text.attack_attrs.get(GRAMMAR_ERRORS_ATTR, ())
+        return len(errors) <= self.budget(reference_text.num_words)
+
+    def extra_repr_keys(self) -> list[str]:
+        return ["max_rate", "min_threshold"] + super().extra_repr_keys()

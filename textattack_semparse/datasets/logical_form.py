@@ -1,0 +1,160 @@
+"""Loader for logical-form files in the Dong & Lapata format: ``question<TAB>logical form``.
+
+Dong and Lapata (2016), "Language to Logical Form with Neural Attention", ACL.
+https://aclanthology.org/P16-1004/ ; the files of GeoQuery, JOBS and ATIS distributed with
+Unimer (Guo et al. 2020, https://aclanthology.org/2020.emnlp-main.118/) use the same format.
+
+One example per line: the question, one tab, the logical form (lambda calculus or Prolog,
+as an s-expression). :func:`logical_form_literals` finds the question words that a logical
+form's constants name, so perturbations can leave them alone.
+
+This module does not import TextAttack.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from textattack_semparse.datasets.example import SemparseExample
+from textattack_semparse.errors import DatasetError
+from textattack_semparse.sql.literals import literal_words
+
+_ATOM = re.compile(r"[()]|[^\s()]+")
+_BINDERS = frozenset({"lambda"})
+_SIMPLE_TYPE = re.compile(r"^(?P<name>.+?):(?P<type>[A-Za-z]+)$")
+# GeoQuery spells cities with their state (``austin_tx``) and rivers with ``_river``;
+# questions often leave the suffix out.
+_OPTIONAL_SUFFIX = {"c": re.compile(r"^(?P<name>.+)_[a-z]{2}$"), "r": re.compile(r"^(?P<name>.+)_river$")}
+
+
+def parse_logical_form_line(line: str, *, where: str) -> tuple[str, str]:
+    """Split one ``question<TAB>logical form`` line into its two stripped fields.
+
+    Raises:
+        DatasetError: The line has no tab, more than one tab, or an empty field; the
+            message starts with ``where`` (the file and line number).
+
+    Example:
+        >>> parse_logical_form_line("where is c0\\t( lambda $0 e ( loc:t c0 $0 ) )", where="x")
+        ('where is c0', '( lambda $0 e ( loc:t c0 $0 ) )')
+    """
+    fields = line.split("\t")
+    if len(fields) != 2:
+        raise DatasetError(
+            f"{where} has {len(fields) - 1} tabs ({line[:80]!r}); expected exactly one: "
+            f"'question<TAB>logical form'. Fix the line or remove it."
+        )
+    question, logical_form = fields[0].strip(), fields[1].strip()
+    if not question or not logical_form:
+        empty = "question" if not question else "logical form"
+        raise DatasetError(f"{where} has an empty {empty} ({line[:80]!r}). Fill it in or remove the line.")
+    return question, logical_form
+
+
+def load_logical_forms(path: str | Path, *, split: str | None = None) -> list[SemparseExample]:
+    """Read a ``question<TAB>logical form`` file into one :class:`SemparseExample` per line.
+
+    Empty lines (such as a final newline) are skipped. The examples have no templates and
+    no variables; ``split`` becomes their ``question_split`` (the files are the standard
+    train/dev/test splits, which are splits of questions).
+
+    Args:
+        path (str | Path): The file (e.g. ``lambda/geo/geo_lambda_calculus_test.tsv``).
+        split (str | None, default None): Split label given to every example.
+
+    Raises:
+        DatasetError: The file is missing or unreadable, or a line is malformed (no tab,
+            several tabs, an empty field); the message names the file and the line number.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DatasetError(
+            f"Logical-form file {str(path)!r} does not exist. Check the path, or set SEMPARSE_DATA_DIR "
+            f"to the folder that holds 'lambda/'."
+        ) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise DatasetError(f"Logical-form file {str(path)!r} cannot be read as UTF-8 text: {error}.") from error
+    examples = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        question, logical_form = parse_logical_form_line(line, where=f"{path}: line {number}")
+        examples.append(SemparseExample(question=question, gold=logical_form, question_split=split))
+    if not examples:
+        raise DatasetError(f"Logical-form file {str(path)!r} has no examples; expected 'question<TAB>logical form' lines.")
+    return examples
+
+
+def _argument_atoms(logical_form: str) -> list[str]:
+    """The atoms of an s-expression that are arguments: not heads, variables or binder types."""
+    atoms = []
+    previous = ""
+    head = ""
+    for token in _ATOM.findall(logical_form):
+        if token in "()":
+            previous = token
+            continue
+        if previous == "(":
+            head = token
+        elif not token.startswith("$") and not (head in _BINDERS and previous.startswith("$")):
+            atoms.append(token)
+        previous = token
+    return atoms
+
+
+def _spellings(atom: str) -> list[str]:
+    """How a constant may be spelled in the question: ``new_york:s`` -> ``new york``;
+    ``austin_tx:c`` -> ``austin tx``, ``austin``; ``mississippi_river:r`` -> also ``mississippi``."""
+    if "<" in atom:
+        return []
+    typed = _SIMPLE_TYPE.match(atom)
+    name = typed.group("name") if typed else atom
+    spellings = [name.replace("_", " ")]
+    suffix = _OPTIONAL_SUFFIX.get(typed.group("type")) if typed else None
+    short = suffix.match(name) if suffix else None
+    if short:
+        spellings.append(short.group("name").replace("_", " "))
+    return spellings
+
+
+def logical_form_literals(question: str, logical_form: str) -> list[str]:
+    """The constants of ``logical_form`` that ``question`` spells out, in question order.
+
+    A constant is an argument atom of the s-expression (not a predicate, a ``$n`` variable
+    or a lambda's type); a simple type suffix is dropped and ``_`` read as a space
+    (``new_york:s`` -> "new york"); a GeoQuery city's state suffix and a river's
+    ``_river`` are optional (``austin_tx:c`` -> "austin", ``mississippi_river:r`` ->
+    "mississippi"). Anonymised entities (``ci0``, ``s0``) and numbers are constants too.
+    Matching is on whole words, ignoring case.
+
+    Example:
+        >>> logical_form_literals("what is the capital of new york",
+        ...     "(capital:<s,c> new_york:s)")
+        ['new york']
+        >>> logical_form_literals("list flight from ci0 to ci1",
+        ...     "( lambda $0 e ( and ( flight $0 ) ( from $0 ci0 ) ( to $0 ci1 ) ) )")
+        ['ci0', 'ci1']
+        >>> logical_form_literals("how big is austin", "(size:<lo,i> austin_tx:c)")
+        ['austin']
+    """
+    words = literal_words(question)
+    found: dict[str, int] = {}
+    for atom in _argument_atoms(logical_form):
+        for spelling in _spellings(atom):
+            position = _find_words(words, literal_words(spelling))
+            if position is not None:
+                found.setdefault(spelling, position)
+                break
+    return sorted(found, key=lambda spelling: (found[spelling], -len(spelling)))
+
+
+def _find_words(words: list[str], phrase: list[str]) -> int | None:
+    if not phrase:
+        return None
+    for start in range(len(words) - len(phrase) + 1):
+        if words[start : start + len(phrase)] == phrase:
+            return start
+    return None

@@ -1,0 +1,1 @@
+"""Robustness evaluation: meaning-preserving test sets and the papers' robustness metrics."""

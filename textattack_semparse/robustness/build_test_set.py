@@ -1,0 +1,229 @@
+"""Building a meaning-preserving test set from a dataset split with registered perturbations."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
+
+from textattack.constraints.pre_transformation import RepeatModification
+from textattack.shared import AttackedText
+from textattack.transformations import Transformation
+
+from textattack_semparse.attack_attrs import record_gold_output
+from textattack_semparse.constraints.preserve_literals import PreserveLiterals
+from textattack_semparse.constraints.sentence_bert_similarity import SentenceBERTSimilarity
+from textattack_semparse.datasets.example import SemparseExample
+from textattack_semparse.errors import DatasetError, ResourceError, SemparseError
+from textattack_semparse.registry import get_registry
+from textattack_semparse.robustness.perturbed_utterance import PerturbedUtterance
+from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet, check_perturbation_name
+from textattack_semparse.transformations.top_k_by_similarity import TopKBySimilarity
+
+SELECTION_SETTINGS: Mapping[str, tuple[int | None, int | None]] = MappingProxyType(
+    {
+        # Huang et al. (2021): one perturbed utterance per example and operation (drawn at random).
+        "huang-2021": (1, 1),
+        # Zhuo et al. (2023): 20 candidates per utterance, the 10 most similar by Sentence-BERT kept.
+        "zhuo-2023": (20, 10),
+    }
+)
+"""Setting name -> (candidates sampled, candidates kept) per example and perturbation."""
+
+DEFAULT_SETTING = "huang-2021"
+
+UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (OSError, ImportError, SemparseError)
+"""What a perturbation raises when its model or resource cannot be had (offline hub lookups
+raise ``OSError``, a missing optional package ``ImportError``, a missing WordNet or spaCy
+pipeline the plugin's ``ResourceError``)."""
+
+
+def dataset_examples(dataset: str, *, limit: int | None = None) -> list[SemparseExample]:
+    """The examples of a registered dataset (the first ``limit`` when given), in order.
+
+    Raises:
+        DatasetError: The dataset's inputs are neither ``question`` nor ``question, db_id``.
+    """
+    data = get_registry().get("dataset", dataset).create()
+    records = getattr(data, "examples", None)
+    if records is not None and all(isinstance(record, SemparseExample) for record in records):
+        examples = list(records)
+    else:
+        examples = []
+        for index in range(len(data)):
+            columns, gold = data[index]
+            unknown = set(columns) - {"question", "db_id"}
+            if unknown or "question" not in columns:
+                raise DatasetError(
+                    f"Dataset {dataset!r} has input columns {list(columns)}; robustness test sets perturb "
+                    "datasets whose inputs are 'question' and optionally 'db_id'."
+                )
+            examples.append(SemparseExample(question=columns["question"], gold=str(gold), db_id=columns.get("db_id")))
+    return examples[:limit]
+
+
+def create_perturbation(name: str, *, seed: int | None = None) -> Transformation:
+    """The registered perturbation ``name``, seeded with ``seed`` when it takes a ``seed``."""
+    entry = get_registry().get("perturbation", name)
+    try:
+        parameters = inspect.signature(entry.load()).parameters
+    except (TypeError, ValueError):  # a callable without an inspectable signature
+        parameters = MappingProxyType({})
+    return entry.create(**({"seed": seed} if "seed" in parameters else {}))
+
+
+def check_selection(candidates: int | None, keep: int | None) -> None:
+    """``ValueError`` unless both are ``None`` or positive ints and ``keep <= candidates``."""
+    for name, value in (("candidates", candidates), ("keep", keep)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise ValueError(f"{name} must be a positive int or None (all), got {value!r}.")
+    if candidates is not None and keep is not None and keep > candidates:
+        raise ValueError(f"keep={keep} exceeds candidates={candidates}: cannot keep more candidates than are sampled.")
+
+
+def perturb_examples(
+    examples: Sequence[SemparseExample],
+    transformation: Transformation,
+    *,
+    perturbation: str,
+    candidates: int | None = 1,
+    keep: int | None = 1,
+    seed: int | None = 0,
+    encoder: SentenceBERTSimilarity | None = None,
+) -> list[PerturbedUtterance]:
+    """Perturb every example's question with ``transformation``; the gold's literals stay intact.
+
+    Each question is an ``AttackedText`` carrying its gold output
+    (:func:`~textattack_semparse.attack_attrs.record_gold_output`), transformed under
+    ``RepeatModification`` and ``PreserveLiterals``. Outputs equal to the question or to an
+    earlier output are dropped; then ``candidates`` of them are sampled (seeded) and the
+    ``keep`` most similar to the question by Sentence-BERT are kept
+    (:class:`~textattack_semparse.transformations.top_k_by_similarity.TopKBySimilarity`).
+    ``None`` means all, for either. An example with no output gets no utterance.
+
+    Args:
+        examples: The originals; an utterance's ``example_id`` is the position here.
+        transformation: Any TextAttack transformation.
+        perturbation: The name recorded on each utterance.
+        candidates: Outputs sampled per example before ranking. Default ``1``.
+        keep: Outputs kept per example, most similar first. Default ``1``.
+        seed: Seed of the sampler. Default ``0``.
+        encoder: Sentence-BERT scorer shared across calls; ``None`` = the packaged
+            all-MiniLM-L6-v2.
+    """
+    check_selection(candidates, keep)
+    distinct = _DistinctOutputs(transformation)
+    k = keep if keep is not None else candidates
+    selector = distinct if k is None else TopKBySimilarity(distinct, k=k, num_candidates=candidates, encoder=encoder, seed=seed)
+    constraints = [RepeatModification(), PreserveLiterals()]
+    utterances = []
+    for example_id, example in enumerate(examples):
+        text = AttackedText(example.question)
+        record_gold_output(text, example.gold)
+        for output in selector(text, pre_transformation_constraints=constraints):
+            score = output.attack_attrs.get("similarity_score")
+            utterances.append(
+                PerturbedUtterance(
+                    example_id=example_id,
+                    original=example.question,
+                    perturbed=output.text,
+                    gold=example.gold,
+                    perturbation=perturbation,
+                    db_id=example.db_id,
+                    similarity=None if score is None else round(float(score), 6),
+                )
+            )
+    return utterances
+
+
+def build_test_set(
+    dataset: str,
+    perturbations: Iterable[str] | None = None,
+    *,
+    candidates: int | None = SELECTION_SETTINGS[DEFAULT_SETTING][0],
+    keep: int | None = SELECTION_SETTINGS[DEFAULT_SETTING][1],
+    seed: int | None = 0,
+    limit: int | None = None,
+    encoder: SentenceBERTSimilarity | None = None,
+) -> RobustnessTestSet:
+    """A robustness test set of ``dataset`` with the named registered perturbations.
+
+    ``perturbations=None`` takes every registered perturbation and leaves out, with the
+    reason in :attr:`RobustnessTestSet.skipped`, those whose model or resource is not
+    available (one of :data:`UNAVAILABLE_ERRORS` while it is created or applied); a
+    perturbation named explicitly that fails raises instead. Each perturbation is seeded
+    with ``seed`` (when it takes one), so equal arguments give equal files.
+
+    Raises:
+        RegistryError: An unknown dataset or perturbation name.
+        ResourceError: A named perturbation's model or resource is not available.
+    """
+    check_selection(candidates, keep)
+    registry = get_registry()
+    explicit = perturbations is not None
+    names = list(dict.fromkeys(perturbations)) if perturbations is not None else registry.names("perturbation")
+    for name in names:
+        registry.get("perturbation", check_perturbation_name(name))
+    examples = dataset_examples(dataset, limit=limit)
+    encoder = encoder if encoder is not None else SentenceBERTSimilarity()
+    utterances: dict[str, list[PerturbedUtterance]] = {}
+    skipped: dict[str, str] = {}
+    for name in names:
+        try:
+            transformation = create_perturbation(name, seed=seed)
+            utterances[name] = perturb_examples(
+                examples,
+                transformation,
+                perturbation=name,
+                candidates=candidates,
+                keep=keep,
+                seed=seed,
+                encoder=encoder,
+            )
+        except UNAVAILABLE_ERRORS as error:
+            if not explicit:
+                skipped[name] = f"{type(error).__name__}: {error}"
+                continue
+            if isinstance(error, SemparseError):
+                raise
+            raise ResourceError(
+                f"Perturbation {name!r} cannot run here: {type(error).__name__}: {error}. Its model or "
+                f"resource is not available (offline?); make it available or leave {name!r} out of "
+                "--perturbations."
+            ) from error
+    setting = next((key for key, value in SELECTION_SETTINGS.items() if value == (candidates, keep)), None)
+    return RobustnessTestSet(
+        dataset=dataset,
+        originals=examples,
+        utterances=utterances,
+        seed=seed,
+        candidates=candidates,
+        keep=keep,
+        setting=setting,
+        skipped=skipped,
+    )
+
+
+class _DistinctOutputs(Transformation):
+    """The outputs of ``transformation`` without repeats and without the unchanged text."""
+
+    def __init__(self, transformation: Transformation) -> None:
+        if not isinstance(transformation, Transformation):
+            raise TypeError(f"A perturbation must be a TextAttack Transformation, got {transformation!r}.")
+        self.transformation = transformation
+
+    def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
+        seen = {current_text.text}
+        outputs = []
+        for output in self.transformation(current_text, indices_to_modify=set(indices_to_modify)):
+            if output.text not in seen:
+                seen.add(output.text)
+                outputs.append(output)
+        return outputs
+
+    @property
+    def deterministic(self) -> bool:
+        return self.transformation.deterministic
+
+    def extra_repr_keys(self) -> list[str]:
+        return ["transformation"]

@@ -1,0 +1,76 @@
+"""One perturbed utterance of a robustness test set, as stored in its JSONL files."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from textattack_semparse.errors import DatasetError
+
+_REQUIRED = ("example_id", "original", "perturbed", "gold", "perturbation")
+
+
+@dataclass(frozen=True)
+class PerturbedUtterance:
+    """A perturbed question paired with its original and the original's gold output.
+
+    Original to textattack-semparse.
+
+    Args:
+        example_id (int): Position of the original example in its dataset split.
+        original (str): The original question.
+        perturbed (str): The question after the perturbation; never equal to ``original``.
+        gold (str): The gold SQL or logical form of the original, which the perturbation
+            must not change.
+        perturbation (str): The registered perturbation that produced it.
+        db_id (str | None, default None): Database of the example (multi-database benchmarks).
+        similarity (float | None, default None): Sentence-BERT cosine similarity to the
+            original, when candidates were ranked.
+
+    Example:
+        >>> line = {"example_id": 3, "original": "rivers in texas", "perturbed": "the rivers in texas",
+        ...         "gold": "SELECT ...", "perturbation": "insertion"}
+        >>> PerturbedUtterance.from_json(line).to_json() == line
+        True
+    """
+
+    example_id: int
+    original: str
+    perturbed: str
+    gold: str
+    perturbation: str
+    db_id: str | None = None
+    similarity: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSONL record: the required fields, plus ``db_id`` and ``similarity`` when set."""
+        record: dict[str, Any] = {name: getattr(self, name) for name in _REQUIRED}
+        for name in ("db_id", "similarity"):
+            if getattr(self, name) is not None:
+                record[name] = getattr(self, name)
+        return record
+
+    @classmethod
+    def from_json(cls, record: Any, *, source: str = "record") -> PerturbedUtterance:
+        """Read a JSONL record; ``source`` names the file and line in errors.
+
+        Raises:
+            DatasetError: The record is not an object with the required fields.
+        """
+        if not isinstance(record, dict) or any(name not in record for name in _REQUIRED):
+            raise DatasetError(
+                f"{source} is not a perturbed utterance: expected an object with the fields "
+                f"{', '.join(_REQUIRED)} (and optionally db_id, similarity), got {record!r:.200}. "
+                "Rebuild the test set with `textattack-semparse robustness build`."
+            )
+        if isinstance(record["example_id"], bool) or not isinstance(record["example_id"], int):
+            raise DatasetError(f"{source}: example_id must be an integer, got {record['example_id']!r}.")
+        return cls(
+            example_id=record["example_id"],
+            original=str(record["original"]),
+            perturbed=str(record["perturbed"]),
+            gold=str(record["gold"]),
+            perturbation=str(record["perturbation"]),
+            db_id=record.get("db_id"),
+            similarity=record.get("similarity"),
+        )

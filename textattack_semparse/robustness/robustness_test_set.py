@@ -1,0 +1,228 @@
+"""A meaning-preserving test set: the originals, their perturbed utterances, and its files.
+
+On disk (one directory)::
+
+    manifest.json            what was built, how, and what could not be perturbed
+    originals.jsonl          {"example_id", "question", "gold", "db_id"?} per original example
+    <perturbation>.jsonl     one PerturbedUtterance per line (see perturbed_utterance.py)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from textattack_semparse.datasets.example import SemparseExample
+from textattack_semparse.errors import DatasetError
+from textattack_semparse.robustness.perturbed_utterance import PerturbedUtterance
+
+FORMAT = "textattack-semparse robustness test set"
+VERSION = 1
+MANIFEST = "manifest.json"
+ORIGINALS = "originals.jsonl"
+_FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+_RESERVED = {Path(MANIFEST).stem, Path(ORIGINALS).stem}
+
+
+def check_perturbation_name(name: str) -> str:
+    """``name`` if it can name a JSONL file of the test set, else ``ValueError``."""
+    if not isinstance(name, str) or not _FILE_NAME.fullmatch(name) or name in _RESERVED:
+        raise ValueError(
+            f"Perturbation name {name!r} cannot name a test-set file: use letters, digits, '.', '_' and '-' "
+            f"(not starting with '.' or '-'), and not {' or '.join(sorted(_RESERVED))}."
+        )
+    return name
+
+
+@dataclass(frozen=True)
+class RobustnessTestSet:
+    """Original examples and, per perturbation, their meaning-preserving perturbations.
+
+    Original to textattack-semparse; the protocol is that of Huang et al. (2021), "On
+    Robustness of Neural Semantic Parsers", EACL 2021,
+    https://aclanthology.org/2021.eacl-main.292/, and Zhuo et al. (2023), "On Robustness of
+    Prompt-based Semantic Parsing with Large Pre-trained Language Model", EACL 2023,
+    https://aclanthology.org/2023.eacl-main.77/.
+
+    Args:
+        dataset (str): The registered dataset the originals come from.
+        originals (Sequence[SemparseExample]): The split's examples; an example's
+            ``example_id`` is its position here.
+        utterances (Mapping[str, Sequence[PerturbedUtterance]]): Perturbation name ->
+            its perturbed utterances, in example order.
+        seed (int | None, default None): Seed the perturbations and the sampler used.
+        candidates (int | None, default None): Candidates sampled per example and
+            perturbation before ranking (``None``: all).
+        keep (int | None, default None): Candidates kept per example and perturbation, the
+            most similar by Sentence-BERT (``None``: all sampled).
+        setting (str | None, default None): Name of the selection setting, when a preset.
+        skipped (Mapping[str, str], default empty): Perturbations left out -> why.
+    """
+
+    dataset: str
+    originals: Sequence[SemparseExample]
+    utterances: Mapping[str, Sequence[PerturbedUtterance]]
+    seed: int | None = None
+    candidates: int | None = None
+    keep: int | None = None
+    setting: str | None = None
+    skipped: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "originals", tuple(self.originals))
+        utterances = {check_perturbation_name(name): tuple(items) for name, items in self.utterances.items()}
+        for name, items in utterances.items():
+            for item in items:
+                if item.perturbation != name or not 0 <= item.example_id < len(self.originals):
+                    raise DatasetError(
+                        f"Perturbed utterance {item.perturbed!r} is filed under perturbation {name!r} but says "
+                        f"{item.perturbation!r}, or its example_id {item.example_id} is not one of the "
+                        f"{len(self.originals)} originals."
+                    )
+        object.__setattr__(self, "utterances", MappingProxyType(utterances))
+        object.__setattr__(self, "skipped", MappingProxyType(dict(self.skipped)))
+
+    @property
+    def perturbations(self) -> tuple[str, ...]:
+        """The perturbations with a file, in build order."""
+        return tuple(self.utterances)
+
+    def no_candidates(self) -> dict[str, list[int]]:
+        """Perturbation -> ids of the examples it produced no utterance for."""
+        every = range(len(self.originals))
+        return {
+            name: sorted(set(every) - {item.example_id for item in items}) for name, items in self.utterances.items()
+        }
+
+    def unperturbed_examples(self) -> list[int]:
+        """Ids of the examples no perturbation applied to."""
+        perturbed = {item.example_id for items in self.utterances.values() for item in items}
+        return [index for index in range(len(self.originals)) if index not in perturbed]
+
+    def manifest(self) -> dict[str, Any]:
+        """The content of ``manifest.json``."""
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "dataset": self.dataset,
+            "perturbations": list(self.perturbations),
+            "skipped": dict(self.skipped),
+            "seed": self.seed,
+            "setting": self.setting,
+            "candidates": self.candidates,
+            "keep": self.keep,
+            "examples": len(self.originals),
+            "counts": {
+                name: {"utterances": len(items), "examples": len({item.example_id for item in items})}
+                for name, items in self.utterances.items()
+            },
+            "no_candidates": self.no_candidates(),
+            "unperturbed_examples": self.unperturbed_examples(),
+        }
+
+    def write(self, directory: str | os.PathLike[str]) -> list[Path]:
+        """Write the manifest, the originals and one JSONL file per perturbation; return their paths."""
+        folder = Path(directory)
+        folder.mkdir(parents=True, exist_ok=True)
+        originals = [_original_record(index, example) for index, example in enumerate(self.originals)]
+        paths = [_write_jsonl(folder / ORIGINALS, originals)]
+        for name, items in self.utterances.items():
+            paths.append(_write_jsonl(folder / f"{name}.jsonl", [item.to_json() for item in items]))
+        manifest = folder / MANIFEST
+        manifest.write_text(json.dumps(self.manifest(), indent=2) + "\n", encoding="utf-8")
+        return [manifest, *paths]
+
+    @classmethod
+    def read(cls, directory: str | os.PathLike[str]) -> RobustnessTestSet:
+        """Read a test set written by :meth:`write`.
+
+        Raises:
+            DatasetError: A file is missing or malformed.
+        """
+        folder = Path(directory)
+        manifest_path = folder / MANIFEST
+        if not manifest_path.is_file():
+            raise DatasetError(
+                f"{str(folder)!r} holds no {MANIFEST}: not a robustness test set. "
+                "Build one with `textattack-semparse robustness build --dataset NAME --output-dir DIR`."
+            )
+        manifest = _read_json(manifest_path)
+        if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+            raise DatasetError(f"{str(manifest_path)!r} is not a {FORMAT} manifest (no matching 'format' field).")
+        if manifest.get("version") != VERSION:
+            raise DatasetError(
+                f"{str(manifest_path)!r} has version {manifest.get('version')!r}; this textattack-semparse reads "
+                f"version {VERSION}. Rebuild the test set."
+            )
+        originals = [
+            _original_example(record, index, f"{folder / ORIGINALS}:{line}")
+            for index, (line, record) in enumerate(_read_jsonl(folder / ORIGINALS))
+        ]
+        utterances = {
+            name: [
+                PerturbedUtterance.from_json(record, source=f"{folder / name}.jsonl:{line}")
+                for line, record in _read_jsonl(folder / f"{check_perturbation_name(name)}.jsonl")
+            ]
+            for name in manifest.get("perturbations", [])
+        }
+        return cls(
+            dataset=str(manifest.get("dataset")),
+            originals=originals,
+            utterances=utterances,
+            seed=manifest.get("seed"),
+            candidates=manifest.get("candidates"),
+            keep=manifest.get("keep"),
+            setting=manifest.get("setting"),
+            skipped=manifest.get("skipped") or {},
+        )
+
+
+def _original_record(index: int, example: SemparseExample) -> dict[str, Any]:
+    record: dict[str, Any] = {"example_id": index, "question": example.question, "gold": example.gold}
+    if example.db_id is not None:
+        record["db_id"] = example.db_id
+    return record
+
+
+def _original_example(record: Any, index: int, source: str) -> SemparseExample:
+    if not isinstance(record, dict) or not {"example_id", "question", "gold"} <= set(record):
+        raise DatasetError(f"{source}: expected an object with example_id, question and gold, got {record!r:.200}.")
+    if record["example_id"] != index:
+        raise DatasetError(f"{source}: example_id {record['example_id']!r} out of order; expected {index}.")
+    return SemparseExample(question=str(record["question"]), gold=str(record["gold"]), db_id=record.get("db_id"))
+
+
+def _write_jsonl(path: Path, records: list[dict[str, Any]]) -> Path:
+    with path.open("w", encoding="utf-8") as handle:
+        for record in records:
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return path
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise DatasetError(f"{str(path)!r} is not valid JSON: {error}.") from None
+
+
+def _read_jsonl(path: Path) -> list[tuple[int, Any]]:
+    if not path.is_file():
+        raise DatasetError(
+            f"Test-set file {str(path)!r} is missing although the manifest lists it. Rebuild the test set."
+        )
+    records = []
+    for line_number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append((line_number, json.loads(line)))
+        except json.JSONDecodeError as error:
+            raise DatasetError(f"{str(path)}:{line_number} is not valid JSON: {error}.") from None
+    return records

@@ -20,6 +20,10 @@ COMMAND_MODULES = (
     "list_command",
     "evaluate_command",
     "metrics_command",
+    "augment_command",
+    "robustness_command",
+    "fit_grammar_errors_command",
+    "grammar_attack_command",
 )
 """Modules of :mod:`textattack_semparse.commands`, each with ``register(subparsers)``."""
 

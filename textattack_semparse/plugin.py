@@ -13,6 +13,7 @@ from textattack_semparse.hookspecs import EntrySpec
 _RECIPES = "textattack_semparse.recipes"
 _KNN = "textattack_semparse.victims.knn_template_parser:KNNTemplateParser.from_benchmark"
 _BENCHMARK_DATASET = "textattack_semparse.datasets.benchmark:benchmark_dataset"
+_YIN = f"{_RECIPES}.attack.grammar_error_attack_yin_2020:GrammarErrorAttackYin2020"
 
 
 @hookimpl
@@ -24,6 +25,30 @@ def semparse_attack_recipes() -> Mapping[str, EntrySpec]:
             "description": "Function-word insertion/deletion/substitution (Huang et al. 2021) and distraction "
             "suffixes (Zhuo et al. 2023), greedy word-importance search, execution match on GeoQuery.",
         },
+        "nucle-greedy": {
+            "target": _YIN,
+            "options": {"search": "greedy"},
+            "description": "Learner grammatical errors (Yin et al. 2020), greedy search by word importance, "
+            "at most 15% of the words; goal by victim (execution/exact match or classification).",
+        },
+        "nucle-beam": {
+            "target": _YIN,
+            "options": {"search": "beam"},
+            "description": "Learner grammatical errors (Yin et al. 2020), beam search (width 5), at most 15% "
+            "of the words; goal by victim.",
+        },
+        "nucle-genetic": {
+            "target": _YIN,
+            "options": {"search": "genetic"},
+            "description": "Learner grammatical errors (Yin et al. 2020), genetic search (population 60, "
+            "0.23 x positions iterations), no insertions/deletions; goal by victim.",
+        },
+        "nucle-probabilistic": {
+            "target": _YIN,
+            "options": {"search": "probabilistic"},
+            "description": "Learner grammatical errors (Yin et al. 2020) sampled from the error model, "
+            "one corrupted copy per question, no search (the paper's \"dist.\" setting); goal by victim.",
+        },
     }
 
 
@@ -33,6 +58,10 @@ def semparse_augmentation_recipes() -> Mapping[str, EntrySpec]:
         "semparse-function-words": {
             "target": f"{_RECIPES}.augment.function_word_augmenter:FunctionWordAugmenter",
             "description": "Meaning-preserving function-word insertion, deletion and substitution (Huang et al. 2021).",
+        },
+        "nucle-augment": {
+            "target": f"{_RECIPES}.augment.grammar_error_augmenter:GrammarErrorAugmenter",
+            "description": "Learner grammatical errors sampled from an error model (Yin et al. 2020).",
         },
     }
 

@@ -72,4 +72,4 @@ def test_repr_lists_every_init_parameter() -> None:
 def test_default_never_deletes_words_that_carry_meaning():
     text = AttackedText("how many rivers do not run through the state of texas")
     deleted = {deleted_word(text.words, c.words) for c in FunctionWordDeletion()(text)}
-    assert deleted == {"do", "the"}
+    assert deleted == {"the"}

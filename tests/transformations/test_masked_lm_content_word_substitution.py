@@ -62,6 +62,10 @@ def test_new_york_is_never_altered(substitution: MaskedLMContentWordSubstitution
     assert outputs and all(o.text.endswith("new york") and changed(text, o)[0] < 5 for o in outputs)
 
 
+def test_literals_survive_on_real_geoquery(substitution: MaskedLMContentWordSubstitution, geo_examples: list[AttackedText], check_literals: Callable) -> None:
+    assert check_literals(geo_examples[:10], substitution) > 20
+
+
 def test_function_words_only_gives_nothing(substitution: MaskedLMContentWordSubstitution) -> None:
     assert substitution(AttackedText("what is the")) == []
 

@@ -182,6 +182,33 @@ def test_examples_without_templates_are_rejected(geo_mini: Benchmark) -> None:
         KNNTemplateParser([untemplated])
 
 
+LOGICAL_FORMS = [
+    SemparseExample("what is the capital of texas", "(capital:<s,c> texas:s)"),
+    SemparseExample("how many people live in ohio", "(population:<lo,i> ohio:s)"),
+    SemparseExample("which rivers run through utah", "(lambda $0:e (and (river:<r,t> $0) (loc $0 utah:s)))"),
+]
+
+
+def test_examples_without_template_or_variables_are_their_own_template() -> None:
+    parser = KNNTemplateParser(LOGICAL_FORMS)
+    assert parser(["what is the capital of texas", "how many people are living in ohio"]) == [
+        "(capital:<s,c> texas:s)",
+        "(population:<lo,i> ohio:s)",
+    ]
+
+
+def test_logical_form_parser_returns_nearest_gold_unchanged() -> None:
+    parser = KNNTemplateParser(LOGICAL_FORMS)
+    assert parser.anonymize("which rivers run through utah") == "which rivers run through utah"
+    assert parser(["what is the capital of ohio"]) == ["(capital:<s,c> texas:s)"]  # entities are not re-filled
+
+
+def test_example_with_variables_but_no_template_is_still_rejected() -> None:
+    example = SemparseExample("capital of texas", "(capital texas)", variables={"state_name0": "texas"})
+    with pytest.raises(ValueError, match=r"train_examples\[0\].*neither templates nor variables"):
+        KNNTemplateParser([example])
+
+
 @pytest.mark.parametrize(
     ("keyword", "value"), [("k", 0), ("k", 2.5), ("ngram_range", (2, 1)), ("ngram_range", (0, 2))]
 )
@@ -199,6 +226,25 @@ def test_geoquery_question_split_accuracy(real_data_dir: Path) -> None:
     print(f"GeoQuery question split: {score:.3f} execution accuracy on {len(test)} test questions")
     assert len(test) == 279
     assert score >= 0.50  # measured 156/279 = 0.559
+
+
+@pytest.mark.real_data
+@pytest.mark.parametrize(
+    ("benchmark", "size", "correct"), [("geo-lambda", 280, 39), ("jobs-lambda", 140, 68), ("atis-lambda", 448, 199)]
+)
+def test_logical_form_benchmark_exact_match(real_data_dir: Path, benchmark: str, size: int, correct: int) -> None:
+    from textattack_semparse.goal_functions.exact_match import normalize_logical_form
+
+    parser = KNNTemplateParser.from_benchmark(benchmark, data_dir=real_data_dir)
+    test = load_benchmark(benchmark, data_dir=real_data_dir).split("question", "test")
+    predictions = parser([example.question for example in test])
+    matches = sum(
+        normalize_logical_form(predicted) == normalize_logical_form(example.gold)
+        for predicted, example in zip(predictions, test)
+    )
+    print(f"{benchmark}: {matches}/{len(test)} exact match")
+    assert len(test) == size
+    assert abs(matches - correct) <= 0.03 * size  # measured: geo 39/280, jobs 68/140, atis 199/448
 
 
 @pytest.mark.real_data

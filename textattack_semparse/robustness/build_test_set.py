@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from types import MappingProxyType
 
 from textattack.constraints.pre_transformation import RepeatModification
@@ -18,19 +18,8 @@ from textattack_semparse.errors import DatasetError, ResourceError, SemparseErro
 from textattack_semparse.registry import get_registry
 from textattack_semparse.robustness.perturbed_utterance import PerturbedUtterance
 from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet, check_perturbation_name
+from textattack_semparse.robustness.selection_settings import DEFAULT_SETTING, SELECTION_SETTINGS
 from textattack_semparse.transformations.top_k_by_similarity import TopKBySimilarity
-
-SELECTION_SETTINGS: Mapping[str, tuple[int | None, int | None]] = MappingProxyType(
-    {
-        # Huang et al. (2021): one perturbed utterance per example and operation (drawn at random).
-        "huang-2021": (1, 1),
-        # Zhuo et al. (2023): 20 candidates per utterance, the 10 most similar by Sentence-BERT kept.
-        "zhuo-2023": (20, 10),
-    }
-)
-"""Setting name -> (candidates sampled, candidates kept) per example and perturbation."""
-
-DEFAULT_SETTING = "huang-2021"
 
 UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (OSError, ImportError, SemparseError)
 """What a perturbation raises when its model or resource cannot be had (offline hub lookups
@@ -187,7 +176,7 @@ def build_test_set(
             if isinstance(error, SemparseError):
                 raise
             raise ResourceError(
-                f"Perturbation {name!r} cannot run here: {type(error).__name__}: {error}. Its model or "
+                f"Perturbation {name!r} cannot run here: {type(error).__name__}: {str(error).rstrip('.')}. Its model or "
                 f"resource is not available (offline?); make it available or leave {name!r} out of "
                 "--perturbations."
             ) from error

@@ -30,7 +30,7 @@ class FunctionWordDeletion(FunctionWordTransformation, WordDeletion):
         function_words (Iterable[str] | None): Words that may be deleted; default ``None`` =
             the packaged classes below.
         word_classes (Iterable[str] | None): Classes of the packaged list; default ``None``
-            = articles, auxiliaries and function adverbs (see ``FunctionWordTransformation``).
+            = articles, forms of be and function adverbs (see ``FunctionWordTransformation``).
 
     Example:
         >>> from textattack.shared import AttackedText

@@ -39,7 +39,7 @@ class FunctionWordInsertion(FunctionWordTransformation, WordInsertion):
         function_words (Iterable[str] | None): Words to insert; default ``None`` = the
             packaged classes below.
         word_classes (Iterable[str] | None): Classes of the packaged list; default ``None``
-            = articles, auxiliaries and function adverbs (see ``FunctionWordTransformation``).
+            = articles, forms of be and function adverbs (see ``FunctionWordTransformation``).
         max_candidates_per_position (int | None): Words sampled per insertion point;
             ``None`` = all (then the transformation is deterministic). Default ``10``.
         insert_at_end (bool): Also insert after the last word of a column. Default ``True``.

@@ -31,8 +31,8 @@ class FunctionWordSubstitution(FunctionWordTransformation, WordSwap):
         function_words (Iterable[str] | None): Words that may be replaced and used as
             replacements; default ``None`` = the packaged classes below.
         word_classes (Iterable[str] | None): Classes of the packaged list; a word is replaced
-            only by words of its own class. Default ``None`` = articles, auxiliaries and
-            function adverbs (see ``FunctionWordTransformation``).
+            only by words of its own class. Default ``None`` = articles, forms of be
+            and function adverbs (see ``FunctionWordTransformation``).
         max_candidates_per_position (int | None): Replacements sampled per word; ``None`` =
             all (then the transformation is deterministic). Default ``10``.
         seed (int | None): Seed of the sampler. Default ``None``.

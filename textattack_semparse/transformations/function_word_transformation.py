@@ -28,7 +28,7 @@ class FunctionWordTransformation(Transformation):
 
     Deviation: Huang et al. perturb any function word and had annotators confirm that the
     meaning survived. Without annotators, the default draws only on the classes in
-    :data:`MEANING_PRESERVING_CLASSES` (articles, auxiliaries, function adverbs), and a
+    :data:`MEANING_PRESERVING_CLASSES` (articles, forms of be, function adverbs), and a
     substitute always comes from the replaced word's own class: "how *many* states" must not
     become "how *each* states", nor "rivers *in* texas" "rivers *near* texas". Pass
     ``word_classes`` (any class of the packaged list) to widen it.

@@ -23,10 +23,11 @@ from types import MappingProxyType
 
 _RESOURCE = "function_words.txt"
 
-MEANING_PRESERVING_CLASSES: tuple[str, ...] = ("articles", "auxiliaries", "function adverbs")
+MEANING_PRESERVING_CLASSES: tuple[str, ...] = ("articles", "forms of be", "function adverbs")
 """Classes whose insertion, deletion or substitution within the class rarely changes what a
-question asks. Quantifiers, wh-words, negation, modals, conjunctions and prepositions
-("rivers *in* texas" vs "rivers *near* texas") do."""
+question asks. Quantifiers, wh-words, negation, modals, conjunctions, prepositions
+("rivers *in* texas" vs "rivers *near* texas") and have/do, which are often main verbs
+("which state *has* the most people"), do."""
 
 
 @functools.lru_cache(maxsize=1)

@@ -1,0 +1,185 @@
+"""Building test sets on geo-mini with the registered offline perturbations."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from textattack.constraints.pre_transformation import RepeatModification
+from textattack.shared import AttackedText
+from textattack.shared.utils import words_from_text
+
+from textattack_semparse.attack_attrs import record_gold_output
+from textattack_semparse.constraints.preserve_literals import PreserveLiterals
+from textattack_semparse.errors import RegistryError, ResourceError
+from textattack_semparse.registry import Entry, get_registry
+from textattack_semparse.robustness.build_test_set import (
+    build_test_set,
+    check_selection,
+    create_perturbation,
+    dataset_examples,
+    perturb_examples,
+)
+from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet
+from textattack_semparse.sql.literals import literal_words, sql_literals
+from textattack_semparse.transformations.function_word_deletion import FunctionWordDeletion
+
+OFFLINE = ["insertion", "deletion", "substitution-f", "distraction"]
+DATASET = "geo-question-test"
+
+
+@pytest.fixture(scope="module")
+def built(geo_mini_env, encoder) -> RobustnessTestSet:
+    return build_test_set(DATASET, OFFLINE, seed=0, encoder=encoder)
+
+
+@pytest.fixture()
+def unavailable_perturbation() -> Iterator[str]:
+    """A registered masked-LM perturbation whose model cannot be had offline."""
+    name = "masked-lm-offline"
+    entry = Entry(
+        kind="perturbation",
+        name=name,
+        target="textattack_semparse.transformations.masked_lm_content_word_substitution:MaskedLMContentWordSubstitution",
+        provider="tests",
+        options={"model_name_or_path": "textattack-semparse-tests/no-such-model"},
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(get_registry()._table("perturbation"), name, entry)
+        yield name
+
+
+def contains(words: list[str], phrase: list[str]) -> bool:
+    return any(words[i : i + len(phrase)] == phrase for i in range(len(words) - len(phrase) + 1))
+
+
+def test_every_example_of_geo_mini_is_an_original(built, geo_mini_env):
+    assert len(built.originals) == len(dataset_examples(DATASET)) == 28
+    assert built.perturbations == tuple(OFFLINE)
+
+
+def test_every_perturbed_utterance_differs_from_its_original_and_keeps_its_gold(built):
+    for name, items in built.utterances.items():
+        assert items, name
+        for item in items:
+            original = built.originals[item.example_id]
+            assert item.perturbation == name
+            assert item.original == original.question
+            assert item.gold == original.gold
+            assert item.perturbed != item.original
+
+
+def test_literals_of_the_gold_survive_every_perturbation(built):
+    checked = 0
+    for items in built.utterances.values():
+        for item in items:
+            original_words = [word.lower() for word in words_from_text(item.original)]
+            perturbed_words = [word.lower() for word in words_from_text(item.perturbed)]
+            for literal in sql_literals(item.gold):
+                phrase = literal_words(literal)
+                if phrase and contains(original_words, phrase):
+                    assert contains(perturbed_words, phrase), (literal, item.perturbed)
+                    checked += 1
+    assert checked > 50
+
+
+def test_huang_setting_keeps_one_utterance_per_example_and_perturbation(built):
+    for items in built.utterances.values():
+        ids = [item.example_id for item in items]
+        assert len(ids) == len(set(ids))
+    assert len(built.utterances["insertion"]) == 28
+    assert (built.candidates, built.keep, built.setting) == (1, 1, "huang-2021")
+
+
+def test_deletion_deletes_exactly_one_word(built):
+    for item in built.utterances["deletion"]:
+        assert len(words_from_text(item.perturbed)) == len(words_from_text(item.original)) - 1
+
+
+def test_examples_without_a_function_word_get_no_deletion(built):
+    no_candidates = built.no_candidates()["deletion"]
+    assert no_candidates
+    deletion = FunctionWordDeletion()
+    for example_id in no_candidates:
+        words = words_from_text(built.originals[example_id].question)
+        literals = {w for literal in sql_literals(built.originals[example_id].gold) for w in literal_words(literal)}
+        assert not any(deletion.is_function_word(word) and word.lower() not in literals for word in words)
+
+
+def test_files_and_manifest_are_written(built, tmp_path):
+    built.write(tmp_path)
+    assert {path.name for path in tmp_path.iterdir()} == {"manifest.json", "originals.jsonl", *(f"{n}.jsonl" for n in OFFLINE)}
+    manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["dataset"] == DATASET
+    assert manifest["seed"] == 0
+    assert manifest["examples"] == 28
+    for name in OFFLINE:
+        lines = (tmp_path / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
+        assert manifest["counts"][name]["utterances"] == len(lines)
+        assert manifest["counts"][name]["examples"] + len(manifest["no_candidates"][name]) == 28
+    assert manifest["unperturbed_examples"] == built.unperturbed_examples() == []
+
+
+def test_same_seed_gives_the_same_test_set_and_another_seed_another(geo_mini_env, encoder):
+    first = build_test_set(DATASET, ["insertion", "substitution-f"], seed=7, limit=10, encoder=encoder)
+    again = build_test_set(DATASET, ["insertion", "substitution-f"], seed=7, limit=10, encoder=encoder)
+    other = build_test_set(DATASET, ["insertion", "substitution-f"], seed=8, limit=10, encoder=encoder)
+    assert dict(first.utterances) == dict(again.utterances)
+    assert first.manifest() == again.manifest()
+    assert first.utterances["insertion"] != other.utterances["insertion"]
+
+
+def test_seed_is_passed_to_perturbations_that_take_one(geo_mini_env):
+    assert create_perturbation("insertion", seed=5).seed == 5
+    assert create_perturbation("deletion", seed=5).seed is None  # FunctionWordDeletion takes no seed
+
+
+def test_zhuo_setting_keeps_the_most_similar_of_the_sampled_candidates(geo_mini_env, encoder):
+    examples = dataset_examples(DATASET, limit=4)
+    items = perturb_examples(
+        examples, create_perturbation("insertion", seed=0), perturbation="insertion", candidates=20, keep=10, encoder=encoder
+    )
+    for example_id in range(4):
+        kept = [item for item in items if item.example_id == example_id]
+        assert len(kept) == 10
+        assert len({item.perturbed for item in kept}) == 10
+        similarities = [item.similarity for item in kept]
+        assert similarities == sorted(similarities, reverse=True)
+
+
+def test_keep_all_candidates_without_ranking_returns_each_distinct_output(geo_mini_env):
+    examples = dataset_examples(DATASET, limit=3)
+    items = perturb_examples(examples, FunctionWordDeletion(), perturbation="deletion", candidates=None, keep=None)
+    expected = []
+    for example_id, example in enumerate(examples):
+        text = AttackedText(example.question)
+        record_gold_output(text, example.gold)
+        outputs = FunctionWordDeletion()(text, pre_transformation_constraints=[RepeatModification(), PreserveLiterals()])
+        expected.extend((example_id, output) for output in dict.fromkeys(o.text for o in outputs) if output != example.question)
+    assert [(item.example_id, item.perturbed) for item in items] == expected
+    assert all(item.similarity is None for item in items)
+
+
+def test_default_perturbations_skip_those_whose_model_is_unavailable(geo_mini_env, encoder, unavailable_perturbation):
+    test_set = build_test_set(DATASET, None, limit=2, encoder=encoder)
+    assert unavailable_perturbation in test_set.skipped
+    assert "OSError" in test_set.skipped[unavailable_perturbation]
+    assert set(OFFLINE) <= set(test_set.perturbations)
+    assert set(test_set.perturbations) | set(test_set.skipped) == set(get_registry().names("perturbation"))
+
+
+def test_named_perturbation_whose_model_is_unavailable_raises(geo_mini_env, encoder, unavailable_perturbation):
+    with pytest.raises(ResourceError, match=f"(?s){unavailable_perturbation}.*leave"):
+        build_test_set(DATASET, [unavailable_perturbation], limit=2, encoder=encoder)
+
+
+def test_unknown_perturbation_is_a_registry_error_with_a_hint(geo_mini_env):
+    with pytest.raises(RegistryError, match="Did you mean 'insertion'"):
+        build_test_set(DATASET, ["insertin"])
+
+
+@pytest.mark.parametrize(("candidates", "keep"), [(5, 10), (0, 1), (None, 0)])
+def test_invalid_selection_is_rejected(candidates, keep):
+    with pytest.raises(ValueError):
+        check_selection(candidates, keep)

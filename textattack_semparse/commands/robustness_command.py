@@ -1,0 +1,209 @@
+"""``textattack-semparse robustness``: meaning-preserving test sets and the papers' robustness metrics.
+
+``build`` writes a test set (one JSONL file per perturbation), ``evaluate`` runs a victim on
+it, ``table`` puts several results side by side, ``run`` builds and evaluates in one go.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from textattack_semparse.robustness.robustness_metrics import RATES
+from textattack_semparse.robustness.selection_settings import DEFAULT_SETTING, SELECTION_SETTINGS
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "robustness",
+        help="build meaning-preserving test sets and report the papers' robustness metrics",
+        description="Robustness evaluation as in Huang et al. (2021) and Zhuo et al. (2023): build a "
+        "meaning-preserving test set, then report standard, perturbation and robust accuracy and the "
+        "success rate of black-box attack per perturbation.",
+    )
+    commands = parser.add_subparsers(dest="robustness_command", required=True)
+
+    build = commands.add_parser("build", help="perturb a dataset split into a test set (one JSONL per perturbation)")
+    build.add_argument("--dataset", required=True, help="registered dataset, e.g. geo-question-test")
+    _add_build_options(build)
+    build.add_argument("--output-dir", required=True, help="directory for manifest.json and the JSONL files")
+    build.set_defaults(func=run_build)
+
+    evaluate = commands.add_parser("evaluate", help="run a victim on a test set and report the four metrics")
+    evaluate.add_argument("--model", required=True, help="registered victim name or local seq2seq directory")
+    evaluate.add_argument("--input-dir", required=True, help="a directory written by `robustness build`")
+    _add_evaluate_options(evaluate)
+    evaluate.set_defaults(func=run_evaluate)
+
+    table = commands.add_parser("table", help="one metric of several results: perturbations x (dataset / victim)")
+    table.add_argument("results", nargs="+", help="JSON files written by `robustness evaluate --output-json`")
+    table.add_argument("--metric", choices=RATES, default="robust_accuracy", help="default: robust_accuracy")
+    table.add_argument("--output-csv", help="also write the table as CSV here")
+    table.set_defaults(func=run_table)
+
+    run = commands.add_parser("run", help="build a test set and evaluate a victim on it")
+    run.add_argument("--model", required=True, help="registered victim name or local seq2seq directory")
+    run.add_argument("--dataset", help="registered dataset (default: the victim's own)")
+    _add_build_options(run)
+    run.add_argument("--output-dir", required=True, help="test set goes here, and robustness.json/.csv by default")
+    _add_evaluate_options(run)
+    run.set_defaults(func=run_build_and_evaluate)
+
+
+def _positive_int(value: str) -> int:
+    try:
+        count = int(value)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value!r}")
+    return count
+
+
+def _count_or_all(value: str) -> int | str:
+    return value if value == "all" else _positive_int(value)
+
+
+def _add_build_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--perturbations",
+        nargs="+",
+        metavar="NAME",
+        help="registered perturbations (default: every registered perturbation; those whose model or "
+        "resource is unavailable are skipped with the reason)",
+    )
+    parser.add_argument(
+        "--setting",
+        choices=tuple(SELECTION_SETTINGS),
+        default=DEFAULT_SETTING,
+        help="huang-2021 (default): one perturbed utterance per example and perturbation, drawn at random; "
+        "zhuo-2023: sample 20 candidates, keep the 10 most similar by Sentence-BERT",
+    )
+    parser.add_argument("--candidates", type=_count_or_all, help="candidates sampled per example (N or 'all'; overrides --setting)")
+    parser.add_argument("--keep", type=_count_or_all, help="most similar candidates kept (K or 'all'; overrides --setting)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the perturbations and the sampler (default 0)")
+    parser.add_argument("--num-examples", type=_positive_int, help="use the first N examples of the dataset only")
+
+
+def _add_evaluate_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--output-json", help="write the report as JSON here")
+    parser.add_argument("--output-csv", help="write the per-perturbation rows as CSV here")
+    parser.add_argument("--batch-size", type=_positive_int, default=64, help="inputs per victim call (default 64)")
+
+
+def _selection(args: argparse.Namespace) -> tuple[int | None, int | None]:
+    preset = SELECTION_SETTINGS[args.setting]
+    candidates, keep = (
+        default if value is None else None if value == "all" else value
+        for value, default in ((args.candidates, preset[0]), (args.keep, preset[1]))
+    )
+    if candidates is not None and keep is not None and keep > candidates:
+        print(
+            f"error: --keep {keep} exceeds --candidates {candidates} (setting {args.setting}); "
+            "keep at most as many candidates as are sampled.",
+            file=sys.stderr,
+        )
+        raise SystemExit(2)
+    return candidates, keep
+
+
+def _build(args: argparse.Namespace, dataset: str) -> Any:
+    from textattack_semparse.commands.output import print_table
+    from textattack_semparse.robustness.build_test_set import build_test_set
+
+    candidates, keep = _selection(args)
+    test_set = build_test_set(
+        dataset, args.perturbations, candidates=candidates, keep=keep, seed=args.seed, limit=args.num_examples
+    )
+    for name, reason in test_set.skipped.items():
+        print(f"Skipped perturbation {name!r}: {reason}")
+    manifest = test_set.manifest()
+    print_table(
+        f"Robustness test set of {dataset} ({manifest['examples']} examples; candidates {candidates or 'all'}, "
+        f"keep {keep or 'all'}, seed {args.seed})",
+        ("perturbation", "utterances", "examples", "examples without candidates"),
+        (
+            (name, counts["utterances"], counts["examples"], len(manifest["no_candidates"][name]))
+            for name, counts in manifest["counts"].items()
+        ),
+    )
+    test_set.write(args.output_dir)
+    print(f"Wrote {args.output_dir} ({len(test_set.perturbations)} perturbation files, originals.jsonl, manifest.json)")
+    return test_set
+
+
+def _evaluate(args: argparse.Namespace, victim: Any, test_set: Any, output_json: str | None, output_csv: str | None) -> int:
+    from textattack_semparse.commands.output import print_table, write_json
+    from textattack_semparse.robustness.evaluate_test_set import evaluate_test_set
+    from textattack_semparse.robustness.robustness_report import TABLE_COLUMNS
+
+    report = evaluate_test_set(victim, test_set, victim_name=args.model, batch_size=args.batch_size)
+    print_table(
+        f"Robustness of {report.victim} on {report.dataset} ({report.scoring} match; standard accuracy on "
+        f"{report.original_examples - report.original_gold_errors} originals: "
+        f"{'n/a' if report.standard_accuracy is None else f'{report.standard_accuracy:.2f}'})",
+        TABLE_COLUMNS,
+        report.table_rows(),
+    )
+    if report.original_gold_errors:
+        print(f"{report.original_gold_errors} examples whose gold query fails to execute are excluded.")
+    for note in report.notes:
+        print(f"Note: {note}")
+    write_json(output_json, report.to_json())
+    if output_csv is not None:
+        report.write_csv(output_csv)
+        print(f"Wrote {output_csv}")
+    return 0
+
+
+def run_build(args: argparse.Namespace) -> int:
+    _build(args, args.dataset)
+    return 0
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet
+    from textattack_semparse.victims.resolution import create_victim
+
+    test_set = RobustnessTestSet.read(args.input_dir)
+    victim, _ = create_victim(args.model)
+    return _evaluate(args, victim, test_set, args.output_json, args.output_csv)
+
+
+def run_build_and_evaluate(args: argparse.Namespace) -> int:
+    from textattack_semparse.errors import DatasetError
+    from textattack_semparse.victims.resolution import create_victim
+
+    victim, default_dataset = create_victim(args.model)
+    dataset = args.dataset or default_dataset
+    if dataset is None:
+        raise DatasetError(f"Victim {args.model!r} names no default dataset; pass --dataset NAME.")
+    test_set = _build(args, dataset)
+    output = Path(args.output_dir)
+    return _evaluate(
+        args,
+        victim,
+        test_set,
+        args.output_json or str(output / "robustness.json"),
+        args.output_csv or str(output / "robustness.csv"),
+    )
+
+
+def run_table(args: argparse.Namespace) -> int:
+    import csv
+
+    from textattack_semparse.commands.output import print_table
+    from textattack_semparse.robustness.combined_table import combined_table
+    from textattack_semparse.robustness.robustness_report import RobustnessReport
+
+    columns, rows = combined_table([RobustnessReport.read(path) for path in args.results], args.metric)
+    print_table(args.metric.replace("_", " "), columns, rows)
+    if args.output_csv is not None:
+        with open(args.output_csv, "w", encoding="utf-8", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(columns)
+            writer.writerows([["" if value is None else value for value in row] for row in rows])
+        print(f"Wrote {args.output_csv}")
+    return 0

@@ -1,0 +1,125 @@
+"""Grammatical-error attack from learner-English confusion sets (Yin et al. 2020)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from textattack import Attack
+from textattack.constraints.pre_transformation import RepeatModification
+from textattack.search_methods import BeamSearch, SearchMethod
+
+from textattack_semparse.constraints.max_grammar_error_rate import MaxGrammarErrorRate
+from textattack_semparse.constraints.preserve_literals import PreserveLiterals
+from textattack_semparse.errors import RecipeError, closest_match_hint
+from textattack_semparse.goal_functions.victim_goal_function import victim_goal_function
+from textattack_semparse.search_methods.grammar_error_genetic_algorithm import GrammarErrorGeneticAlgorithm
+from textattack_semparse.search_methods.grammar_error_greedy_search import GrammarErrorGreedySearch
+from textattack_semparse.search_methods.grammar_error_sampling_search import GrammarErrorSamplingSearch
+from textattack_semparse.transformations.grammar.error_model import ERROR_TYPES
+from textattack_semparse.transformations.grammar.grammar_error_combined import GrammarErrorCombined
+
+SEARCHES = ("greedy", "beam", "genetic", "probabilistic")
+"""Variants of :meth:`GrammarErrorAttackYin2020.build` (registered as ``nucle-<search>``)."""
+
+
+class GrammarErrorAttackYin2020:
+    """Simulated learner grammatical errors: worst-case search or sampled ("dist.") corruption.
+
+    Yin, Long, Meng and Chang (2020). On the Robustness of Language Encoders against
+    Grammatical Errors. ACL 2020. https://aclanthology.org/2020.acl-main.310/
+
+    The eight error types of the paper's Table 1 (ArtOrDet, Prep, Trans, Nn, SVA, Vform,
+    Wchoice, Worder) with confusion weights from an error model (default: the paper's sets
+    with uniform weights; fit NUCLE-style weights with ``textattack-semparse
+    fit-grammar-errors``). The goal follows the victim: execution match for SQL parsers,
+    exact match for parsers without a database, untargeted classification for TextAttack
+    classifiers. Registered as ``nucle-greedy``, ``nucle-beam``, ``nucle-genetic`` and
+    ``nucle-probabilistic`` (the ``search`` keyword).
+    """
+
+    @staticmethod
+    def build(
+        model_wrapper: Any,
+        *,
+        search: str = "greedy",
+        max_modification_rate: float = 0.15,
+        beam_width: int = 5,
+        population_size: int = 60,
+        iterations_ratio: float = 0.23,
+        num_samples: int = 1,
+        error_model: str | os.PathLike[str] | None = None,
+        error_types: tuple[str, ...] = ERROR_TYPES,
+        database: str | Path | None = None,
+        database_root: str | Path | None = None,
+        seed: int | None = 0,
+    ) -> Attack:
+        """Compose the attack.
+
+        Args:
+            model_wrapper: The victim (a semantic parser or a TextAttack classifier).
+            search: ``"greedy"``, ``"beam"``, ``"genetic"`` or ``"probabilistic"`` (the
+                paper's "dist." corruption: sampled errors, no search).
+            max_modification_rate: Errors allowed per word of the question (at least one).
+            beam_width: Beam search only: beams kept per step.
+            population_size: Genetic search only: population size.
+            iterations_ratio: Genetic search only: iterations per perturbable position.
+            num_samples: Probabilistic only: corrupted copies tried per question.
+            error_model: JSON written by ``fit-grammar-errors``; ``None`` uses the packaged sets.
+            error_types: Error types to simulate (default all eight).
+            database: SQLite file of the gold queries (default: the victim's).
+            database_root: Directory of per-``db_id`` databases (Spider-style).
+            seed: Seed of the sampled errors (probabilistic) and of the genetic crossover.
+        """
+        if search not in SEARCHES:
+            raise RecipeError(
+                f"Unknown search {search!r} for the grammatical-error attack; accepted: {', '.join(SEARCHES)}."
+                f"{closest_match_hint(str(search), SEARCHES)}"
+            )
+        # Goal: execution match (SQL parsers with a database), exact match (other parsers) or
+        # untargeted classification (TextAttack classifiers), so the recipe serves both, as
+        # Yin et al. attack classifiers and the plugin attacks parsers.
+        goal_function = victim_goal_function(model_wrapper, database=database, database_root=database_root)
+        # Yin et al. §3: the eight NUCLE error types of Table 1. Worst case (greedy, beam,
+        # genetic): every applicable error at each position; "dist.": errors sampled from the
+        # error model's type distribution and confusion weights, up to the rate (paper: 15%).
+        # The genetic crossover mixes words by index, so it gets no insertions or deletions.
+        transformation = GrammarErrorCombined(
+            error_model=error_model,
+            error_types=tuple(error_types),
+            mode="probabilistic" if search == "probabilistic" else "worst-case",
+            rate=max_modification_rate,
+            num_samples=num_samples,
+            seed=seed,
+            length_preserving=search == "genetic",
+        )
+        constraints = [
+            # No word is corrupted twice.
+            RepeatModification(),
+            # Words naming the gold query's database values stay as they are (parsers only).
+            PreserveLiterals(),
+            # Yin et al.: at most 15% of the tokens carry errors, counted in errors rather than
+            # TextAttack's modified word indices (see MaxGrammarErrorRate). No
+            # StopwordModification: articles, prepositions and link words are the errors.
+            MaxGrammarErrorRate(max_rate=max_modification_rate),
+        ]
+        search_method: SearchMethod
+        if search == "greedy":
+            # Yin et al.: words ranked by the score change when deleted, then the most damaging
+            # error at each word in turn, until the victim fails.
+            search_method = GrammarErrorGreedySearch(wir_method="delete")
+        elif search == "beam":
+            # Yin et al.: beam search, beam width 5.
+            search_method = BeamSearch(beam_width=beam_width)
+        elif search == "genetic":
+            # Yin et al., after Alzantot et al. 2018: population 60, at most 0.23 x the number of
+            # perturbable positions iterations (computed per question).
+            search_method = GrammarErrorGeneticAlgorithm(
+                pop_size=population_size, iterations_ratio=iterations_ratio, seed=seed
+            )
+        else:
+            # Yin et al.'s probabilistic ("dist.") setting: each question is corrupted by sampled
+            # errors and queried once per sample; no search.
+            search_method = GrammarErrorSamplingSearch()
+        return Attack(goal_function, constraints, transformation, search_method)

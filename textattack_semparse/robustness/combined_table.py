@@ -1,0 +1,49 @@
+"""One metric of several robustness reports side by side: perturbations x (dataset / victim)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from textattack_semparse.errors import closest_match_hint
+from textattack_semparse.robustness.robustness_metrics import RATES
+from textattack_semparse.robustness.robustness_report import MACRO, MICRO, RobustnessReport
+
+ORIGINALS_ROW = "standard accuracy (all originals)"
+
+
+def report_label(report: RobustnessReport) -> str:
+    """The column heading of a report: ``dataset / victim``."""
+    return f"{report.dataset} / {report.victim}"
+
+
+def combined_table(reports: Sequence[RobustnessReport], metric: str = "robust_accuracy") -> tuple[list[str], list[list[Any]]]:
+    """Columns and rows of a table shaped like the papers' tables.
+
+    Rows are the perturbations of all reports (in order of first appearance), then the micro
+    and macro averages of ``metric``, then every report's standard accuracy on all its
+    originals; columns are the reports. A cell is ``None`` where a report lacks the
+    perturbation or the value is undefined. Repeated column headings get ``#2``, ``#3``.
+
+    Raises:
+        ValueError: ``metric`` is not one of :data:`RATES`, or there are no reports.
+    """
+    if metric not in RATES:
+        raise ValueError(f"Unknown metric {metric!r}.{closest_match_hint(metric, RATES)} Metrics: {', '.join(RATES)}.")
+    if not reports:
+        raise ValueError("combined_table needs at least one report.")
+    labels: list[str] = []
+    for report in reports:
+        label = report_label(report)
+        count = sum(existing == label or existing.startswith(f"{label} #") for existing in labels)
+        labels.append(label if count == 0 else f"{label} #{count + 1}")
+    perturbations = list(dict.fromkeys(name for report in reports for name in report.perturbations))
+    rows: list[list[Any]] = []
+    for name in perturbations:
+        rows.append(
+            [name, *(getattr(r.perturbations[name], metric) if name in r.perturbations else None for r in reports)]
+        )
+    rows.append([MICRO, *(getattr(report.micro, metric) for report in reports)])
+    rows.append([MACRO, *(report.macro[metric] for report in reports)])
+    rows.append([ORIGINALS_ROW, *(report.standard_accuracy for report in reports)])
+    return ["perturbation", *labels], rows

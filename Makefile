@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml Makefile _textattack_semparse_autoload.py textattack_se
 	touch $@
 
 demo: $(STAMP)
-	$(BIN)/textattack attack --recipe semparse-geo --model knn-geo --num-examples 20
+	$(BIN)/textattack attack --recipe semparse-geo --model knn-geo --num-examples -1
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)

@@ -371,7 +371,10 @@ def augment_tsv(
     """
     input_tsv, output_tsv = Path(input_tsv), Path(output_tsv)
     _check_paths(input_tsv, output_tsv, "TSV file", overwrite=overwrite)
-    lines = input_tsv.read_text(encoding="utf-8").splitlines(keepends=True)
+    try:
+        lines = input_tsv.read_bytes().decode("utf-8").splitlines(keepends=True)  # keeps \r\n endings
+    except UnicodeDecodeError as error:
+        raise DatasetError(f"TSV file {str(input_tsv)!r} is not UTF-8 text: {error}.") from error
     output, added, rejected = [], 0, 0
     for number, line in enumerate(lines, start=1):
         body = line.rstrip("\r\n")

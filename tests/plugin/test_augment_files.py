@@ -313,16 +313,16 @@ def test_augmenter_without_preserve_literals_gets_a_warning(caplog: pytest.LogCa
 
 
 @pytest.mark.real_data
-def test_geography_with_no_augmentation_is_rewritten_byte_for_byte(data_dir: Path, tmp_path: Path) -> None:
-    source = data_dir / "text2sql" / "geography.json"
+def test_geography_with_no_augmentation_is_rewritten_byte_for_byte(real_data_dir: Path, tmp_path: Path) -> None:
+    source = real_data_dir / "text2sql" / "geography.json"
     counts = augment_text2sql(source, tmp_path / "geography.json", lambda question, literals: [])
     assert counts == AugmentationCounts(written=877, added=0, rejected=0)
     assert (tmp_path / "geography.json").read_bytes() == source.read_bytes()
 
 
 @pytest.mark.real_data
-def test_geography_dev_augmented_with_function_words(data_dir: Path, tmp_path: Path, function_word_augmenter) -> None:
-    source = data_dir / "text2sql" / "geography.json"
+def test_geography_dev_augmented_with_function_words(real_data_dir: Path, tmp_path: Path, function_word_augmenter) -> None:
+    source = real_data_dir / "text2sql" / "geography.json"
     output = tmp_path / "geography-augmented.json"
     counts = augment_text2sql(source, output, protecting_literals(function_word_augmenter), splits="dev")
     original = load_text2sql(source)
@@ -343,8 +343,8 @@ def test_geography_dev_augmented_with_function_words(data_dir: Path, tmp_path: P
 
 
 @pytest.mark.real_data
-def test_geo_lambda_test_file_augmented_keeps_logical_forms(data_dir: Path, tmp_path: Path, function_word_augmenter) -> None:
-    source = data_dir / "lambda" / "geo" / "geo_lambda_calculus_test.tsv"
+def test_geo_lambda_test_file_augmented_keeps_logical_forms(real_data_dir: Path, tmp_path: Path, function_word_augmenter) -> None:
+    source = real_data_dir / "lambda" / "geo" / "geo_lambda_calculus_test.tsv"
     output = tmp_path / "geo-test-augmented.tsv"
     counts = augment_tsv(source, output, protecting_literals(function_word_augmenter))
     source_lines = source.read_text(encoding="utf-8").splitlines()

@@ -197,9 +197,9 @@ def tiny_classifier(tmp_path_factory):
     )
     config = transformers.BertConfig(
         vocab_size=len(vocab), hidden_size=16, num_hidden_layers=1, num_attention_heads=2, intermediate_size=32,
-        max_position_embeddings=64, num_labels=2,
+        max_position_embeddings=64, num_labels=2, initializer_range=0.5,
     )
-    torch.manual_seed(0)
+    torch.manual_seed(1)  # wide initialisation: outputs that words can flip (checked with seeds 1 and 2)
     model = transformers.BertForSequenceClassification(config).eval()
     fast.save_pretrained(directory)
     model.save_pretrained(directory)
@@ -219,6 +219,7 @@ def test_classifier_victim_gets_untargeted_classification(tiny_classifier):
     results = _attack(attack, dataset, len(sentences))
     kinds = Counter(type(result).__name__ for result in results)
     assert kinds["SkippedAttackResult"] == 0 and sum(kinds.values()) == 3
+    assert kinds["SuccessfulAttackResult"] >= 1
     for result in results:
         perturbed = result.perturbed_result
         if isinstance(result, SuccessfulAttackResult):

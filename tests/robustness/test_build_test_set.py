@@ -27,11 +27,12 @@ from textattack_semparse.transformations.function_word_deletion import FunctionW
 
 OFFLINE = ["insertion", "deletion", "substitution-f", "distraction"]
 DATASET = "geo-question-test"
+EXAMPLES = 12
 
 
 @pytest.fixture(scope="module")
 def built(geo_mini_env, encoder) -> RobustnessTestSet:
-    return build_test_set(DATASET, OFFLINE, seed=0, encoder=encoder)
+    return build_test_set(DATASET, OFFLINE, seed=0, limit=EXAMPLES, encoder=encoder)
 
 
 @pytest.fixture()
@@ -54,8 +55,9 @@ def contains(words: list[str], phrase: list[str]) -> bool:
     return any(words[i : i + len(phrase)] == phrase for i in range(len(words) - len(phrase) + 1))
 
 
-def test_every_example_of_geo_mini_is_an_original(built, geo_mini_env):
-    assert len(built.originals) == len(dataset_examples(DATASET)) == 28
+def test_the_first_examples_of_the_dataset_are_the_originals(built, geo_mini_env):
+    assert list(built.originals) == dataset_examples(DATASET)[:EXAMPLES]
+    assert len(dataset_examples(DATASET)) == 28  # geo-mini's question-split test set
     assert built.perturbations == tuple(OFFLINE)
 
 
@@ -81,14 +83,14 @@ def test_literals_of_the_gold_survive_every_perturbation(built):
                 if phrase and contains(original_words, phrase):
                     assert contains(perturbed_words, phrase), (literal, item.perturbed)
                     checked += 1
-    assert checked > 50
+    assert checked > 20
 
 
 def test_huang_setting_keeps_one_utterance_per_example_and_perturbation(built):
     for items in built.utterances.values():
         ids = [item.example_id for item in items]
         assert len(ids) == len(set(ids))
-    assert len(built.utterances["insertion"]) == 28
+    assert len(built.utterances["insertion"]) == EXAMPLES
     assert (built.candidates, built.keep, built.setting) == (1, 1, "huang-2021")
 
 
@@ -113,18 +115,18 @@ def test_files_and_manifest_are_written(built, tmp_path):
     manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["dataset"] == DATASET
     assert manifest["seed"] == 0
-    assert manifest["examples"] == 28
+    assert manifest["examples"] == EXAMPLES
     for name in OFFLINE:
         lines = (tmp_path / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
         assert manifest["counts"][name]["utterances"] == len(lines)
-        assert manifest["counts"][name]["examples"] + len(manifest["no_candidates"][name]) == 28
+        assert manifest["counts"][name]["examples"] + len(manifest["no_candidates"][name]) == EXAMPLES
     assert manifest["unperturbed_examples"] == built.unperturbed_examples() == []
 
 
 def test_same_seed_gives_the_same_test_set_and_another_seed_another(geo_mini_env, encoder):
-    first = build_test_set(DATASET, ["insertion", "substitution-f"], seed=7, limit=10, encoder=encoder)
-    again = build_test_set(DATASET, ["insertion", "substitution-f"], seed=7, limit=10, encoder=encoder)
-    other = build_test_set(DATASET, ["insertion", "substitution-f"], seed=8, limit=10, encoder=encoder)
+    first = build_test_set(DATASET, ["insertion", "substitution-f"], seed=7, limit=5, encoder=encoder)
+    again = build_test_set(DATASET, ["insertion", "substitution-f"], seed=7, limit=5, encoder=encoder)
+    other = build_test_set(DATASET, ["insertion", "substitution-f"], seed=8, limit=5, encoder=encoder)
     assert dict(first.utterances) == dict(again.utterances)
     assert first.manifest() == again.manifest()
     assert first.utterances["insertion"] != other.utterances["insertion"]
@@ -136,11 +138,11 @@ def test_seed_is_passed_to_perturbations_that_take_one(geo_mini_env):
 
 
 def test_zhuo_setting_keeps_the_most_similar_of_the_sampled_candidates(geo_mini_env, encoder):
-    examples = dataset_examples(DATASET, limit=4)
+    examples = dataset_examples(DATASET, limit=2)
     items = perturb_examples(
         examples, create_perturbation("insertion", seed=0), perturbation="insertion", candidates=20, keep=10, encoder=encoder
     )
-    for example_id in range(4):
+    for example_id in range(2):
         kept = [item for item in items if item.example_id == example_id]
         assert len(kept) == 10
         assert len({item.perturbed for item in kept}) == 10

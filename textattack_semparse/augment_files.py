@@ -159,11 +159,8 @@ def protecting_literals(augmenter: Any) -> LiteralAugment:
     """
     from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 
-    constraints = [
-        constraint
-        for constraint in [*getattr(augmenter, "pre_transformation_constraints", []), *getattr(augmenter, "constraints", [])]
-        if isinstance(constraint, PreserveLiterals)
-    ]
+    candidates = [*getattr(augmenter, "pre_transformation_constraints", []), *getattr(augmenter, "constraints", [])]
+    constraints = [constraint for constraint in candidates if isinstance(constraint, PreserveLiterals)]
     if not constraints:
         logger.warning(
             "%s has no PreserveLiterals constraint: augmentations that change a database value will be dropped.",
@@ -292,14 +289,15 @@ def augment_text2sql(
     """Augment the questions of a text2sql-data JSON file into a file of the same format.
 
     Each selected sentence's *filled* question is augmented with the values of its
-    placeholders and the literals of its gold SQL protected; each new question (repeats
-    and copies of the source are left out) is turned back into a template (:func:`retemplate`) and added to the same entry as a copy of the
-    source sentence (same ``variables``, ``question-split`` and other keys) with the new
-    ``text``, after the entry's own sentences. The placeholders therefore fill to the same
-    values and the entry's SQL fills to the source's gold query. Augmentations that changed
-    a literal or cannot be re-templated are dropped (counted in ``rejected``). Entries,
-    SQL, variable definitions and the sentences that are kept are copied unchanged; the
-    file is written with 4-space indentation (the text2sql-data layout).
+    placeholders and the literals of its gold SQL protected. Each new question (repeats and
+    copies of the source are left out) is turned back into a template (:func:`retemplate`)
+    and added to the same entry as a copy of the source sentence (same ``variables``,
+    ``question-split`` and other keys) with the new ``text``, after the entry's own
+    sentences. The placeholders therefore fill to the same values and the entry's SQL fills
+    to the source's gold query. Augmentations that changed a literal or cannot be
+    re-templated are dropped (counted in ``rejected``). Entries, SQL, variable definitions
+    and the sentences that are kept are copied unchanged; the file is written with 4-space
+    indentation (the text2sql-data layout).
 
     Args:
         input_json, output_json (str | Path): The file to read and the file to write.

@@ -63,8 +63,14 @@ def test_tsv_keeps_logical_forms(tmp_path: Path) -> None:
 def test_csv_with_gold_column_keeps_sql_byte_identical(tmp_path: Path) -> None:
     source = tmp_path / "in.csv"
     rows = [
-        {"question": "what is the population density of texas", "sql": 'SELECT population / area FROM state WHERE state_name = "texas"'},
-        {"question": "how many people live in the city of boston", "sql": "SELECT population / 1000 FROM city WHERE city_name = 'boston'"},
+        {
+            "question": "what is the population density of texas",
+            "sql": 'SELECT population / area FROM state WHERE state_name = "texas"',
+        },
+        {
+            "question": "how many people live in the city of boston",
+            "sql": "SELECT population / 1000 FROM city WHERE city_name = 'boston'",
+        },
     ]
     with source.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=["question", "sql"])

@@ -143,6 +143,6 @@ def run(args: argparse.Namespace) -> int:
         counts = augment_tsv(source, target, augment, include_original=include_original, overwrite=args.overwrite)
     print(
         f"Wrote {counts.written} questions ({counts.added} augmented) to {target}; "
-        f"{counts.rejected} augmentations dropped because they changed a database value."
+        f"{counts.rejected} augmentations dropped because they changed a protected literal."
     )
     return 0

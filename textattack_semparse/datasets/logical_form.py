@@ -84,7 +84,9 @@ def load_logical_forms(path: str | Path, *, split: str | None = None) -> list[Se
         question, logical_form = parse_logical_form_line(line, where=f"{path}: line {number}")
         examples.append(SemparseExample(question=question, gold=logical_form, question_split=split))
     if not examples:
-        raise DatasetError(f"Logical-form file {str(path)!r} has no examples; expected 'question<TAB>logical form' lines.")
+        raise DatasetError(
+            f"Logical-form file {str(path)!r} has no examples; expected 'question<TAB>logical form' lines."
+        )
     return examples
 
 

@@ -11,6 +11,7 @@ from textattack.search_methods import AlzantotGeneticAlgorithm
 from textattack.search_methods.population_based_search import PopulationMember
 from textattack.shared import AttackedText
 
+from textattack_semparse.attack_attrs import original_text
 from textattack_semparse.search_methods.grammar_edit_positions import GrammarEditPositions
 from textattack_semparse.transformations.grammar.grammar_edit import GrammarEdit
 from textattack_semparse.transformations.grammar.grammar_error_transformation import GRAMMAR_ERRORS_ATTR
@@ -98,7 +99,6 @@ class GrammarErrorGeneticAlgorithm(GrammarEditPositions, AlzantotGeneticAlgorith
         self.min_iterations = min_iterations
         self.seed = seed
         self._rng = random.Random(seed)
-        self._original_words: list[str] = []
 
     def perturbable_positions(self, text: AttackedText) -> set[int]:
         """Words of ``text`` at which the attack may place at least one error."""
@@ -113,7 +113,6 @@ class GrammarErrorGeneticAlgorithm(GrammarEditPositions, AlzantotGeneticAlgorith
         return max(self.min_iterations, math.ceil(self.iterations_ratio * len(self.perturbable_positions(text))))
 
     def perform_search(self, initial_result: Any) -> Any:
-        self._original_words = list(initial_result.attacked_text.words)
         self.max_iters = self.iterations_for(initial_result.attacked_text)
         return super().perform_search(initial_result)
 
@@ -126,6 +125,7 @@ class GrammarErrorGeneticAlgorithm(GrammarEditPositions, AlzantotGeneticAlgorith
             for parent, member in enumerate(parents)
             for edit in member.attacked_text.attack_attrs.get(GRAMMAR_ERRORS_ATTR, ())
         ]
+        original_words = original_text(pop_member1.attacked_text).words
         candidates_per_word = np.copy(pop_member1.attributes["num_candidate_transformations"])
         new_words: dict[int, str] = {}
         inherited: list[GrammarEdit] = []
@@ -135,7 +135,7 @@ class GrammarErrorGeneticAlgorithm(GrammarEditPositions, AlzantotGeneticAlgorith
                 continue
             for parent, edit in group:
                 for index in edit.indices:
-                    new_words.setdefault(index, self._original_words[index])
+                    new_words.setdefault(index, original_words[index])
                     candidates_per_word[index] = pop_member2.attributes["num_candidate_transformations"][index]
             for parent, edit in group:
                 if parent == 1:

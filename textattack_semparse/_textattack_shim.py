@@ -129,5 +129,6 @@ def _run_augment(original: Callable[[Any], Any], args: Any) -> Any:
     if getattr(args, "interactive", False) or ("augmentation-recipe", args.recipe) not in registry:
         return original(args)
     from textattack_semparse.augment_files import augment_csv_from_args
+    from textattack_semparse.registry import augmentation_recipe_class
 
-    return augment_csv_from_args(registry.get("augmentation-recipe", args.recipe).load(), args)
+    return augment_csv_from_args(augmentation_recipe_class(args.recipe), args)

@@ -176,7 +176,7 @@ def protecting_literals(augmenter: Any) -> LiteralAugment:
         finally:
             for constraint, own in zip(constraints, saved):
                 constraint.literals = own
-        return [output for output in dict.fromkeys(outputs) if output != text]
+        return _new_questions(outputs, text)
 
     return augment
 

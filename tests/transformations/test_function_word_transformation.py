@@ -21,8 +21,13 @@ def test_custom_words_are_lowercased_deduplicated_and_sorted() -> None:
 def test_default_vocabulary_is_the_meaning_preserving_classes() -> None:
     classes = load_function_word_classes()
     expected = sorted(set().union(*(classes[name] for name in MEANING_PRESERVING_CLASSES)))
-    assert FunctionWordInsertion(max_candidates_per_position=None)._candidate_words() == expected
+    assert FunctionWordSubstitution(max_candidates_per_position=None)._vocabulary == tuple(expected)
     assert set(expected) < FUNCTION_WORDS
+
+
+def test_insertion_never_inserts_forms_of_be_by_default() -> None:
+    vocabulary = set(FunctionWordInsertion(max_candidates_per_position=None)._candidate_words())
+    assert vocabulary == load_function_word_classes()["articles"] | load_function_word_classes()["function adverbs"]
 
 
 def test_function_words_and_word_classes_are_exclusive() -> None:

@@ -39,7 +39,8 @@ class FunctionWordInsertion(FunctionWordTransformation, WordInsertion):
         function_words (Iterable[str] | None): Words to insert; default ``None`` = the
             packaged classes below.
         word_classes (Iterable[str] | None): Classes of the packaged list; default ``None``
-            = articles, forms of be and function adverbs (see ``FunctionWordTransformation``).
+            = articles and function adverbs: an inserted form of *be* ("the capital *am* of
+            texas") garbles a question more than it keeps it readable.
         max_candidates_per_position (int | None): Words sampled per insertion point;
             ``None`` = all (then the transformation is deterministic). Default ``10``.
         insert_at_end (bool): Also insert after the last word of a column. Default ``True``.
@@ -51,6 +52,8 @@ class FunctionWordInsertion(FunctionWordTransformation, WordInsertion):
         >>> [t.text for t in insertion(AttackedText("rivers in texas"))]
         ['just rivers in texas', 'rivers just in texas', 'rivers in just texas']
     """
+
+    default_word_classes = ("articles", "function adverbs")
 
     def __init__(
         self,

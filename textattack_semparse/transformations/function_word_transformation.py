@@ -37,12 +37,15 @@ class FunctionWordTransformation(Transformation):
         function_words (Iterable[str] | None): An explicit word list (one class), instead of
             ``word_classes``. Default ``None``.
         word_classes (Iterable[str] | None): Classes of the packaged list to use; default
-            ``None`` = :data:`MEANING_PRESERVING_CLASSES`.
+            ``None`` = the subclass's ``default_word_classes`` (:data:`MEANING_PRESERVING_CLASSES`
+            unless it narrows them).
         max_candidates_per_position (int | None): For subclasses that propose new words: how
             many words to sample at each position; ``None`` = every function word. Default
             ``None``.
         seed (int | None): Seed of the transformation's own ``random.Random``. Default ``None``.
     """
+
+    default_word_classes: tuple[str, ...] = MEANING_PRESERVING_CLASSES
 
     def __init__(
         self,
@@ -81,7 +84,7 @@ class FunctionWordTransformation(Transformation):
         self.seed = seed
         # Sorted, so a seeded sample does not depend on the process's string hashing.
         self._groups: tuple[tuple[str, ...], ...] = (
-            (function_words,) if function_words else self._class_groups(self.word_classes or MEANING_PRESERVING_CLASSES)
+            (function_words,) if function_words else self._class_groups(self.word_classes or self.default_word_classes)
         )
         self._vocabulary: tuple[str, ...] = tuple(sorted({word for group in self._groups for word in group}))
         self._vocabulary_set = frozenset(self._vocabulary)

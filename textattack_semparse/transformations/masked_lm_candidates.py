@@ -114,10 +114,8 @@ class MaskedLMCandidates:
         tokenizer = self.tokenizer
         token = tokenizer.convert_ids_to_tokens(token_id)
         result: tuple[str | None, bool]
-        if token_id in tokenizer.all_special_ids or not token:
-            result = (None, False)
-        elif token.startswith("##"):
-            result = (None, False)
+        if token_id in tokenizer.all_special_ids or not token or token.startswith("##"):
+            result = (None, False)  # special token or WordPiece continuation
         else:
             marked = token.startswith(_SPACE_MARKERS)
             word = tokenizer.convert_tokens_to_string([token]).strip()

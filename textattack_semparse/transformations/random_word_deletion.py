@@ -31,8 +31,8 @@ class RandomWordDeletion(RandomWordsTransformation):
 
     Example:
         >>> from textattack.shared import AttackedText
-        >>> [t.text for t in RandomWordDeletion(num_candidates=1, seed=0)(AttackedText("what is the capital of texas"))]
-        ['what is the of']
+        >>> [t.text for t in RandomWordDeletion(num_candidates=1, seed=7)(AttackedText("what is the capital of texas"))]
+        ['what capital of texas']
     """
 
     def _eligible_positions(self, current_text: AttackedText, indices: list[int]) -> list[int]:

@@ -34,8 +34,8 @@ class RandomWordTransposition(RandomWordsTransformation):
 
     Example:
         >>> from textattack.shared import AttackedText
-        >>> [t.text for t in RandomWordTransposition(num_candidates=1, seed=0)(AttackedText("what is the capital of texas"))]
-        ['what is the texas of capital']
+        >>> [t.text for t in RandomWordTransposition(num_candidates=1, seed=5)(AttackedText("what is the capital of texas"))]
+        ['what is capital the of texas']
     """
 
     def __init__(self, num_words: int = 2, num_candidates: int = 20, seed: int | None = None) -> None:

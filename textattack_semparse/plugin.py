@@ -14,16 +14,51 @@ _RECIPES = "textattack_semparse.recipes"
 _KNN = "textattack_semparse.victims.knn_template_parser:KNNTemplateParser.from_benchmark"
 _BENCHMARK_DATASET = "textattack_semparse.datasets.benchmark:benchmark_dataset"
 _YIN = f"{_RECIPES}.attack.grammar_error_attack_yin_2020:GrammarErrorAttackYin2020"
+_HUANG_COMBINED = f"{_RECIPES}.attack.meaning_preserving_attack_huang_2021:MeaningPreservingAttackHuang2021"
+_HUANG_SINGLE = f"{_RECIPES}.attack.perturbation_attack_huang_2021:PerturbationAttackHuang2021"
+
+PERTURBATION_KEEP: Mapping[str, int | None] = {
+    # Huang et al. 2021 §3.1; substitution-nf keeps the most similar masked-LM candidates,
+    # back translation the best bridge language.
+    "insertion": None,
+    "deletion": None,
+    "substitution-f": None,
+    "substitution-nf": 10,
+    "substitution-wordnet": 10,
+    "backtranslation": 1,
+    "reordering": 3,
+    # Zhuo et al. 2023: 20 candidates per utterance, the 10 most similar by Sentence-BERT kept.
+    "typo": 10,
+    "random-deletion": 10,
+    "random-swap": 10,
+    "context-substitution": 10,
+    "context-insertion": 10,
+    "rewriting": 10,
+    "distraction": None,
+}
+"""Per-perturbation recipes ``semparse-<name>`` and how many candidates each keeps."""
 
 
 @hookimpl
 def semparse_attack_recipes() -> Mapping[str, EntrySpec]:
     return {
-        "semparse-geo": {
-            "target": f"{_RECIPES}.attack.function_word_attack_huang_2021:FunctionWordAttackHuang2021",
-            "options": {"benchmark": "geo"},
-            "description": "Function-word insertion/deletion/substitution (Huang et al. 2021) and distraction "
-            "suffixes (Zhuo et al. 2023), greedy word-importance search, execution match on GeoQuery.",
+        **{
+            f"semparse-{benchmark}": {
+                "target": _HUANG_COMBINED,
+                "options": {"benchmark": benchmark},
+                "description": f"Combined word-level perturbations (Huang et al. 2021; Zhuo et al. 2023 DB), greedy "
+                f"word-importance search, bound to the {benchmark} benchmark's database.",
+            }
+            for benchmark in ("geo", "atis", "scholar", "spider")
+        },
+        **{
+            f"semparse-{name}": {
+                "target": _HUANG_SINGLE,
+                "options": {"perturbation_name": name, "keep": keep},
+                "description": f"One '{name}' perturbation per question, every candidate tried"
+                + (f" (the {keep} most similar by Sentence-BERT)." if keep else "."),
+            }
+            for name, keep in PERTURBATION_KEEP.items()
         },
         "nucle-greedy": {
             "target": _YIN,
@@ -137,25 +172,48 @@ _TRANSFORMATIONS = "textattack_semparse.transformations"
 
 @hookimpl
 def semparse_perturbations() -> Mapping[str, EntrySpec]:
+    def entry(module: str, cls: str, description: str, **options: object) -> EntrySpec:
+        return {"target": f"{_TRANSFORMATIONS}.{module}:{cls}", "options": options, "description": description}
+
     return {
-        "insertion": {
-            "target": f"{_TRANSFORMATIONS}.function_word_insertion:FunctionWordInsertion",
-            "options": {"seed": 0},
-            "description": "Huang et al. 2021: insert one function word.",
-        },
-        "deletion": {
-            "target": f"{_TRANSFORMATIONS}.function_word_deletion:FunctionWordDeletion",
-            "description": "Huang et al. 2021: delete one function word.",
-        },
-        "substitution-f": {
-            "target": f"{_TRANSFORMATIONS}.function_word_substitution:FunctionWordSubstitution",
-            "options": {"seed": 0},
-            "description": "Huang et al. 2021: replace a function word by another of its class.",
-        },
-        "distraction": {
-            "target": f"{_TRANSFORMATIONS}.distraction_suffix:DistractionSuffix",
-            "description": "Zhuo et al. 2023 (DB): append an interrogative distraction statement.",
-        },
+        "insertion": entry("function_word_insertion", "FunctionWordInsertion", "Huang 2021: insert a function word.", seed=0),
+        "deletion": entry("function_word_deletion", "FunctionWordDeletion", "Huang 2021: delete a function word."),
+        "substitution-f": entry(
+            "function_word_substitution", "FunctionWordSubstitution", "Huang 2021: swap a function word within its class.", seed=0
+        ),
+        "substitution-nf": entry(
+            "masked_lm_content_word_substitution",
+            "MaskedLMContentWordSubstitution",
+            "Huang 2021: masked-LM (ELECTRA) substitutes for a content word; needs the model.",
+        ),
+        "substitution-wordnet": entry(
+            "wordnet_synonym_substitution", "WordNetSynonymSubstitution", "Offline substitution (nf): WordNet synonyms."
+        ),
+        "backtranslation": entry(
+            "back_translation", "BackTranslation", "Huang 2021: via Russian, French, Japanese (MarianMT); needs the models."
+        ),
+        "reordering": entry(
+            "syntactic_reordering", "SyntacticReordering", "Huang 2021 reordering: move phrases on a dependency parse."
+        ),
+        "typo": entry("random_word_typo", "RandomWordTypo", "Zhuo 2023 TB: character typos in two words.", seed=0),
+        "random-deletion": entry("random_word_deletion", "RandomWordDeletion", "Zhuo 2023 RD: delete two words.", seed=0),
+        "random-swap": entry("random_word_transposition", "RandomWordTransposition", "Zhuo 2023 RS: swap two words.", seed=0),
+        "context-substitution": entry(
+            "masked_lm_random_word_substitution",
+            "MaskedLMRandomWordSubstitution",
+            "Zhuo 2023 CS: masked-LM (RoBERTa) substitutes for two words; needs the model.",
+            seed=0,
+        ),
+        "context-insertion": entry(
+            "masked_lm_random_word_insertion",
+            "MaskedLMRandomWordInsertion",
+            "Zhuo 2023 CI: two masked-LM (RoBERTa) insertions; needs the model.",
+            seed=0,
+        ),
+        "rewriting": entry(
+            "paraphrase_rewriting", "ParaphraseRewriting", "Zhuo 2023 RB: paraphrase model rewrite; needs the model."
+        ),
+        "distraction": entry("distraction_suffix", "DistractionSuffix", "Zhuo 2023 DB: append a distraction statement."),
     }
 
 

@@ -140,4 +140,4 @@ def test_autoload_can_be_switched_off_by_environment(monkeypatch):
 def test_bound_recipe_passes_registered_options():
     recipe = attack_recipe_class("semparse-geo")
     assert recipe.options == {"benchmark": "geo"}
-    assert recipe.recipe.__name__ == "FunctionWordAttackHuang2021"
+    assert recipe.recipe.__name__ == "MeaningPreservingAttackHuang2021"

@@ -91,6 +91,12 @@ def _add_evaluate_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output-json", help="write the report as JSON here")
     parser.add_argument("--output-csv", help="write the per-perturbation rows as CSV here")
     parser.add_argument("--batch-size", type=_positive_int, default=64, help="inputs per victim call (default 64)")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=5.0,
+        help="seconds each SQL query may run (default 5); a gold query that times out is excluded as a gold error",
+    )
 
 
 def _selection(args: argparse.Namespace) -> tuple[int | None, int | None]:
@@ -139,7 +145,12 @@ def _evaluate(args: argparse.Namespace, victim: Any, test_set: Any, output_json:
     from textattack_semparse.robustness.evaluate_test_set import evaluate_test_set
     from textattack_semparse.robustness.robustness_report import TABLE_COLUMNS
 
-    report = evaluate_test_set(victim, test_set, victim_name=args.model, batch_size=args.batch_size)
+    if args.timeout <= 0:
+        print(f"error: --timeout must be positive seconds, got {args.timeout}.", file=sys.stderr)
+        raise SystemExit(2)
+    report = evaluate_test_set(
+        victim, test_set, victim_name=args.model, batch_size=args.batch_size, timeout=args.timeout
+    )
     print_table(
         f"Robustness of {report.victim} on {report.dataset} ({report.scoring} match; standard accuracy on "
         f"{report.original_examples - report.original_gold_errors} originals: "

@@ -42,7 +42,7 @@ class SentenceBERTSimilarity(SentenceEncoder):
 
     Zhuo et al. (2023), "On Robustness of Prompt-based Semantic Parsing with Large
     Pre-trained Language Model: An Empirical Study on Codex", EACL 2023,
-    https://aclanthology.org/2023.eacl-main.77/, filter perturbations with Sentence-BERT.
+    https://arxiv.org/abs/2301.12868, filter perturbations with Sentence-BERT.
     Deviation: they keep the 10 most similar of 20 candidates instead of thresholding; a
     TextAttack constraint judges one candidate at a time, so a threshold is used, by default
     TextAttack's ``SentenceEncoder`` default of 0.8.

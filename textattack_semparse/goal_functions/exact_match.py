@@ -30,7 +30,7 @@ class ExactMatch(SemanticParsingGoalFunction):
 
     Exact match on normalised logical forms is the accuracy of the logical-form parsers
     studied by Huang et al. 2021 ("On Robustness of Neural Semantic Parsers",
-    https://aclanthology.org/2021.eacl-main.123/). Normalisation lowercases, splits brackets
+    https://aclanthology.org/2021.eacl-main.292/). Normalisation lowercases, splits brackets
     and commas off and collapses whitespace (:func:`normalize_logical_form`), so
     ``(a (b))`` and ``( a ( b ) )`` match. Use it for benchmarks without a database.
 

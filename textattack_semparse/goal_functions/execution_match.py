@@ -21,8 +21,8 @@ class ExecutionMatch(SemanticParsingGoalFunction):
 
     Execution accuracy is the metric of the text-to-SQL robustness studies (Zhuo et al. 2023,
     "On Robustness of Prompt-based Semantic Parsing with Large Pre-trained Language Model",
-    https://aclanthology.org/2023.eacl-main.77/; Huang et al. 2021,
-    https://aclanthology.org/2021.eacl-main.123/). The ground truth is the gold SQL; both
+    https://arxiv.org/abs/2301.12868; Huang et al. 2021,
+    https://aclanthology.org/2021.eacl-main.292/). The ground truth is the gold SQL; both
     queries run on a read-only, time-limited connection (:mod:`textattack_semparse.sql`) and
     their results are compared as multisets (as lists when the gold orders). A prediction
     that fails to run is a mismatch, never an exception; a gold query that fails raises

@@ -27,7 +27,7 @@ class SemanticParsingGoalFunction(TextToTextGoalFunction):
     """Untargeted attack on a semantic parser: succeed when the output stops matching the gold.
 
     Examples the victim already gets wrong are skipped, which is how robust accuracy is
-    defined (Huang et al. 2021, https://aclanthology.org/2021.eacl-main.123/); so are
+    defined (Huang et al. 2021, https://aclanthology.org/2021.eacl-main.292/); so are
     examples whose gold output cannot be evaluated (a gold SQL query that fails), with a
     warning naming it, so one faulty gold query never stops an attack run. The search is
     guided by a graded score: every mismatch scores ``1 + distance``; a matching output scores

@@ -1,7 +1,7 @@
 """Robustness metrics of an attack run, named as the semantic-parsing papers name them.
 
 TextAttack's summary reports "original accuracy" and "accuracy under attack". Huang et al.
-(2021, https://aclanthology.org/2021.eacl-main.123/) report *standard accuracy* (on the
+(2021, https://aclanthology.org/2021.eacl-main.292/) report *standard accuracy* (on the
 original questions), *robust accuracy* (still correct after perturbation, among the examples
 correct before) and the *success rate of black-box attack*. No TextAttack import here: the
 metrics are computed from the attack's CSV log or its summary JSON.

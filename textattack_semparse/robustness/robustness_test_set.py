@@ -48,7 +48,7 @@ class RobustnessTestSet:
     Robustness of Neural Semantic Parsers", EACL 2021,
     https://aclanthology.org/2021.eacl-main.292/, and Zhuo et al. (2023), "On Robustness of
     Prompt-based Semantic Parsing with Large Pre-trained Language Model", EACL 2023,
-    https://aclanthology.org/2023.eacl-main.77/.
+    https://arxiv.org/abs/2301.12868.
 
     Args:
         dataset (str): The registered dataset the originals come from.

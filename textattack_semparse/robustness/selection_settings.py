@@ -10,7 +10,7 @@ SELECTION_SETTINGS: Mapping[str, tuple[int | None, int | None]] = MappingProxyTy
         # Huang et al. (2021), https://aclanthology.org/2021.eacl-main.292/: one perturbed
         # utterance per example and operation (drawn at random among the operation's outputs).
         "huang-2021": (1, 1),
-        # Zhuo et al. (2023), https://aclanthology.org/2023.eacl-main.77/: 20 candidates per
+        # Zhuo et al. (2023), https://arxiv.org/abs/2301.12868: 20 candidates per
         # utterance, the 10 most similar to the original by Sentence-BERT kept.
         "zhuo-2023": (20, 10),
     }

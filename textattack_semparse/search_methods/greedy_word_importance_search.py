@@ -20,7 +20,7 @@ class GreedyWordImportanceSearch(GreedyWordSwapWIR):
     which is wrong once an earlier step inserted or deleted a word; here every step
     addresses the word at its *current* position (``original_index_map``), and words
     already deleted are skipped. Used for the function-word attacks of Huang et al. 2021
-    (https://aclanthology.org/2021.eacl-main.123/). Original to textattack-semparse.
+    (https://aclanthology.org/2021.eacl-main.292/). Original to textattack-semparse.
 
     Args:
         wir_method (str, default ``"delete"``): As ``GreedyWordSwapWIR``: ``unk``,

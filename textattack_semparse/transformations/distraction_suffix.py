@@ -2,7 +2,7 @@
 =======================
 
 Zhuo et al. (2023), "On Robustness of Prompt-based Semantic Parsing with Large Pre-trained
-Language Model: An Empirical Study on Codex", https://aclanthology.org/2023.eacl-main.77/.
+Language Model: An Empirical Study on Codex", https://arxiv.org/abs/2301.12868.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class DistractionSuffix(Transformation):
 
     Zhuo, Li, Huang, Shiri, Wang, Haffari and Li (2023), "On Robustness of Prompt-based
     Semantic Parsing with Large Pre-trained Language Model: An Empirical Study on Codex",
-    EACL 2023, https://aclanthology.org/2023.eacl-main.77/.
+    EACL 2023, https://arxiv.org/abs/2301.12868.
 
     Args:
         statements (Iterable[str] | None): Distraction statements; default ``None`` = "who

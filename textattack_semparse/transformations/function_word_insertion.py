@@ -2,7 +2,7 @@
 ============================
 
 Huang et al. (2021), "On Robustness of Neural Semantic Parsers",
-https://aclanthology.org/2021.eacl-main.123/.
+https://aclanthology.org/2021.eacl-main.292/.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ class FunctionWordInsertion(FunctionWordTransformation, WordInsertion):
     ten words are sampled per position from the transformation's own seeded generator.
 
     Huang et al. (2021), "On Robustness of Neural Semantic Parsers", EACL 2021,
-    https://aclanthology.org/2021.eacl-main.123/ (word-level perturbation by function-word
+    https://aclanthology.org/2021.eacl-main.292/ (word-level perturbation by function-word
     insertion).
 
     Args:

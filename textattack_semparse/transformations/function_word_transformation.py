@@ -2,7 +2,7 @@
 ======================================
 
 Shared part of the function-word perturbations of Huang et al. (2021), "On Robustness of
-Neural Semantic Parsers" (https://aclanthology.org/2021.eacl-main.123/).
+Neural Semantic Parsers" (https://aclanthology.org/2021.eacl-main.292/).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 ===================================
 
 Zhuo et al. (2023), "On Robustness of Prompt-based Semantic Parsing with Large Pre-trained
-Language Model: An Empirical Study on Codex", https://aclanthology.org/2023.eacl-main.77/ (CI).
+Language Model: An Empirical Study on Codex", https://arxiv.org/abs/2301.12868 (CI).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class MaskedLMRandomWordInsertion(RandomWordsTransformation):
 
     Zhuo, Li, Huang, Shiri, Wang, Haffari and Li (2023), "On Robustness of Prompt-based
     Semantic Parsing with Large Pre-trained Language Model: An Empirical Study on Codex",
-    EACL 2023, https://aclanthology.org/2023.eacl-main.77/ (context-aware insertion with
+    EACL 2023, https://arxiv.org/abs/2301.12868 (context-aware insertion with
     RoBERTa, CI).
 
     Args:

@@ -2,7 +2,7 @@
 ======================================
 
 Zhuo et al. (2023), "On Robustness of Prompt-based Semantic Parsing with Large Pre-trained
-Language Model: An Empirical Study on Codex", https://aclanthology.org/2023.eacl-main.77/ (CS).
+Language Model: An Empirical Study on Codex", https://arxiv.org/abs/2301.12868 (CS).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ class MaskedLMRandomWordSubstitution(RandomWordsTransformation):
 
     Zhuo, Li, Huang, Shiri, Wang, Haffari and Li (2023), "On Robustness of Prompt-based
     Semantic Parsing with Large Pre-trained Language Model: An Empirical Study on Codex",
-    EACL 2023, https://aclanthology.org/2023.eacl-main.77/ (context-aware substitution with
+    EACL 2023, https://arxiv.org/abs/2301.12868 (context-aware substitution with
     RoBERTa, CS).
 
     Args:

@@ -2,7 +2,7 @@
 =========================
 
 Zhuo et al. (2023), "On Robustness of Prompt-based Semantic Parsing with Large Pre-trained
-Language Model: An Empirical Study on Codex", https://aclanthology.org/2023.eacl-main.77/ (RB).
+Language Model: An Empirical Study on Codex", https://arxiv.org/abs/2301.12868 (RB).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ class ParaphraseRewriting(SentenceRewriteTransformation):
 
     Zhuo, Li, Huang, Shiri, Wang, Haffari and Li (2023), "On Robustness of Prompt-based
     Semantic Parsing with Large Pre-trained Language Model: An Empirical Study on Codex",
-    EACL 2023, https://aclanthology.org/2023.eacl-main.77/ (sentence-level rewriting, RB).
+    EACL 2023, https://arxiv.org/abs/2301.12868 (sentence-level rewriting, RB).
     Deviation: the default model is the public PEGASUS paraphraser
     ``tuner007/pegasus_paraphrase`` (Zhang et al., 2020, PEGASUS, ICML,
     https://arxiv.org/abs/1912.08777), chosen here; pass the paraphraser of your choice.

@@ -2,7 +2,7 @@
 =========================
 
 Zhuo et al. (2023), "On Robustness of Prompt-based Semantic Parsing with Large Pre-trained
-Language Model: An Empirical Study on Codex", https://aclanthology.org/2023.eacl-main.77/ (RD).
+Language Model: An Empirical Study on Codex", https://arxiv.org/abs/2301.12868 (RD).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ class RandomWordDeletion(RandomWordsTransformation):
 
     Zhuo, Li, Huang, Shiri, Wang, Haffari and Li (2023), "On Robustness of Prompt-based
     Semantic Parsing with Large Pre-trained Language Model: An Empirical Study on Codex",
-    EACL 2023, https://aclanthology.org/2023.eacl-main.77/ (random deletion, RD).
+    EACL 2023, https://arxiv.org/abs/2301.12868 (random deletion, RD).
 
     Args:
         num_words (int): Words deleted per candidate. Default ``2``.

@@ -2,7 +2,7 @@
 ==============================
 
 Zhuo et al. (2023), "On Robustness of Prompt-based Semantic Parsing with Large Pre-trained
-Language Model: An Empirical Study on Codex", https://aclanthology.org/2023.eacl-main.77/ (RS).
+Language Model: An Empirical Study on Codex", https://arxiv.org/abs/2301.12868 (RS).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ class RandomWordTransposition(RandomWordsTransformation):
 
     Zhuo, Li, Huang, Shiri, Wang, Haffari and Li (2023), "On Robustness of Prompt-based
     Semantic Parsing with Large Pre-trained Language Model: An Empirical Study on Codex",
-    EACL 2023, https://aclanthology.org/2023.eacl-main.77/ (random swap, RS).
+    EACL 2023, https://arxiv.org/abs/2301.12868 (random swap, RS).
 
     Args:
         num_words (int): Words moved per candidate, at least 2. Default ``2``.

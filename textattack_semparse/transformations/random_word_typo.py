@@ -2,7 +2,7 @@
 =====================
 
 Zhuo et al. (2023), "On Robustness of Prompt-based Semantic Parsing with Large Pre-trained
-Language Model: An Empirical Study on Codex", https://aclanthology.org/2023.eacl-main.77/ (TB).
+Language Model: An Empirical Study on Codex", https://arxiv.org/abs/2301.12868 (TB).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ class RandomWordTypo(RandomWordsTransformation):
 
     Zhuo, Li, Huang, Shiri, Wang, Haffari and Li (2023), "On Robustness of Prompt-based
     Semantic Parsing with Large Pre-trained Language Model: An Empirical Study on Codex",
-    EACL 2023, https://aclanthology.org/2023.eacl-main.77/ (typos in two words,
+    EACL 2023, https://arxiv.org/abs/2301.12868 (typos in two words,
     TextBugger-style). TextBugger: Li, Ji, Du, Li and Wang (2019), "TextBugger: Generating
     Adversarial Text Against Real-world Applications", NDSS,
     https://arxiv.org/abs/1812.05271. Deviations: TextBugger inserts a *space*, which splits

@@ -41,7 +41,7 @@ class RandomWordsTransformation(Transformation):
 
     Zhuo, Li, Huang, Shiri, Wang, Haffari and Li (2023), "On Robustness of Prompt-based
     Semantic Parsing with Large Pre-trained Language Model: An Empirical Study on Codex",
-    EACL 2023, https://aclanthology.org/2023.eacl-main.77/.
+    EACL 2023, https://arxiv.org/abs/2301.12868.
 
     Args:
         num_words (int): Words edited per candidate. Default ``2`` (the paper's setting).

@@ -34,7 +34,7 @@ class TopKBySimilarity(Transformation):
 
     Zhuo et al. (2023), "On Robustness of Prompt-based Semantic Parsing with Large
     Pre-trained Language Model: An Empirical Study on Codex", EACL 2023,
-    https://aclanthology.org/2023.eacl-main.77/ (20 candidates per utterance, the 10 most
+    https://arxiv.org/abs/2301.12868 (20 candidates per utterance, the 10 most
     similar kept), and Huang et al. (2021), "On Robustness of Neural Semantic Parsers",
     EACL 2021, https://aclanthology.org/2021.eacl-main.292/ (the n most similar
     masked-LM substitutions, the best of the back-translation bridges).

@@ -18,7 +18,7 @@ class FunctionWordAugmenter(Augmenter):
     """Augments questions by inserting, deleting or substituting function words.
 
     The word-level operations of meaning-preserving data augmentation (MDA) in Huang et al.
-    (2021), On Robustness of Neural Semantic Parsers, https://aclanthology.org/2021.eacl-main.123/.
+    (2021), On Robustness of Neural Semantic Parsers, https://aclanthology.org/2021.eacl-main.292/.
     Pass ``literals`` to keep database values (e.g. ``["new york"]``) untouched.
 
     Args:

@@ -1,4 +1,4 @@
-"""The semparse-geo recipe: composition, and end-to-end runs through the stock textattack CLI."""
+"""The combined recipes (semparse-geo, ...): composition, and end-to-end runs through the stock textattack CLI."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 import pytest
 
 from textattack_semparse.datasets.benchmark import load_benchmark
-from textattack_semparse.recipes.attack.function_word_attack_huang_2021 import FunctionWordAttackHuang2021
+from textattack_semparse.recipes.attack.meaning_preserving_attack_huang_2021 import MeaningPreservingAttackHuang2021
 from textattack_semparse.sql.literals import literal_word_indices, sql_literals
 from textattack_semparse.victims.knn_template_parser import KNNTemplateParser
 
@@ -36,7 +36,7 @@ def _assert_literals_intact(rows):
 def test_repr_lists_the_documented_ingredients():
     geo = load_benchmark("geo-mini")
     victim = KNNTemplateParser(geo.split("question", "train"), database=geo.database)
-    text = repr(FunctionWordAttackHuang2021.build(victim, benchmark="geo-mini"))
+    text = repr(MeaningPreservingAttackHuang2021.build(victim, benchmark="geo-mini"))
     for ingredient in ("ExecutionMatch", "FunctionWordInsertion", "FunctionWordDeletion", "FunctionWordSubstitution",
                        "DistractionSuffix", "RepeatModification", "PreserveLiterals", "MaxWordsPerturbed",
                        "SentenceBERTSimilarity", "GreedyWordImportanceSearch"):

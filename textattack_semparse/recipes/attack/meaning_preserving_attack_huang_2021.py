@@ -1,0 +1,78 @@
+"""Search-based meaning-preserving attack on semantic parsers (Huang et al. 2021; Zhuo et al. 2023)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from textattack import Attack
+from textattack.constraints.overlap import MaxWordsPerturbed
+from textattack.constraints.pre_transformation import RepeatModification
+from textattack.transformations import CompositeTransformation
+
+from textattack_semparse.constraints.preserve_literals import PreserveLiterals
+from textattack_semparse.constraints.sentence_bert_similarity import SentenceBERTSimilarity
+from textattack_semparse.recipes.attack.recipe_ingredients import benchmark_goal_function, perturbation
+from textattack_semparse.search_methods.greedy_word_importance_search import GreedyWordImportanceSearch
+
+WORD_LEVEL_PERTURBATIONS = ("insertion", "deletion", "substitution-f", "distraction")
+"""The offline word-level operations combined by default: Huang et al.'s function-word
+insertion, deletion and substitution and Zhuo et al.'s distraction suffix."""
+
+
+class MeaningPreservingAttackHuang2021:
+    """Greedy word-importance attack combining meaning-preserving perturbations.
+
+    Shuo Huang, Zhuang Li, Lizhen Qu and Lei Pan (2021). On Robustness of Neural Semantic
+    Parsers. EACL 2021. https://aclanthology.org/2021.eacl-main.292/
+
+    Terry Yue Zhuo, Zhuang Li, Yujin Huang, Fatemeh Shiri, Weiqing Wang, Gholamreza Haffari
+    and Yuan-Fang Li (2023). On Robustness of Prompt-based Semantic Parsing with Large
+    Pre-trained Language Model: An Empirical Study on Codex. EACL 2023.
+    https://arxiv.org/abs/2301.12868
+
+    Registered as ``semparse-geo``, ``semparse-atis``, ``semparse-scholar`` and
+    ``semparse-spider``, each bound to its benchmark's database.
+    """
+
+    @staticmethod
+    def build(
+        model_wrapper: Any,
+        *,
+        benchmark: str | None = None,
+        database: str | Path | None = None,
+        perturbations: Sequence[str] = WORD_LEVEL_PERTURBATIONS,
+        similarity_threshold: float = 0.8,
+        max_words_perturbed: int = 2,
+    ) -> Attack:
+        """Compose the attack.
+
+        Args:
+            model_wrapper: The victim.
+            benchmark: Benchmark whose database the gold queries run on (``"geo"``); ``None``
+                uses ``database`` or the victim's database.
+            database: SQLite file (or directory of databases) overriding the benchmark's.
+            perturbations: Registered perturbation names to combine.
+            similarity_threshold: Minimum Sentence-BERT cosine to the original question.
+            max_words_perturbed: Words the search may edit per question.
+        """
+        # Goal: the victim's output stops matching the gold (execution match on the benchmark's
+        # database; exact match without one); examples the victim already gets wrong are skipped.
+        goal_function = benchmark_goal_function(model_wrapper, benchmark=benchmark, database=database)
+        # Huang et al. §3.1 word-level operations and Zhuo et al.'s DB, as registered perturbations.
+        transformation = CompositeTransformation([perturbation(name) for name in perturbations])
+        constraints = [
+            # Never edit the same word twice.
+            RepeatModification(),
+            # Words carrying the gold query's database values stay as they are.
+            PreserveLiterals(),
+            # Deviation: the papers apply one operation per utterance; search may combine a few.
+            MaxWordsPerturbed(max_num_words=max_words_perturbed),
+            # Zhuo et al. keep candidates close to the original by Sentence-BERT similarity.
+            SentenceBERTSimilarity(threshold=similarity_threshold),
+        ]
+        # Greedy search over words ranked by the effect of deleting them; unlike TextAttack's
+        # GreedyWordSwapWIR it also drives insertions and keeps word positions right after them.
+        search_method = GreedyWordImportanceSearch(wir_method="delete")
+        return Attack(goal_function, constraints, transformation, search_method)

@@ -1,0 +1,66 @@
+"""One meaning-preserving perturbation per utterance: the robustness studies' black-box attack."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textattack import Attack
+
+from textattack_semparse.constraints.preserve_literals import PreserveLiterals
+from textattack_semparse.recipes.attack.recipe_ingredients import benchmark_goal_function, perturbation
+from textattack_semparse.search_methods.single_perturbation_search import SinglePerturbationSearch
+from textattack_semparse.transformations.top_k_by_similarity import TopKBySimilarity
+
+
+class PerturbationAttackHuang2021:
+    """Perturb each utterance once with one operation; succeed if a perturbed utterance breaks the parse.
+
+    Shuo Huang, Zhuang Li, Lizhen Qu and Lei Pan (2021). On Robustness of Neural Semantic
+    Parsers. EACL 2021. https://aclanthology.org/2021.eacl-main.292/ (the black-box attack
+    of §3.3 over each perturbation of §3.1).
+
+    Terry Yue Zhuo, Zhuang Li, Yujin Huang, Fatemeh Shiri, Weiqing Wang, Gholamreza Haffari
+    and Yuan-Fang Li (2023). On Robustness of Prompt-based Semantic Parsing with Large
+    Pre-trained Language Model: An Empirical Study on Codex. EACL 2023.
+    https://arxiv.org/abs/2301.12868 (TB, RD, RS, CS, CI, RB, DB; 20 candidates, the 10
+    most similar kept).
+
+    Registered once per perturbation as ``semparse-<perturbation>`` (``semparse-insertion``,
+    ``semparse-typo``, ...), with the papers' candidate settings bound as options.
+    """
+
+    @staticmethod
+    def build(
+        model_wrapper: Any,
+        *,
+        perturbation_name: str,
+        keep: int | None = None,
+        benchmark: str | None = None,
+        database: str | Path | None = None,
+        perturbation_options: dict[str, Any] | None = None,
+    ) -> Attack:
+        """Compose the attack.
+
+        Args:
+            model_wrapper: The victim.
+            perturbation_name: A registered perturbation (``textattack-semparse list perturbation``).
+            keep: Keep only the ``keep`` candidates most similar to the original by
+                Sentence-BERT (Zhuo et al.: 10; Huang et al. back translation: 1); ``None``
+                tries every candidate.
+            benchmark: Benchmark whose database the gold queries run on; ``None`` uses
+                ``database`` or the victim's database.
+            database: SQLite file (or directory of databases) overriding the benchmark's.
+            perturbation_options: Keyword arguments for the perturbation (e.g. a model name).
+        """
+        # Goal: the victim's output stops matching the gold; already-wrong examples are skipped.
+        goal_function = benchmark_goal_function(model_wrapper, benchmark=benchmark, database=database)
+        # The perturbation, optionally filtered to its most similar candidates.
+        transformation = perturbation(perturbation_name, **(perturbation_options or {}))
+        if keep is not None:
+            transformation = TopKBySimilarity(transformation, k=keep)
+        # Words carrying the gold query's database values stay as they are.
+        constraints = [PreserveLiterals()]
+        # One application of the perturbation, every candidate tried (black-box).
+        search_method = SinglePerturbationSearch()
+        return Attack(goal_function, constraints, transformation, search_method)

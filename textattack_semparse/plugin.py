@@ -15,6 +15,7 @@ _KNN = "textattack_semparse.victims.knn_template_parser:KNNTemplateParser.from_b
 _BENCHMARK_DATASET = "textattack_semparse.datasets.benchmark:benchmark_dataset"
 _YIN = f"{_RECIPES}.attack.grammar_error_attack_yin_2020:GrammarErrorAttackYin2020"
 _HUANG_COMBINED = f"{_RECIPES}.attack.meaning_preserving_attack_huang_2021:MeaningPreservingAttackHuang2021"
+_MDA = f"{_RECIPES}.augment.meaning_preserving_augmenter:MeaningPreservingAugmenter"
 _HUANG_SINGLE = f"{_RECIPES}.attack.perturbation_attack_huang_2021:PerturbationAttackHuang2021"
 
 PERTURBATION_KEEP: Mapping[str, int | None] = {
@@ -90,8 +91,14 @@ def semparse_attack_recipes() -> Mapping[str, EntrySpec]:
 @hookimpl
 def semparse_augmentation_recipes() -> Mapping[str, EntrySpec]:
     return {
+        "semparse-mda": {
+            "target": _MDA,
+            "description": "Meaning-preserving data augmentation (Huang et al. 2021 §4.1) with every offline "
+            "operation: function-word insertion/deletion/substitution, WordNet substitution, reordering.",
+        },
         "semparse-function-words": {
-            "target": f"{_RECIPES}.augment.function_word_augmenter:FunctionWordAugmenter",
+            "target": _MDA,
+            "options": {"perturbations": ("insertion", "deletion", "substitution-f")},
             "description": "Meaning-preserving function-word insertion, deletion and substitution (Huang et al. 2021).",
         },
         "nucle-augment": {

@@ -268,9 +268,11 @@ def test_tsv_malformed_line_names_file_and_line(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def function_word_augmenter():
-    from textattack_semparse.recipes.augment.function_word_augmenter import FunctionWordAugmenter
+    from textattack_semparse.recipes.augment.meaning_preserving_augmenter import MeaningPreservingAugmenter
 
-    return FunctionWordAugmenter(pct_words_to_swap=0.3, transformations_per_example=4, seed=0)
+    return MeaningPreservingAugmenter(
+        perturbations=("insertion", "deletion", "substitution-f"), pct_words_to_swap=0.3, transformations_per_example=4
+    )
 
 
 @pytest.mark.parametrize(

@@ -32,11 +32,12 @@ def _read(path):
         return list(csv.DictReader(handle))
 
 
-def test_stock_augment_command_keeps_sql_column_byte_identical(input_csv, tmp_path):
+@pytest.mark.parametrize("recipe", ["semparse-mda", "semparse-function-words"])
+def test_stock_augment_command_keeps_sql_column_byte_identical(recipe, input_csv, tmp_path):
     output = tmp_path / "out.csv"
     result = run_command(
         "textattack", "augment", "--input-csv", str(input_csv), "--output-csv", str(output),
-        "--input-column", "question", "--recipe", "semparse-function-words", "--transformations-per-example", "2",
+        "--input-column", "question", "--recipe", recipe, "--transformations-per-example", "2",
     )
     assert result.returncode == 0, result.stderr[-3000:]
     rows = _read(output)

@@ -171,7 +171,7 @@ def build_test_set(
             )
         except UNAVAILABLE_ERRORS as error:
             if not explicit:
-                skipped[name] = f"{type(error).__name__}: {error}"
+                skipped[name] = f"{type(error).__name__}: {' '.join(str(error).split())}"
                 continue
             if isinstance(error, SemparseError):
                 raise

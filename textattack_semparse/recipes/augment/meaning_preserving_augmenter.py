@@ -1,0 +1,55 @@
+"""Meaning-preserving data augmentation (MDA; Huang et al. 2021)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from textattack.augmentation import Augmenter
+from textattack.constraints.pre_transformation import RepeatModification
+from textattack.transformations import CompositeTransformation
+
+from textattack_semparse.constraints.preserve_literals import PreserveLiterals
+from textattack_semparse.recipes.attack.recipe_ingredients import perturbation
+
+MDA_OFFLINE_PERTURBATIONS = ("insertion", "deletion", "substitution-f", "substitution-wordnet", "reordering")
+"""Huang et al.'s MDA operations that run offline. The paper's masked-LM substitution and back
+translation are ``substitution-nf`` and ``backtranslation``: add them when their models are at
+hand (``perturbations=MDA_OFFLINE_PERTURBATIONS + ("substitution-nf", "backtranslation")``);
+``substitution-wordnet`` stands in for ``substitution-nf`` offline."""
+
+
+class MeaningPreservingAugmenter(Augmenter):
+    """Augments questions with meaning-preserving perturbations, keeping database values intact.
+
+    Shuo Huang, Zhuang Li, Lizhen Qu and Lei Pan (2021). On Robustness of Neural Semantic
+    Parsers. EACL 2021. https://aclanthology.org/2021.eacl-main.292/ — §4.1, meaning-preserving
+    data augmentation (MDA): training utterances perturbed by every operation, paired with
+    their original logical forms. Registered as ``semparse-mda`` (all offline operations)
+    and ``semparse-function-words`` (function-word insertion, deletion and substitution).
+
+    Args:
+        perturbations (Sequence[str], default ``MDA_OFFLINE_PERTURBATIONS``): Registered
+            perturbation names to combine.
+        literals (Sequence[str], default ()): Phrases never modified (e.g. ``["new york"]``);
+            ``textattack-semparse augment`` adds each row's gold-query literals.
+        **kwargs: TextAttack's augmenter keywords (``pct_words_to_swap``,
+            ``transformations_per_example``, ...).
+
+    Example:
+        >>> augmenter = MeaningPreservingAugmenter(perturbations=("deletion",), literals=("texas",))
+        >>> augmenter.augment("what is the capital of texas")
+        ['what is capital of texas']
+    """
+
+    def __init__(
+        self,
+        *,
+        perturbations: Sequence[str] = MDA_OFFLINE_PERTURBATIONS,
+        literals: Sequence[str] = (),
+        **kwargs: Any,
+    ) -> None:
+        self.perturbations = tuple(perturbations)
+        transformation = CompositeTransformation([perturbation(name) for name in self.perturbations])
+        constraints = [RepeatModification(), PreserveLiterals(literals=tuple(literals))]
+        super().__init__(transformation=transformation, constraints=constraints, **kwargs)

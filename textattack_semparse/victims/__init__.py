@@ -1,0 +1,12 @@
+"""Victims: semantic parsers wrapped as TextAttack model wrappers."""
+
+from textattack_semparse._lazy import lazy_exports
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "KNNTemplateParser": "knn_template_parser",
+        "SemanticParser": "semantic_parser",
+        "Seq2SeqParser": "seq2seq_parser",
+    },
+)

@@ -1,0 +1,11 @@
+"""Augmentation recipes: ``textattack.augmentation.Augmenter`` subclasses."""
+
+from textattack_semparse._lazy import lazy_exports
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "GrammarErrorAugmenter": "grammar_error_augmenter",
+        "MeaningPreservingAugmenter": "meaning_preserving_augmenter",
+    },
+)

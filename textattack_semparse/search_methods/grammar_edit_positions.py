@@ -37,10 +37,8 @@ class GrammarEditPositions:
 
     @property
     def get_transformations(self) -> Callable[..., list[AttackedText]]:
-        try:
-            self.__dict__["_attack_get_transformations"]
-        except KeyError:
-            raise AttributeError("get_transformations is assigned by textattack.Attack") from None
+        if "_attack_get_transformations" not in self.__dict__:
+            raise AttributeError("get_transformations is assigned by textattack.Attack")
         return self._transformations_at_positions
 
     @get_transformations.setter

@@ -118,7 +118,8 @@ def test_written_json_drives_the_transformations(m2_file: Path, tmp_path: Path) 
     fit_error_model([m2_file]).to_json(path)
     model = ErrorModel.from_json(path)
     assert model.counts["types"] == EXPECTED_TYPES and "learner.m2" in model.about
-    transformation = GrammarErrorArtOrDet(error_model=path, mode="probabilistic", seed=0, num_samples=20)
+    # rate 0.1 of 7 words: one error per sample
+    transformation = GrammarErrorArtOrDet(error_model=path, mode="probabilistic", rate=0.1, seed=0, num_samples=20)
     outputs = {output.text for output in transformation(AttackedText("I saw an elephant in the zoo"))}
     # fitted: an -> a (2/3) or the (1/3); the -> ∅; no insertion (∅ row empty)
     assert outputs <= {"I saw a elephant in the zoo", "I saw the elephant in the zoo", "I saw an elephant in zoo"}

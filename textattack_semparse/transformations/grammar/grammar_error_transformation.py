@@ -51,7 +51,7 @@ class GrammarErrorTransformation(WordSwap):
     * ``mode="worst-case"`` (deterministic, for TextAttack's search methods) returns one text
       per candidate edit: the exhaustive set of applicable errors at each allowed position;
     * ``mode="probabilistic"`` (the paper's average case, for augmentation and the "dist."
-      attack) returns ``num_samples`` texts, each with up to ``max(1, floor(rate * words))``
+      attack) returns ``num_samples`` texts, each with up to ``max(1, ceil(rate * words))``
       errors sampled as in the paper: an error type from the model's type distribution
       (combined transformation only), a position where that type applies (uniformly), a
       replacement by the confusion weights ``w_ij``; errors never overlap.
@@ -59,8 +59,8 @@ class GrammarErrorTransformation(WordSwap):
     It subclasses ``WordSwap`` so that TextAttack's greedy-WIR and genetic searches accept
     it; insertions and deletions change the word count, which the genetic search's index
     crossover cannot follow, so use ``length_preserving=True`` there.
-    Deviation: the released code draws ``ceil(rate * words)`` errors; ``floor`` with a
-    minimum of 1 matches TextAttack's ``MaxModificationRate``.
+    The number of errors is ``ceil(rate * words)`` (at least 1), as in the released code and
+    in ``MaxGrammarErrorRate``, so the sampled and the searched attacks share one budget.
 
     Yin, Long, Meng and Chang (2020), "On the Robustness of Language Encoders against
     Grammatical Errors", https://aclanthology.org/2020.acl-main.310/.
@@ -171,7 +171,7 @@ class GrammarErrorTransformation(WordSwap):
 
     def sample_edits(self, edits: Sequence[GrammarEdit], num_words: int) -> list[GrammarEdit]:
         """Sample non-overlapping errors from ``edits`` (probabilistic mode), using own RNG."""
-        budget = max(1, math.floor(self.rate * num_words))
+        budget = max(1, math.ceil(round(self.rate * num_words, 9)))
         weighted = [(edit, self._edit_weight(edit)) for edit in edits]
         weighted = [(edit, weight) for edit, weight in weighted if weight > 0]
         chosen: list[GrammarEdit] = []

@@ -37,9 +37,11 @@ class MeaningPreservingAugmenter(Augmenter):
             ``transformations_per_example``, ...).
 
     Example:
-        >>> augmenter = MeaningPreservingAugmenter(perturbations=("deletion",), literals=("texas",))
-        >>> augmenter.augment("what is the capital of texas")
-        ['what is capital of texas']
+        >>> augmenter = MeaningPreservingAugmenter(
+        ...     perturbations=("deletion",), literals=("texas",), transformations_per_example=2, high_yield=True
+        ... )
+        >>> sorted(augmenter.augment("what is the capital of texas"))
+        ['what is capital of texas', 'what the capital of texas']
     """
 
     def __init__(

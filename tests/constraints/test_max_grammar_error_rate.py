@@ -13,7 +13,7 @@ from textattack_semparse.constraints.max_grammar_error_rate import MaxGrammarErr
 from textattack_semparse.transformations.grammar.grammar_error_combined import GrammarErrorCombined
 from textattack_semparse.transformations.grammar.grammar_error_transformation import GRAMMAR_ERRORS_ATTR
 
-QUESTION = "what is the most populous state in the us"  # nine words: ceil(0.15 * 9) = 2 errors
+QUESTION = "what is the most populous state in the us"  # nine words: max(1, floor(0.15 * 9)) = 1 error
 
 
 def _first(outputs, error_type, changes_length=None):
@@ -28,8 +28,8 @@ def test_doctests():
     assert doctest.testmod(max_grammar_error_rate).failed == 0
 
 
-@pytest.mark.parametrize("words, rate, expected", [(1, 0.15, 1), (6, 0.15, 1), (7, 0.15, 2), (9, 0.15, 2), (20, 0.15, 3), (30, 0.1, 3), (10, 1.0, 10)])
-def test_budget_is_ceil_with_at_least_one(words, rate, expected):
+@pytest.mark.parametrize("words, rate, expected", [(1, 0.15, 1), (6, 0.15, 1), (7, 0.15, 1), (13, 0.15, 1), (14, 0.15, 2), (20, 0.15, 3), (30, 0.1, 3), (10, 1.0, 10)])
+def test_budget_rounds_down_with_at_least_one(words, rate, expected):
     assert MaxGrammarErrorRate(max_rate=rate).budget(words) == expected
 
 
@@ -42,15 +42,16 @@ def test_a_deletion_counts_although_it_modifies_no_word_index():
     assert MaxGrammarErrorRate(max_rate=0.0, min_threshold=1)._check_constraint(deleted, original)
 
 
-def test_third_error_exceeds_the_budget_of_a_nine_word_question():
+def test_second_error_exceeds_the_budget_of_a_nine_word_question():
     original = AttackedText(QUESTION)
     transformation = GrammarErrorCombined()
     one = _first(transformation(original), "Worder")  # a swap: two modified words, one error
     assert len(one.attack_attrs["modified_indices"]) == 2
     two = _first(transformation(one, indices_to_modify=[5]), "Nn")
     three = _first(transformation(two, indices_to_modify=[1]), "SVA")
-    constraint = MaxGrammarErrorRate()
-    assert [constraint._check_constraint(text, original) for text in (one, two, three)] == [True, True, False]
+    assert [MaxGrammarErrorRate()._check_constraint(text, original) for text in (one, two, three)] == [True, False, False]
+    wider = MaxGrammarErrorRate(max_rate=0.3)  # floor(0.3 * 9) = 2 errors
+    assert [wider._check_constraint(text, original) for text in (one, two, three)] == [True, True, False]
     # TextAttack's MaxModificationRate would stop after the swap alone (two modified words).
     assert not MaxModificationRate(0.15)._get_modifiable_indices(one)
 

@@ -6,16 +6,14 @@ Bound the number of simulated grammatical errors by a share of the sentence's wo
 
 from __future__ import annotations
 
-import math
-
 from textattack.constraints import Constraint
 from textattack.shared import AttackedText
 
-from textattack_semparse.transformations.grammar.grammar_error_transformation import GRAMMAR_ERRORS_ATTR
+from textattack_semparse.transformations.grammar.grammar_error_transformation import GRAMMAR_ERRORS_ATTR, error_budget
 
 
 class MaxGrammarErrorRate(Constraint):
-    """At most ``max(min_threshold, ceil(max_rate * words))`` grammatical errors per sentence.
+    """At most ``max(min_threshold, floor(max_rate * words))`` grammatical errors per sentence.
 
     Yin et al. (2020) bound their attacks by the number of *errors* (15% of the tokens). The
     errors are the :class:`~textattack_semparse.transformations.grammar.grammar_edit.GrammarEdit`
@@ -24,8 +22,8 @@ class MaxGrammarErrorRate(Constraint):
     ``MaxModificationRate`` counts modified *word indices* instead, which does not fit these
     edits: a deletion leaves no modified index (so deletions would be unlimited), an inserted
     article counts as two modified words (the article and the word it precedes) and a
-    word-order swap as two. The rounding (``ceil``, at least ``min_threshold``) is
-    ``MaxModificationRate``'s. Checked after the transformation, so it also bounds the
+    word-order swap as two. The budget is :func:`error_budget` (rounded down, at least
+    ``min_threshold``), so no sentence that can take one error gets more than 15%. Checked after the transformation, so it also bounds the
     children of a genetic crossover, which are built without the transformation. Texts
     that record no errors (other transformations) count zero.
 
@@ -60,10 +58,9 @@ class MaxGrammarErrorRate(Constraint):
         Example:
             >>> rate = MaxGrammarErrorRate(max_rate=0.15)
             >>> rate.budget(6), rate.budget(7), rate.budget(20), rate.budget(0)
-            (1, 2, 3, 1)
+            (1, 1, 3, 1)
         """
-        # Rounded first: 0.1 * 30 is 3.0000000000000004 in floating point.
-        return max(self.min_threshold, math.ceil(round(num_words * self.max_rate, 9)))
+        return error_budget(num_words, self.max_rate, self.min_threshold)
 
     def _check_constraint(self, transformed_text: AttackedText, reference_text: AttackedText) -> bool:
         errors = transformed_text.attack_attrs.get(GRAMMAR_ERRORS_ATTR, ())

@@ -43,7 +43,7 @@ class GrammarErrorCombined(GrammarErrorTransformation):
     two types is kept once, with the first type in ``error_types`` order). Probabilistic: each
     error draws a type from the error model's type distribution (restricted to the types
     that still apply), then a position and a replacement as in the single-type
-    transformations, up to ``max(1, ceil(rate * words))`` errors. See
+    transformations, up to ``max(1, floor(rate * words))`` errors. See
     :class:`GrammarErrorTransformation` for the other arguments.
 
     Yin, Long, Meng and Chang (2020), "On the Robustness of Language Encoders against

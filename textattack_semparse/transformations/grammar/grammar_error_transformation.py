@@ -32,6 +32,22 @@ GRAMMAR_ERRORS_ATTR = "semparse_grammar_errors"
 the text each was applied to), for per-type analyses of successful attacks."""
 
 
+def error_budget(num_words: int, rate: float, minimum: int = 1) -> int:
+    """Errors allowed in a sentence of ``num_words`` words: ``max(minimum, floor(rate * words))``.
+
+    Rounding down keeps every sentence long enough for one error within the rate (Yin et al.
+    2020 attack with at most 15% of the tokens modified); ``minimum`` lets short sentences
+    have one. Deviation: the paper's released code rounds up, which allows 2 errors (28%)
+    in a 7-word question.
+
+    Example:
+        >>> error_budget(6, 0.15), error_budget(7, 0.15), error_budget(20, 0.15), error_budget(30, 0.1)
+        (1, 1, 3, 3)
+    """
+    # Rounded first: 0.1 * 30 is 3.0000000000000004 in floating point.
+    return max(minimum, math.floor(round(num_words * rate, 9)))
+
+
 def match_case(original: str, new: str) -> str:
     """Give ``new`` the capitalisation pattern of ``original`` (upper, title or as is)."""
     if len(original) > 1 and original.isupper():
@@ -51,7 +67,7 @@ class GrammarErrorTransformation(WordSwap):
     * ``mode="worst-case"`` (deterministic, for TextAttack's search methods) returns one text
       per candidate edit: the exhaustive set of applicable errors at each allowed position;
     * ``mode="probabilistic"`` (the paper's average case, for augmentation and the "dist."
-      attack) returns ``num_samples`` texts, each with up to ``max(1, ceil(rate * words))``
+      attack) returns ``num_samples`` texts, each with up to ``max(1, floor(rate * words))``
       errors sampled as in the paper: an error type from the model's type distribution
       (combined transformation only), a position where that type applies (uniformly), a
       replacement by the confusion weights ``w_ij``; errors never overlap.
@@ -59,8 +75,8 @@ class GrammarErrorTransformation(WordSwap):
     It subclasses ``WordSwap`` so that TextAttack's greedy-WIR and genetic searches accept
     it; insertions and deletions change the word count, which the genetic search's index
     crossover cannot follow, so use ``length_preserving=True`` there.
-    The number of errors is ``ceil(rate * words)`` (at least 1), as in the released code and
-    in ``MaxGrammarErrorRate``, so the sampled and the searched attacks share one budget.
+    The number of errors is :func:`error_budget` (``floor(rate * words)``, at least 1), as in
+    ``MaxGrammarErrorRate``, so the sampled and the searched attacks share one budget.
 
     Yin, Long, Meng and Chang (2020), "On the Robustness of Language Encoders against
     Grammatical Errors", https://aclanthology.org/2020.acl-main.310/.
@@ -171,7 +187,7 @@ class GrammarErrorTransformation(WordSwap):
 
     def sample_edits(self, edits: Sequence[GrammarEdit], num_words: int) -> list[GrammarEdit]:
         """Sample non-overlapping errors from ``edits`` (probabilistic mode), using own RNG."""
-        budget = max(1, math.ceil(round(self.rate * num_words, 9)))
+        budget = error_budget(num_words, self.rate)
         weighted = [(edit, self._edit_weight(edit)) for edit in edits]
         weighted = [(edit, weight) for edit, weight in weighted if weight > 0]
         chosen: list[GrammarEdit] = []

@@ -15,6 +15,7 @@ __getattr__, __dir__ = lazy_exports(
         "MaskedLMContentWordSubstitution": "masked_lm_content_word_substitution",
         "MaskedLMRandomWordInsertion": "masked_lm_random_word_insertion",
         "MaskedLMRandomWordSubstitution": "masked_lm_random_word_substitution",
+        "MaskedLMRandomWordsTransformation": "masked_lm_random_words_transformation",
         "ParaphraseRewriting": "paraphrase_rewriting",
         "RandomWordDeletion": "random_word_deletion",
         "RandomWordTransposition": "random_word_transposition",

@@ -10,14 +10,10 @@ from __future__ import annotations
 from textattack.shared import AttackedText
 
 from textattack_semparse.transformations.derived_text import edit_words, question_text, question_word_count
-from textattack_semparse.transformations.masked_lm_candidates import MaskedLMCandidates
-from textattack_semparse.transformations.random_words_transformation import RandomWordsTransformation
-
-DEFAULT_MODEL = "roberta-base"
-"""RoBERTa (Liu et al., 2019), the masked LM of Zhuo et al.'s context-aware perturbations."""
+from textattack_semparse.transformations.masked_lm_random_words_transformation import MaskedLMRandomWordsTransformation
 
 
-class MaskedLMRandomWordInsertion(RandomWordsTransformation):
+class MaskedLMRandomWordInsertion(MaskedLMRandomWordsTransformation):
     """Insert ``num_words`` masked-LM words at random positions of the question (CI).
 
     A position ``i`` means *before* ``words[i]`` (TextAttack's ``WordInsertion``
@@ -47,29 +43,6 @@ class MaskedLMRandomWordInsertion(RandomWordsTransformation):
         device (str | None): Torch device; ``None`` (default) = CUDA when available.
         seed (int | None): Seed of the owned generator (positions and draws). Default ``None``.
     """
-
-    def __init__(
-        self,
-        model_name_or_path: str = DEFAULT_MODEL,
-        num_words: int = 2,
-        num_candidates: int = 20,
-        top_k: int = 10,
-        batch_size: int = 32,
-        max_length: int = 128,
-        device: str | None = None,
-        seed: int | None = None,
-    ) -> None:
-        super().__init__(num_words=num_words, num_candidates=num_candidates, seed=seed)
-        if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
-            raise ValueError(f"top_k must be a positive int, got {top_k!r}.")
-        self.masked_lm = MaskedLMCandidates(
-            model_name_or_path, batch_size=batch_size, max_length=max_length, device=device
-        )
-        self.model_name_or_path = model_name_or_path
-        self.top_k = top_k
-        self.batch_size = batch_size
-        self.max_length = max_length
-        self.device = device
 
     def _eligible_positions(self, current_text: AttackedText, indices: list[int]) -> list[int]:
         count = question_word_count(current_text)
@@ -115,6 +88,3 @@ class MaskedLMRandomWordInsertion(RandomWordsTransformation):
         if position == count:
             return count - 1, f"{words[count - 1]} {word}"
         return position, f"{word} {words[position]}"
-
-    def extra_repr_keys(self) -> list[str]:
-        return ["model_name_or_path", "top_k", "batch_size", "max_length", "device"] + super().extra_repr_keys()

@@ -10,14 +10,10 @@ from __future__ import annotations
 from textattack.shared import AttackedText
 
 from textattack_semparse.transformations.derived_text import edit_words, match_case, question_text
-from textattack_semparse.transformations.masked_lm_candidates import MaskedLMCandidates
-from textattack_semparse.transformations.random_words_transformation import RandomWordsTransformation
-
-DEFAULT_MODEL = "roberta-base"
-"""RoBERTa (Liu et al., 2019), the masked LM of Zhuo et al.'s context-aware perturbations."""
+from textattack_semparse.transformations.masked_lm_random_words_transformation import MaskedLMRandomWordsTransformation
 
 
-class MaskedLMRandomWordSubstitution(RandomWordsTransformation):
+class MaskedLMRandomWordSubstitution(MaskedLMRandomWordsTransformation):
     """Replace ``num_words`` random modifiable words by masked-LM words in context (CS).
 
     The chosen words are replaced one after the other, left to right: each is masked in the
@@ -44,29 +40,6 @@ class MaskedLMRandomWordSubstitution(RandomWordsTransformation):
         seed (int | None): Seed of the owned generator (positions and draws). Default ``None``.
     """
 
-    def __init__(
-        self,
-        model_name_or_path: str = DEFAULT_MODEL,
-        num_words: int = 2,
-        num_candidates: int = 20,
-        top_k: int = 10,
-        batch_size: int = 32,
-        max_length: int = 128,
-        device: str | None = None,
-        seed: int | None = None,
-    ) -> None:
-        super().__init__(num_words=num_words, num_candidates=num_candidates, seed=seed)
-        if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
-            raise ValueError(f"top_k must be a positive int, got {top_k!r}.")
-        self.masked_lm = MaskedLMCandidates(
-            model_name_or_path, batch_size=batch_size, max_length=max_length, device=device
-        )
-        self.model_name_or_path = model_name_or_path
-        self.top_k = top_k
-        self.batch_size = batch_size
-        self.max_length = max_length
-        self.device = device
-
     def _apply(self, current_text: AttackedText, position_sets: list[tuple[int, ...]]) -> list[AttackedText | None]:
         words = current_text.words
         question = AttackedText(question_text(current_text))
@@ -88,6 +61,3 @@ class MaskedLMRandomWordSubstitution(RandomWordsTransformation):
                 word = self._rng.choices([w for w, _ in candidates], weights=[p for _, p in candidates])[0]
                 chosen[n][target] = match_case(words[target], word)
         return [None if n in failed else edit_words(current_text, list(c.items())) for n, c in enumerate(chosen)]
-
-    def extra_repr_keys(self) -> list[str]:
-        return ["model_name_or_path", "top_k", "batch_size", "max_length", "device"] + super().extra_repr_keys()

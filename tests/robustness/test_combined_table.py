@@ -9,8 +9,10 @@ from textattack_semparse.robustness.robustness_metrics import RobustnessMetrics
 from textattack_semparse.robustness.robustness_report import RobustnessReport
 
 
-def report(dataset: str, victim: str, perturbations: dict[str, RobustnessMetrics]) -> RobustnessReport:
-    return RobustnessReport(victim, dataset, "execution", None, 4, 2, 0, perturbations, loss_available=False)
+def report(dataset: str, victim: str, perturbations: dict[str, RobustnessMetrics], setting: str | None = None) -> RobustnessReport:
+    return RobustnessReport(
+        victim, dataset, "execution", None, 4, 2, 0, perturbations, loss_available=False, test_set={"setting": setting}
+    )
 
 
 GEO = report("geo", "knn-geo", {"deletion": RobustnessMetrics(2, 2, 2, 1, 2, 1), "distraction": RobustnessMetrics(4, 2, 4, 4, 2, 2)})
@@ -33,6 +35,13 @@ def test_rows_are_the_union_of_perturbations_then_averages_and_originals():
 def test_same_dataset_and_victim_twice_get_distinct_headings():
     columns, _ = combined_table([GEO, GEO, GEO], "perturbation_accuracy")
     assert columns[1:] == ["geo / knn-geo", "geo / knn-geo #2", "geo / knn-geo #3"]
+
+
+def test_same_dataset_and_victim_in_two_settings_are_told_apart_by_setting():
+    huang = report("geo", "knn-geo", {}, setting="huang-2021")
+    zhuo = report("geo", "knn-geo", {}, setting="zhuo-2023")
+    columns, _ = combined_table([huang, zhuo, ATIS])
+    assert columns[1:] == ["geo / knn-geo (huang-2021)", "geo / knn-geo (zhuo-2023)", "atis / knn-atis"]
 
 
 def test_unknown_metric_suggests_the_closest():

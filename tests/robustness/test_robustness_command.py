@@ -60,7 +60,8 @@ def test_table_combines_results_as_perturbations_by_dataset_and_victim(built_dir
     assert main(["robustness", "table", str(result), str(result), "--metric", "perturbation_accuracy", "--output-csv", str(table_csv)]) == 0
     with table_csv.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.reader(handle))
-    assert rows[0] == ["perturbation", "geo-question-test / knn-geo", "geo-question-test / knn-geo #2"]
+    label = "geo-question-test / knn-geo (huang-2021)"
+    assert rows[0] == ["perturbation", label, f"{label} #2"]
     assert [row[0] for row in rows[1:3]] == ["deletion", "distraction"]
     assert rows[1][1] == rows[1][2]
 

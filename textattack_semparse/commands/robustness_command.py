@@ -62,6 +62,16 @@ def _positive_int(value: str) -> int:
     return count
 
 
+def _positive_float(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        number = 0.0
+    if not number > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {value!r}")
+    return number
+
+
 def _count_or_all(value: str) -> int | str:
     return value if value == "all" else _positive_int(value)
 
@@ -93,7 +103,7 @@ def _add_evaluate_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--batch-size", type=_positive_int, default=64, help="inputs per victim call (default 64)")
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=_positive_float,
         default=5.0,
         help="seconds each SQL query may run (default 5); a gold query that times out is excluded as a gold error",
     )
@@ -145,9 +155,6 @@ def _evaluate(args: argparse.Namespace, victim: Any, test_set: Any, output_json:
     from textattack_semparse.robustness.evaluate_test_set import evaluate_test_set
     from textattack_semparse.robustness.robustness_report import TABLE_COLUMNS
 
-    if args.timeout <= 0:
-        print(f"error: --timeout must be positive seconds, got {args.timeout}.", file=sys.stderr)
-        raise SystemExit(2)
     report = evaluate_test_set(
         victim, test_set, victim_name=args.model, batch_size=args.batch_size, timeout=args.timeout
     )

@@ -22,8 +22,9 @@ def combined_table(reports: Sequence[RobustnessReport], metric: str = "robust_ac
 
     Rows are the perturbations of all reports (in order of first appearance), then the micro
     and macro averages of ``metric``, then every report's standard accuracy on all its
-    originals; columns are the reports. A cell is ``None`` where a report lacks the
-    perturbation or the value is undefined. Repeated column headings get ``#2``, ``#3``.
+    originals; columns are the reports (``dataset / victim``, plus the selection setting when
+    two reports share dataset and victim, then ``#2``, ``#3`` if still ambiguous). A cell is
+    ``None`` where a report lacks the perturbation or the value is undefined.
 
     Raises:
         ValueError: ``metric`` is not one of :data:`RATES`, or there are no reports.
@@ -32,9 +33,12 @@ def combined_table(reports: Sequence[RobustnessReport], metric: str = "robust_ac
         raise ValueError(f"Unknown metric {metric!r}.{closest_match_hint(metric, RATES)} Metrics: {', '.join(RATES)}.")
     if not reports:
         raise ValueError("combined_table needs at least one report.")
+    plain = [report_label(report) for report in reports]
     labels: list[str] = []
-    for report in reports:
-        label = report_label(report)
+    for report, label in zip(reports, plain):
+        setting = report.test_set.get("setting")
+        if plain.count(label) > 1 and setting:
+            label = f"{label} ({setting})"
         count = sum(existing == label or existing.startswith(f"{label} #") for existing in labels)
         labels.append(label if count == 0 else f"{label} #{count + 1}")
     perturbations = list(dict.fromkeys(name for report in reports for name in report.perturbations))

@@ -169,3 +169,13 @@ def test_greedy_attack_never_changes_a_literal() -> None:
                 assert literal_word_indices(perturbed.words, [literal]), (literal, perturbed.text)
                 checked += 1
     assert checked >= 3
+
+
+def test_logical_form_gold_protects_the_constants_the_question_spells_out() -> None:
+    text = question("what is the capital of new york", "(capital:<s,c> new_york:s)")
+    assert PreserveLiterals()._get_modifiable_indices(text) == {0, 1, 2, 3, 4}
+
+
+def test_sql_opening_with_a_bracket_is_still_read_as_sql() -> None:
+    text = question("what is the population of texas", '( SELECT population FROM state WHERE state_name = "texas" )')
+    assert PreserveLiterals()._get_modifiable_indices(text) == {0, 1, 2, 3, 4}

@@ -12,6 +12,7 @@ from textattack.constraints import PreTransformationConstraint
 from textattack.shared import AttackedText
 
 from textattack_semparse.attack_attrs import gold_output, original_text
+from textattack_semparse.datasets.logical_form import logical_form_literals
 from textattack_semparse.sql.literals import literal_word_indices, sql_literals
 
 
@@ -37,7 +38,10 @@ class PreserveLiterals(PreTransformationConstraint):
     Without a recorded gold output and without ``literals`` nothing is protected. A literal
     the question does not spell out (the gold says ``150000``, the question "150,000")
     cannot be located and is not protected. Gold queries are read with sqlglot's tokenizer
-    in ``dialect`` (see :func:`textattack_semparse.sql.literals.sql_literals`).
+    in ``dialect`` (see :func:`textattack_semparse.sql.literals.sql_literals`); a gold
+    logical form (an s-expression such as ``(capital:<s,c> new_york:s)``) gives the
+    constants the question spells out
+    (:func:`textattack_semparse.datasets.logical_form.logical_form_literals`).
 
     Original to textattack-semparse.
 
@@ -67,7 +71,12 @@ class PreserveLiterals(PreTransformationConstraint):
     def protected_literals(self, current_text: AttackedText) -> list[str]:
         """The explicit literals followed by those of the recorded gold query, deduplicated."""
         gold = gold_output(current_text)
-        from_gold = sql_literals(gold, dialect=self.dialect) if gold else []
+        if not gold:
+            from_gold: list[str] = []
+        elif _is_logical_form(gold):
+            from_gold = logical_form_literals(original_text(current_text).text, gold)
+        else:
+            from_gold = sql_literals(gold, dialect=self.dialect)
         return list(dict.fromkeys([*(self.literals or ()), *from_gold]))
 
     def _get_modifiable_indices(self, current_text: AttackedText) -> set[int]:
@@ -82,3 +91,8 @@ class PreserveLiterals(PreTransformationConstraint):
 
     def extra_repr_keys(self) -> list[str]:
         return ["literals", "dialect"] + super().extra_repr_keys()
+
+
+def _is_logical_form(gold: str) -> bool:
+    """An s-expression (``( lambda $0 e ...)``), not SQL (which may also open with a bracket)."""
+    return gold.lstrip().startswith("(") and "select" not in gold.lower()

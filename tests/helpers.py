@@ -21,3 +21,45 @@ def run_command(*args: str, env: dict[str, str] | None = None, cwd: Path | None 
         cwd=cwd,
         timeout=timeout,
     )
+
+
+def word_level_tokenizer(words: list[str]):
+    """A whitespace WordLevel tokenizer over ``words`` that appends ``</s>``, like T5's."""
+    import transformers
+    from tokenizers import Tokenizer, models, pre_tokenizers, processors
+
+    vocab = {token: index for index, token in enumerate(["<pad>", "</s>", "<unk>", *dict.fromkeys(words)])}
+    backend = Tokenizer(models.WordLevel(vocab=vocab, unk_token="<unk>"))
+    backend.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    backend.post_processor = processors.TemplateProcessing(single="$A </s>", special_tokens=[("</s>", 1)])
+    return transformers.PreTrainedTokenizerFast(
+        tokenizer_object=backend, pad_token="<pad>", eos_token="</s>", unk_token="<unk>"
+    )
+
+
+def save_tiny_t5(directory: Path, words: list[str], *, suppress_special_tokens: bool = False) -> Path:
+    """Save a randomly initialised T5 with a whitespace word-level tokenizer over ``words`` (no download)."""
+    import torch
+    import transformers
+
+    tokenizer = word_level_tokenizer(words)
+    config = transformers.T5Config(
+        vocab_size=len(tokenizer),
+        d_model=32,
+        d_ff=64,
+        d_kv=16,
+        num_layers=2,
+        num_heads=2,
+        pad_token_id=0,
+        eos_token_id=1,
+        decoder_start_token_id=0,
+        initializer_factor=3.0,  # large enough that the random model's outputs depend on its input
+    )
+    with torch.random.fork_rng():
+        torch.manual_seed(0)
+        model = transformers.T5ForConditionalGeneration(config)
+    if suppress_special_tokens:
+        model.generation_config.suppress_tokens = [0, 2]  # never emit <pad>/<unk>, so outputs are words
+    model.save_pretrained(directory)
+    tokenizer.save_pretrained(directory)
+    return directory

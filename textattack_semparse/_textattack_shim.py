@@ -101,7 +101,7 @@ def _create_model_from_args(original: Callable[[Any], Any], args: Any) -> Any:
 
     model = getattr(args, "model", None)
     if model and is_plugin_victim(model):
-        return create_victim(model)[0]
+        return create_victim(model, dataset=getattr(args, "dataset_by_model", None))[0]
     return original(args)
 
 

@@ -105,3 +105,21 @@ def test_textattack_imports_offline_with_the_plugins_stopword_list(tmp_path):
         assert provided.is_file() and count == len(provided.read_text().split())
     else:  # NLTK's own file is installed on this machine: it is used, not replaced
         assert not provided.exists()
+
+
+def test_stock_cli_attacks_a_local_seq2seq_directory(tmp_path):
+    # TextAttack alone would load the directory as a sequence classifier.
+    from tests.helpers import save_tiny_t5
+
+    model = save_tiny_t5(tmp_path / "t5", "what is the capital of texas SELECT FROM WHERE".split())
+    summary = tmp_path / "s.json"
+    result = run_command(
+        "textattack", "attack", "--recipe", "semparse-deletion", "--model", str(model),
+        "--dataset-by-model", "geo-question-test", "--num-examples", "2", "--log-summary-to-json", str(summary),
+        env={"SEMPARSE_DATA_DIR": ""},
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    results = __import__("json").loads(summary.read_text())["Attack Results"]
+    assert results["Number of skipped attacks:"] == 2  # a random model parses nothing right
+    # A Seq2SeqParser bound to the dataset's database, so its SQL is scored by execution.
+    assert "ExecutionMatch" in result.stdout and "T5ForConditionalGeneration" in result.stdout + result.stderr

@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 import torch
 import transformers
-from tokenizers import Tokenizer, models, pre_tokenizers, processors
 
 from textattack_semparse.errors import VictimError
 from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser, is_seq2seq_directory
+
+from tests.helpers import save_tiny_t5, word_level_tokenizer
 
 WORDS = (
     "what is the capital of texas new york rivers in which states border how long river colorado "
@@ -28,45 +29,14 @@ QUESTIONS = [
 ]
 
 
-def word_level_tokenizer() -> transformers.PreTrainedTokenizerFast:
-    """A whitespace WordLevel tokenizer that appends </s>, like T5's."""
-    vocab = {token: index for index, token in enumerate(["<pad>", "</s>", "<unk>", *WORDS])}
-    tokenizer = Tokenizer(models.WordLevel(vocab=vocab, unk_token="<unk>"))
-    tokenizer.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    tokenizer.post_processor = processors.TemplateProcessing(single="$A </s>", special_tokens=[("</s>", 1)])
-    return transformers.PreTrainedTokenizerFast(
-        tokenizer_object=tokenizer, pad_token="<pad>", eos_token="</s>", unk_token="<unk>"
-    )
-
-
 @pytest.fixture(scope="module")
 def t5_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tokenizer = word_level_tokenizer()
-    config = transformers.T5Config(
-        vocab_size=len(tokenizer),
-        d_model=32,
-        d_ff=64,
-        d_kv=16,
-        num_layers=2,
-        num_heads=2,
-        pad_token_id=0,
-        eos_token_id=1,
-        decoder_start_token_id=0,
-        initializer_factor=3.0,  # large enough that the random model's outputs depend on its input
-    )
-    with torch.random.fork_rng():
-        torch.manual_seed(0)
-        model = transformers.T5ForConditionalGeneration(config)
-    model.generation_config.suppress_tokens = [0, 2]  # never emit <pad>/<unk>, so outputs are words
-    path = tmp_path_factory.mktemp("tiny-t5")
-    model.save_pretrained(path)
-    tokenizer.save_pretrained(path)
-    return path
+    return save_tiny_t5(tmp_path_factory.mktemp("tiny-t5"), WORDS, suppress_special_tokens=True)
 
 
 @pytest.fixture(scope="module")
 def bert_classifier_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tokenizer = word_level_tokenizer()
+    tokenizer = word_level_tokenizer(WORDS)
     config = transformers.BertConfig(
         vocab_size=len(tokenizer),
         hidden_size=32,

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.metrics.prediction_scoring import (
     BATCH_SIZE,
     VictimInput,
@@ -16,11 +15,11 @@ from textattack_semparse.metrics.prediction_scoring import (
     scoring_method,
     victim_input,
 )
-from textattack_semparse.registry import get_registry
 from textattack_semparse.robustness.robustness_metrics import RobustnessMetrics
 from textattack_semparse.robustness.robustness_report import RobustnessReport
 from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet
 from textattack_semparse.robustness.utterance_outcome import UtteranceOutcome
+from textattack_semparse.victims.resolution import dataset_database
 
 
 def no_loss_message(victim_name: str) -> str:
@@ -35,13 +34,7 @@ def evaluation_database(victim: Any, dataset: str) -> Path | None:
     """Where queries run: the victim's database, else that of the benchmark the registered
     ``dataset`` comes from (its entry's ``benchmark`` option), else ``None`` (exact match)."""
     database = getattr(victim, "database", None)
-    if database is not None:
-        return Path(database)
-    registry = get_registry()
-    if ("dataset", dataset) not in registry:
-        return None
-    benchmark = registry.get("dataset", dataset).options.get("benchmark")
-    return None if benchmark is None else load_benchmark(benchmark).database
+    return Path(database) if database is not None else dataset_database(dataset)
 
 
 def gold_losses(

@@ -194,7 +194,7 @@ def run_build_and_evaluate(args: argparse.Namespace) -> int:
     from textattack_semparse.errors import DatasetError
     from textattack_semparse.victims.resolution import create_victim
 
-    victim, default_dataset = create_victim(args.model)
+    victim, default_dataset = create_victim(args.model, dataset=args.dataset)
     dataset = args.dataset or default_dataset
     if dataset is None:
         raise DatasetError(f"Victim {args.model!r} names no default dataset; pass --dataset NAME.")

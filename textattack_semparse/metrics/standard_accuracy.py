@@ -19,7 +19,7 @@ def evaluate_victim(model: str, *, dataset: str | None = None, limit: int | None
     from textattack_semparse.registry import get_registry
     from textattack_semparse.victims.resolution import create_victim
 
-    victim, default_dataset = create_victim(model)
+    victim, default_dataset = create_victim(model, dataset=dataset)
     dataset_name = dataset or default_dataset
     if dataset_name is None:
         raise DatasetError(f"Victim {model!r} names no default dataset; pass --dataset NAME.")

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 import torch
 from textattack.constraints.semantics.sentence_encoders import SentenceEncoder
 
+from textattack_semparse.torch_device import resolve_device
+
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
     from textattack.shared import AttackedText
@@ -115,7 +117,7 @@ class SentenceBERTSimilarity(SentenceEncoder):
         if self._model is None:
             from sentence_transformers import SentenceTransformer
 
-            device = self.device or ("cuda" if torch.cuda.is_available() else "cpu")
+            device = resolve_device(self.device)
             self._model = SentenceTransformer(self.model_name_or_path or default_model_path(), device=device)
         return self._model
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.transformations.derived_text import is_single_word
 
 if TYPE_CHECKING:
@@ -77,7 +78,7 @@ class MaskedLMCandidates:
         if self._tokenizer is None or self._model is None:
             from transformers import AutoModelForMaskedLM, AutoTokenizer
 
-            device = self.device or ("cuda" if torch.cuda.is_available() else "cpu")
+            device = resolve_device(self.device)
             tokenizer = AutoTokenizer.from_pretrained(self.model_name_or_path)
             if tokenizer.mask_token_id is None:
                 raise ValueError(

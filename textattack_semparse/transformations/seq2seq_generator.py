@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from textattack_semparse.torch_device import resolve_device
+
 if TYPE_CHECKING:
     from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
@@ -65,7 +67,7 @@ class Seq2SeqGenerator:
         if self._tokenizer is None or self._model is None:
             from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
-            device = self.device or ("cuda" if torch.cuda.is_available() else "cpu")
+            device = resolve_device(self.device)
             tokenizer = AutoTokenizer.from_pretrained(self.model_name_or_path)
             model = AutoModelForSeq2SeqLM.from_pretrained(self.model_name_or_path).to(device)
             model.eval()

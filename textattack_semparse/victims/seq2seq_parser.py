@@ -13,6 +13,7 @@ import torch
 import transformers
 
 from textattack_semparse.errors import VictimError
+from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.victims.semantic_parser import SemanticParser
 
 logger = logging.getLogger(__name__)
@@ -114,7 +115,7 @@ class Seq2SeqParser(SemanticParser):
             if tokenizer_name_or_path is None
             else _checked_location("tokenizer_name_or_path", tokenizer_name_or_path)
         )
-        self.device = _checked_device(device)
+        self.device = resolve_device(device)
         if not isinstance(half_precision, bool):
             raise TypeError(f"half_precision must be a bool, got {half_precision!r}.")
         if half_precision and not self.device.startswith("cuda"):
@@ -284,23 +285,3 @@ def _checked_location(name: str, value: str | os.PathLike[str]) -> str:
     if not isinstance(value, (str, os.PathLike)) or not str(value).strip():
         raise TypeError(f"{name} must be a non-empty hub name or directory path, got {value!r}.")
     return str(value)
-
-
-def _checked_device(device: str | None) -> str:
-    if device is None:
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    if not isinstance(device, str):
-        raise TypeError(f"device must be a str such as 'cpu' or 'cuda:0', or None, got {device!r}.")
-    try:
-        parsed = torch.device(device)
-    except RuntimeError as error:
-        raise ValueError(
-            f"device={device!r} is not a torch device; use 'cpu', 'cuda', 'cuda:<index>', 'mps', "
-            "or None to pick CUDA when available."
-        ) from error
-    if parsed.type == "cuda" and not torch.cuda.is_available():
-        raise ValueError(
-            f"device={device!r} asks for CUDA, but torch.cuda.is_available() is False on this machine. "
-            "Pass device='cpu' or device=None."
-        )
-    return str(parsed)

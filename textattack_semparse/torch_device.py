@@ -1,0 +1,35 @@
+"""The torch device a model runs on: CUDA when present, else CPU, unless the user names one."""
+
+from __future__ import annotations
+
+import torch
+
+
+def resolve_device(device: str | None) -> str:
+    """``device`` checked and normalised; ``None`` picks ``"cuda"`` when available, else ``"cpu"``.
+
+    Raises:
+        TypeError: ``device`` is neither a string nor ``None``.
+        ValueError: ``device`` is not a torch device, or asks for CUDA on a machine without it.
+
+    Example:
+        >>> resolve_device("cpu")
+        'cpu'
+    """
+    if device is None:
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if not isinstance(device, str):
+        raise TypeError(f"device must be a str such as 'cpu' or 'cuda:0', or None, got {device!r}.")
+    try:
+        parsed = torch.device(device)
+    except RuntimeError as error:
+        raise ValueError(
+            f"device={device!r} is not a torch device; use 'cpu', 'cuda', 'cuda:<index>', 'mps', "
+            "or None to pick CUDA when available."
+        ) from error
+    if parsed.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(
+            f"device={device!r} asks for CUDA, but torch.cuda.is_available() is False on this machine. "
+            "Pass device='cpu' or device=None."
+        )
+    return str(parsed)

@@ -3,13 +3,20 @@
 TextAttack resolves recipes and models through closed tables and ``eval``. Right after
 ``textattack`` is imported (see ``_textattack_semparse_autoload``), :func:`after_import`
 fills those tables from the plugin registry with self-contained lookup expressions, and
-wraps three entry points so registered names work end to end:
+wraps these entry points so registered names work end to end:
 
 * ``ModelArgs._create_model_from_args``: ``--model`` accepts registered victims and
-  local seq2seq directories (TextAttack would load a directory as a classifier).
+  local seq2seq directories (TextAttack would load a directory as a classifier), through
+  :func:`~textattack_semparse.victims.resolution.resolve_victim`.
 * ``DatasetArgs._create_dataset_from_args``: a registered victim brings its dataset;
-  ``--dataset-by-model`` accepts registered dataset names.
-* ``AugmentCommand.run``: plugin augmentation recipes read and write CSV with the
+  ``--dataset-by-model`` accepts registered dataset names; a ``--model`` neither the
+  plugin nor TextAttack knows is answered with the closest registered victims.
+* ``AttackArgs.create_loggers_from_args``: the summary gains the plugin's rows (gold and
+  victim errors left out, standard accuracy without them).
+* ``Attacker.attack_dataset``: a plugin error that stops a run (a victim failing too
+  often) first writes the logs of the examples already attacked.
+* ``AttackCommand.run``/``AugmentCommand.run``: a plugin error is one line on stderr and
+  exit status 2, not a traceback; plugin augmentation recipes read and write CSV with the
   :mod:`csv` module, leaving every other column byte-identical (TextAttack's writer
   deletes every ``/``).
 
@@ -19,7 +26,9 @@ Every step is idempotent: running it twice changes nothing.
 from __future__ import annotations
 
 import functools
+import sys
 import warnings
+from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
 
@@ -46,8 +55,12 @@ def after_import(textattack: ModuleType) -> None:
     register_names(registry)
     _wrap_classmethod(textattack.ModelArgs, "_create_model_from_args", _create_model_from_args)
     _wrap_classmethod(textattack.DatasetArgs, "_create_dataset_from_args", _create_dataset_from_args)
+    _wrap_classmethod(textattack.AttackArgs, "create_loggers_from_args", _create_loggers_from_args)
+    _wrap_method(textattack.Attacker, "attack_dataset", _attack_dataset)
+    from textattack.commands.attack_command import AttackCommand
     from textattack.commands.augment_command import AugmentCommand
 
+    _wrap_method(AttackCommand, "run", _one_line_errors)
     _wrap_method(AugmentCommand, "run", _run_augment)
 
 
@@ -89,46 +102,88 @@ def _wrap_method(cls: type, name: str, replacement: Callable[..., Any]) -> None:
         return
 
     @functools.wraps(original)
-    def wrapper(self: Any, args: Any) -> Any:
-        return replacement(functools.partial(original, self), args)
+    def wrapper(self: Any, *args: Any) -> Any:
+        return replacement(functools.partial(original, self), *args)
 
     setattr(wrapper, _PATCHED, original)
     setattr(cls, name, wrapper)
 
 
 def _create_model_from_args(original: Callable[[Any], Any], args: Any) -> Any:
-    from textattack_semparse.victims.resolution import create_victim, is_plugin_victim
+    from textattack_semparse.victims.resolution import is_plugin_victim, resolve_victim
 
     model = getattr(args, "model", None)
     if model and is_plugin_victim(model):
-        return create_victim(model, dataset=getattr(args, "dataset_by_model", None))[0]
+        return resolve_victim(model, dataset=getattr(args, "dataset_by_model", None))[0]
     return original(args)
 
 
 def _create_dataset_from_args(original: Callable[[Any], Any], args: Any) -> Any:
+    from textattack_semparse.victims.resolution import (
+        is_plugin_victim,
+        load_dataset,
+        required_dataset,
+        victim_dataset,
+    )
+
     registry = get_registry()
     if getattr(args, "dataset_from_file", None) or getattr(args, "dataset_from_huggingface", None):
         return original(args)
     requested = getattr(args, "dataset_by_model", None)
     if requested and ("dataset", requested) in registry:
-        return registry.get("dataset", requested).create()
+        return load_dataset(requested)
     model = getattr(args, "model", None)
-    if model and ("victim", model) in registry:
-        victim = registry.get("victim", model)
-        if victim.dataset is None:
-            raise SemparseError(
-                f"Victim {model!r} names no default dataset; pass --dataset-by-model with one of: "
-                f"{', '.join(registry.names('dataset'))}."
-            )
-        return registry.get("dataset", victim.dataset).create()
+    if model and is_plugin_victim(model):
+        return load_dataset(required_dataset(model, victim_dataset(model, requested)))
+    if model and not requested and not _textattack_knows(model):
+        registry.get("victim", model)  # raises: unknown, with the closest registered victims
     return original(args)
+
+
+def _textattack_knows(model: str) -> bool:
+    """Whether TextAttack's own ``--model`` resolver accepts ``model`` (a name of its tables or a path)."""
+    from textattack import model_args
+
+    return model in model_args.HUGGINGFACE_MODELS or model in model_args.TEXTATTACK_MODELS or Path(model).exists()
+
+
+def _create_loggers_from_args(original: Callable[[Any], Any], args: Any) -> Any:
+    from textattack_semparse.metrics.attack_log_figure import AttackLogFigure
+    from textattack_semparse.metrics.attack_metrics import STANDARD_ACCURACY_ROW, SUMMARY_ROWS
+    from textattack_semparse.scoring.outcome import Outcome
+
+    log_manager = original(args)
+    log_manager.metrics.setdefault(SUMMARY_ROWS[Outcome.GOLD_ERROR], AttackLogFigure("gold_errors"))
+    log_manager.metrics.setdefault(SUMMARY_ROWS[Outcome.VICTIM_ERROR], AttackLogFigure("victim_errors"))
+    log_manager.metrics.setdefault(STANDARD_ACCURACY_ROW, AttackLogFigure("standard_accuracy"))
+    return log_manager
+
+
+def _attack_dataset(original: Callable[[], Any]) -> Any:
+    attacker = original.args[0]
+    try:
+        return original()
+    except SemparseError:
+        log_manager = attacker.attack_log_manager
+        if log_manager is not None and log_manager.results:
+            log_manager.log_summary()
+            log_manager.flush()
+        raise
+
+
+def _one_line_errors(original: Callable[[Any], Any], args: Any) -> Any:
+    try:
+        return original(args)
+    except SemparseError as error:
+        print(f"textattack: error: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def _run_augment(original: Callable[[Any], Any], args: Any) -> Any:
     registry = get_registry()
     if getattr(args, "interactive", False) or ("augmentation-recipe", args.recipe) not in registry:
         return original(args)
-    from textattack_semparse.augment_files import augment_csv_from_args
+    from textattack_semparse.augmentation.csv_augmentation import augment_csv_from_args
     from textattack_semparse.registry import augmentation_recipe_class
 
     return augment_csv_from_args(augmentation_recipe_class(args.recipe), args)

@@ -1,4 +1,4 @@
-"""Hook specifications: how a package adds recipes, victims and datasets.
+"""Hook specifications: how a package adds benchmarks, recipes, victims, datasets and perturbations.
 
 A plugin is a module (or object) with functions marked by
 :data:`textattack_semparse.hookimpl`, advertised under the ``textattack_semparse``
@@ -11,7 +11,8 @@ Each hook returns a mapping from a public name to an *entry*: either an import p
 ``"package.module:Attribute"`` or a mapping with the keys ``target`` (that import path)
 and optionally ``options`` (keyword arguments for the target), ``dataset`` (victims
 only: the registered dataset the victim is evaluated on when none is given) and
-``description``. Nothing is imported until a name is selected. Every hook is called once
+``description`` (benchmarks: ``splits``, ``knn_victims``, ``attack_recipe``). Nothing is
+imported until a name is selected. Every hook is called once
 per plugin, so a name registered by two plugins is reported with both providers.
 """
 
@@ -26,6 +27,23 @@ hookspec = pluggy.HookspecMarker("textattack_semparse")
 
 EntrySpec = Union[str, Mapping[str, Any]]
 """``"package.module:Attribute"`` or ``{"target": ..., "options": ..., "dataset": ..., "description": ...}``."""
+
+
+@hookspec
+def semparse_benchmarks() -> Mapping[str, EntrySpec]:
+    """Benchmarks: examples, splits, the databases gold outputs run on, and their scorer.
+
+    :return: name -> entry whose target is a loader called as
+        ``loader(name=NAME, data_dir=PATH_OR_NONE, **options)`` that returns a
+        :class:`textattack_semparse.datasets.benchmark.Benchmark`. Besides ``target``,
+        ``options`` and ``description`` an entry may give ``splits`` (split type -> split
+        names, default ``{"question": ["train", "test"]}``), from which the dataset names
+        ``<name>-<split>`` (one split type) or ``<name>-<type>-<split>`` are derived;
+        ``knn_victims`` (bool): also derive ``knn-<name>`` template-retrieval victims; and
+        ``attack_recipe`` (bool): also derive the bound recipe ``semparse-<name>``.
+
+    Called once per plugin when the registry is built; all results are collected.
+    """
 
 
 @hookspec

@@ -11,10 +11,7 @@ from textattack_semparse import hookimpl
 from textattack_semparse.hookspecs import EntrySpec
 
 _RECIPES = "textattack_semparse.recipes"
-_KNN = "textattack_semparse.victims.knn_template_parser:KNNTemplateParser.from_benchmark"
-_BENCHMARK_DATASET = "textattack_semparse.datasets.benchmark:benchmark_dataset"
 _YIN = f"{_RECIPES}.attack.grammar_error_attack_yin_2020:GrammarErrorAttackYin2020"
-_HUANG_COMBINED = f"{_RECIPES}.attack.meaning_preserving_attack_huang_2021:MeaningPreservingAttackHuang2021"
 _MDA = f"{_RECIPES}.augment.meaning_preserving_augmenter:MeaningPreservingAugmenter"
 _HUANG_SINGLE = f"{_RECIPES}.attack.perturbation_attack_huang_2021:PerturbationAttackHuang2021"
 
@@ -41,17 +38,98 @@ PERTURBATION_KEEP: Mapping[str, int | None] = {
 
 
 @hookimpl
+def semparse_benchmarks() -> Mapping[str, EntrySpec]:
+    return {
+        "geo": {
+            "target": f"{_LOADERS}:load_geo",
+            "splits": _TEXT2SQL_SPLITS,
+            "knn_victims": True,
+            "attack_recipe": True,
+            "description": f"{_GEOQUERY} with SEMPARSE_DATA_DIR, else the embedded geo-mini.",
+        },
+        "geo-mini": {
+            "target": f"{_LOADERS}:load_geo_mini",
+            "splits": _TEXT2SQL_SPLITS,
+            "description": "Embedded GeoQuery-style questions on a small US-geography database.",
+        },
+        "geoquery": _text2sql("geography", _GEOQUERY, needs_database=True, knn=False, recipe=False),
+        "atis": _text2sql(
+            "atis",
+            "ATIS (Hemphill et al. 1990; Dahl et al. 1994) in the text2sql-data format, executed on a SQLite "
+            "rebuild of the ATIS-3 tables",
+            needs_database=True,
+        ),
+        "scholar": _text2sql(
+            "scholar",
+            "Scholar (Iyer et al. 2017) in the text2sql-data format; exact match on SQL unless "
+            "text2sql/scholar.sqlite exists",
+        ),
+        "advising": _text2sql(
+            "advising",
+            "Advising (Finegan-Dollak et al. 2018) in the text2sql-data format; exact match on SQL unless "
+            "text2sql/advising.sqlite exists",
+            recipe=False,
+        ),
+        "spider": {
+            "target": f"{_LOADERS}:load_spider_benchmark",
+            "splits": {"question": ("dev",)},
+            "attack_recipe": True,
+            "description": "Spider (Yu et al. 2018) dev set over 20 databases (one per db_id), test-suite "
+            "comparison. Needs SEMPARSE_DATA_DIR.",
+        },
+        "geo-lambda": _logical_forms(
+            "geo",
+            {"train": "geo_lambda_calculus_train.tsv", "test": "geo_lambda_calculus_test.tsv"},
+            "GeoQuery in lambda calculus (Zettlemoyer & Collins 2005 split, 600/280), natural questions with "
+            "entities spelled out",
+        ),
+        "jobs-lambda": _logical_forms(
+            "jobs",
+            {"train": "job_lambda_train.tsv", "test": "job_lambda_test.tsv"},
+            "JOBS (Tang & Mooney 2001) in lambda calculus (500/140), natural questions",
+        ),
+        "atis-lambda": _logical_forms(
+            "atis",
+            {"train": "train.txt", "dev": "dev.txt", "test": "test.txt"},
+            "ATIS in lambda calculus as preprocessed by Dong & Lapata 2016 (4434/491/448): entities anonymised "
+            "(ci0, al0), words stemmed",
+        ),
+    }
+
+
+_LOADERS = "textattack_semparse.datasets.benchmark_loaders"
+_GEOQUERY = "GeoQuery (Zelle & Mooney 1996) in the text2sql-data format (Finegan-Dollak et al. 2018)"
+_TEXT2SQL_SPLITS = {"question": ("train", "dev", "test"), "query": ("train", "dev", "test")}
+
+
+def _text2sql(
+    stem: str, description: str, *, needs_database: bool = False, knn: bool = True, recipe: bool = True
+) -> EntrySpec:
+    """A text2sql-data benchmark (question and query splits) read from ``SEMPARSE_DATA_DIR``."""
+    return {
+        "target": f"{_LOADERS}:load_text2sql_benchmark",
+        "options": {"stem": stem, "needs_database": needs_database},
+        "splits": _TEXT2SQL_SPLITS,
+        "knn_victims": knn,
+        "attack_recipe": recipe,
+        "description": f"{description}. Needs SEMPARSE_DATA_DIR.",
+    }
+
+
+def _logical_forms(folder: str, files: Mapping[str, str], description: str) -> EntrySpec:
+    """A Dong & Lapata logical-form benchmark, scored by exact match, read from ``SEMPARSE_DATA_DIR``."""
+    return {
+        "target": f"{_LOADERS}:load_logical_form_benchmark",
+        "options": {"folder": folder, "files": dict(files)},
+        "splits": {"question": tuple(files)},
+        "knn_victims": True,
+        "description": f"{description}; exact match. Needs SEMPARSE_DATA_DIR.",
+    }
+
+
+@hookimpl
 def semparse_attack_recipes() -> Mapping[str, EntrySpec]:
     return {
-        **{
-            f"semparse-{benchmark}": {
-                "target": _HUANG_COMBINED,
-                "options": {"benchmark": benchmark},
-                "description": f"Combined word-level perturbations (Huang et al. 2021; Zhuo et al. 2023 DB), greedy "
-                f"word-importance search, bound to the {benchmark} benchmark's database.",
-            }
-            for benchmark in ("geo", "atis", "scholar", "spider")
-        },
         **{
             f"semparse-{name}": {
                 "target": _HUANG_SINGLE,
@@ -108,72 +186,6 @@ def semparse_augmentation_recipes() -> Mapping[str, EntrySpec]:
     }
 
 
-@hookimpl
-def semparse_victims() -> Mapping[str, EntrySpec]:
-    return {
-        "knn-geo": {
-            "target": _KNN,
-            "options": {"benchmark": "geo", "split_type": "question"},
-            "dataset": "geo-question-test",
-            "description": "Template-retrieval parser fit on GeoQuery's question-split train set "
-            "(geo-mini when SEMPARSE_DATA_DIR is unset).",
-        },
-        "knn-geo-query": {
-            "target": _KNN,
-            "options": {"benchmark": "geo", "split_type": "query"},
-            "dataset": "geo-query-test",
-            "description": "Template-retrieval parser fit on GeoQuery's query-split train set; "
-            "no test template occurs in training, so it is expected to fail.",
-        },
-        **_real_data_knn_victims(),
-    }
-
-
-# Real-data benchmarks (docs/datasets.md). Text2sql benchmarks have a question and a query split;
-# logical-form benchmarks (and Spider) one standard split: benchmark -> (label, splits).
-_TEXT2SQL_BENCHMARKS = {"atis": "ATIS", "scholar": "Scholar", "advising": "Advising"}
-_SINGLE_SPLIT_BENCHMARKS = {
-    "spider": ("Spider", ("dev",)),
-    "geo-lambda": ("GeoQuery (lambda calculus)", ("train", "test")),
-    "jobs-lambda": ("JOBS (lambda calculus)", ("train", "test")),
-    "atis-lambda": ("ATIS (lambda calculus, anonymised and stemmed)", ("train", "dev", "test")),
-}
-
-
-def _real_data_knn_victims() -> dict[str, EntrySpec]:
-    """``knn-<benchmark>`` (question split) and ``knn-<benchmark>-query`` for text2sql benchmarks,
-    ``knn-<benchmark>`` for logical-form benchmarks; none for Spider (one database per question)."""
-    victims: dict[str, EntrySpec] = {}
-    for benchmark, label in _TEXT2SQL_BENCHMARKS.items():
-        scoring = "execution match" if benchmark == "atis" else "exact match on SQL (no database)"
-        victims[f"knn-{benchmark}"] = {
-            "target": _KNN,
-            "options": {"benchmark": benchmark, "split_type": "question"},
-            "dataset": f"{benchmark}-question-test",
-            "description": f"Template-retrieval parser fit on {label}'s question-split train set; "
-            f"{scoring}. Needs SEMPARSE_DATA_DIR.",
-        }
-        victims[f"knn-{benchmark}-query"] = {
-            "target": _KNN,
-            "options": {"benchmark": benchmark, "split_type": "query"},
-            "dataset": f"{benchmark}-query-test",
-            "description": f"Template-retrieval parser fit on {label}'s query-split train set (the split the "
-            f"text-to-SQL studies report); no test template occurs in training, so it is right only by "
-            f"coincidence (another query with the same result). Needs SEMPARSE_DATA_DIR.",
-        }
-    for benchmark, (label, _) in _SINGLE_SPLIT_BENCHMARKS.items():
-        if benchmark == "spider":
-            continue
-        victims[f"knn-{benchmark}"] = {
-            "target": _KNN,
-            "options": {"benchmark": benchmark, "split_type": "question"},
-            "dataset": f"{benchmark}-test",
-            "description": f"Nearest-neighbour parser over {label}: returns the logical form of the most similar "
-            f"training question (entities are not re-filled); exact match. Needs SEMPARSE_DATA_DIR.",
-        }
-    return victims
-
-
 _TRANSFORMATIONS = "textattack_semparse.transformations"
 
 
@@ -222,40 +234,3 @@ def semparse_perturbations() -> Mapping[str, EntrySpec]:
         ),
         "distraction": entry("distraction_suffix", "DistractionSuffix", "Zhuo 2023 DB: append a distraction statement."),
     }
-
-
-@hookimpl
-def semparse_datasets() -> Mapping[str, EntrySpec]:
-    return {
-        **{
-            f"geo-{split_type}-{split}": {
-                "target": _BENCHMARK_DATASET,
-                "options": {"benchmark": "geo", "split_type": split_type, "split": split},
-                "description": f"GeoQuery {split_type}-split {split} set (geo-mini when SEMPARSE_DATA_DIR is unset).",
-            }
-            for split_type in ("question", "query")
-            for split in ("train", "dev", "test")
-        },
-        **_real_data_datasets(),
-    }
-
-
-def _real_data_datasets() -> dict[str, EntrySpec]:
-    """``<benchmark>-<split type>-<split>`` for text2sql benchmarks, ``<benchmark>-<split>`` for the others."""
-    datasets: dict[str, EntrySpec] = {}
-    for benchmark, label in _TEXT2SQL_BENCHMARKS.items():
-        for split_type in ("question", "query"):
-            for split in ("train", "dev", "test"):
-                datasets[f"{benchmark}-{split_type}-{split}"] = {
-                    "target": _BENCHMARK_DATASET,
-                    "options": {"benchmark": benchmark, "split_type": split_type, "split": split},
-                    "description": f"{label} {split_type}-split {split} set. Needs SEMPARSE_DATA_DIR.",
-                }
-    for benchmark, (label, splits) in _SINGLE_SPLIT_BENCHMARKS.items():
-        for split in splits:
-            datasets[f"{benchmark}-{split}"] = {
-                "target": _BENCHMARK_DATASET,
-                "options": {"benchmark": benchmark, "split_type": "question", "split": split},
-                "description": f"{label} {split} set. Needs SEMPARSE_DATA_DIR.",
-            }
-    return datasets

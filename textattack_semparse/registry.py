@@ -29,12 +29,31 @@ BUILTIN_PLUGIN = "builtin"
 
 KIND_HOOKS: Mapping[str, str] = MappingProxyType(
     {
+        "benchmark": "semparse_benchmarks",
         "attack-recipe": "semparse_attack_recipes",
         "augmentation-recipe": "semparse_augmentation_recipes",
         "victim": "semparse_victims",
         "dataset": "semparse_datasets",
         "perturbation": "semparse_perturbations",
     }
+)
+
+_COMMON_KEYS = frozenset({"target", "options", "description"})
+KIND_KEYS: Mapping[str, frozenset[str]] = MappingProxyType(
+    {
+        "victim": _COMMON_KEYS | {"dataset"},
+        "benchmark": _COMMON_KEYS | {"splits", "knn_victims", "attack_recipe"},
+    }
+)
+"""Entry keys per kind beyond ``target``, ``options`` and ``description``."""
+
+DEFAULT_SPLITS: Mapping[str, tuple[str, ...]] = MappingProxyType({"question": ("train", "test")})
+"""A benchmark entry's ``splits`` when it names none."""
+
+_BENCHMARK_DATASET = "textattack_semparse.datasets.benchmark:benchmark_dataset"
+_KNN_FROM_BENCHMARK = "textattack_semparse.victims.knn_template_parser:KNNTemplateParser.from_benchmark"
+_BOUND_RECIPE = (
+    "textattack_semparse.recipes.attack.meaning_preserving_attack_huang_2021:MeaningPreservingAttackHuang2021"
 )
 
 
@@ -50,6 +69,10 @@ class Entry:
         options (Mapping[str, Any]): Keyword arguments for the target.
         dataset (str | None): Victims only: the dataset evaluated on by default.
         description (str): One line for listings.
+        splits (Mapping[str, tuple[str, ...]]): Benchmarks only: split type -> split names,
+            from which dataset names are derived.
+        knn_victims (bool): Benchmarks only: derive ``knn-<name>`` template-retrieval victims.
+        attack_recipe (bool): Benchmarks only: derive the bound recipe ``semparse-<name>``.
     """
 
     kind: str
@@ -59,6 +82,9 @@ class Entry:
     options: Mapping[str, Any] = field(default_factory=dict)
     dataset: str | None = None
     description: str = ""
+    splits: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: DEFAULT_SPLITS)
+    knn_victims: bool = False
+    attack_recipe: bool = False
 
     def load(self) -> Any:
         """Import and return the target attribute."""
@@ -92,12 +118,16 @@ def _entry_from_spec(kind: str, name: str, spec: hookspecs.EntrySpec, provider: 
             f"{kind} {name!r} from plugin {provider!r} must be an import path or a mapping with a "
             f"'target' key, got {spec!r}."
         )
-    unknown = set(spec) - {"target", "options", "dataset", "description"}
+    accepted = KIND_KEYS.get(kind, _COMMON_KEYS)
+    unknown = set(spec) - accepted
     if unknown:
         raise RegistryError(
             f"{kind} {name!r} from plugin {provider!r} has unknown keys {sorted(unknown)}; "
-            "accepted: target, options, dataset, description."
+            f"accepted: {', '.join(sorted(accepted))}."
         )
+    extras: dict[str, Any] = {key: spec[key] for key in ("knn_victims", "attack_recipe") if key in spec}
+    if "splits" in spec:
+        extras["splits"] = _checked_splits(kind, name, provider, spec["splits"])
     return Entry(
         kind=kind,
         name=name,
@@ -106,7 +136,89 @@ def _entry_from_spec(kind: str, name: str, spec: hookspecs.EntrySpec, provider: 
         options=MappingProxyType(dict(spec.get("options", {}))),
         dataset=spec.get("dataset"),
         description=spec.get("description", ""),
+        **extras,
     )
+
+
+def _checked_splits(kind: str, name: str, provider: str, splits: Any) -> Mapping[str, tuple[str, ...]]:
+    if (
+        not isinstance(splits, Mapping)
+        or not splits
+        or not all(isinstance(k, str) and not isinstance(v, str) and list(v) for k, v in splits.items())
+    ):
+        raise RegistryError(
+            f"{kind} {name!r} from plugin {provider!r}: 'splits' must map each split type to its split "
+            f"names, e.g. {{'question': ['train', 'test']}}; got {splits!r}."
+        )
+    return MappingProxyType({split_type: tuple(names) for split_type, names in splits.items()})
+
+
+def dataset_name(benchmark: str, splits: Mapping[str, tuple[str, ...]], split_type: str, split: str) -> str:
+    """The derived name of one split: ``<benchmark>-<split>`` when the benchmark has one split
+    type, else ``<benchmark>-<split type>-<split>``.
+
+    Example:
+        >>> dataset_name("geo", {"question": ("test",), "query": ("test",)}, "query", "test")
+        'geo-query-test'
+        >>> dataset_name("spider", {"question": ("dev",)}, "question", "dev")
+        'spider-dev'
+    """
+    return f"{benchmark}-{split}" if len(splits) == 1 else f"{benchmark}-{split_type}-{split}"
+
+
+def derived_entries(benchmark: Entry) -> list[Entry]:
+    """The dataset, ``knn-*`` victim and bound-recipe names a benchmark entry brings.
+
+    One dataset per split; with ``knn_victims``, a template-retrieval victim per split type
+    that has a ``train`` split (``knn-<name>`` for the first split type,
+    ``knn-<name>-<type>`` for the others), evaluated on that type's ``test`` split (else its
+    last); with ``attack_recipe``, ``semparse-<name>`` bound to the benchmark.
+    """
+    name, provider, splits = benchmark.name, benchmark.provider, benchmark.splits
+    entries = [
+        Entry(
+            kind="dataset",
+            name=dataset_name(name, splits, split_type, split),
+            target=_BENCHMARK_DATASET,
+            provider=provider,
+            options=MappingProxyType({"benchmark": name, "split_type": split_type, "split": split}),
+            description=f"{split_type}-split {split} set of benchmark {name!r}."
+            if len(splits) > 1
+            else f"{split} set of benchmark {name!r}.",
+        )
+        for split_type, names in splits.items()
+        for split in names
+    ]
+    if benchmark.knn_victims:
+        for position, (split_type, names) in enumerate(splits.items()):
+            if "train" not in names:
+                continue
+            evaluated_on = "test" if "test" in names else names[-1]
+            entries.append(
+                Entry(
+                    kind="victim",
+                    name=f"knn-{name}" if position == 0 else f"knn-{name}-{split_type}",
+                    target=_KNN_FROM_BENCHMARK,
+                    provider=provider,
+                    options=MappingProxyType({"benchmark": name, "split_type": split_type}),
+                    dataset=dataset_name(name, splits, split_type, evaluated_on),
+                    description=f"Template-retrieval parser (Finegan-Dollak et al. 2018) fit on the {split_type}-split "
+                    f"train set of benchmark {name!r}; scored as the benchmark is.",
+                )
+            )
+    if benchmark.attack_recipe:
+        entries.append(
+            Entry(
+                kind="attack-recipe",
+                name=f"semparse-{name}",
+                target=_BOUND_RECIPE,
+                provider=provider,
+                options=MappingProxyType({"benchmark": name}),
+                description="Combined word-level perturbations (Huang et al. 2021; Zhuo et al. 2023 DB), greedy "
+                f"word-importance search, scored on benchmark {name!r}.",
+            )
+        )
+    return entries
 
 
 class Registry:
@@ -204,6 +316,9 @@ def build_registry(manager: pluggy.PluginManager) -> Registry:
             specs = implementation.function() or {}
             for name, spec in specs.items():
                 registry.add(_entry_from_spec(kind, name, spec, implementation.plugin_name))
+    for benchmark in registry.entries("benchmark"):
+        for entry in derived_entries(benchmark):
+            registry.add(entry)
     return registry
 
 

@@ -9,7 +9,8 @@ import pytest
 import torch
 from textattack.shared import AttackedText
 
-from textattack_semparse.constraints.sentence_bert_similarity import SentenceBERTSimilarity, default_model_path
+from textattack_semparse.constraints.sentence_bert_similarity import SentenceBERTSimilarity
+from textattack_semparse.linguistics.sentence_embeddings import default_model_path
 from textattack_semparse.transformations.function_word_deletion import FunctionWordDeletion
 
 ORIGINAL = "what is the population of new york"
@@ -28,7 +29,7 @@ def perturbed(words: list[str]) -> AttackedText:
 
 
 def test_model_is_not_loaded_by_the_constructor() -> None:
-    assert SentenceBERTSimilarity()._model is None
+    assert SentenceBERTSimilarity().embeddings._model is None
 
 
 def test_meaning_preserving_function_word_edit_passes(constraint: SentenceBERTSimilarity) -> None:
@@ -61,7 +62,7 @@ def test_single_and_batched_checks_agree(constraint: SentenceBERTSimilarity) -> 
 
 def test_threshold_decides(constraint: SentenceBERTSimilarity) -> None:
     strict = SentenceBERTSimilarity(threshold=1.0)
-    strict._model = constraint.model
+    strict.embeddings._model = constraint.model
     (dropped,) = FunctionWordDeletion()(AttackedText(ORIGINAL), indices_to_modify={2})
     assert not strict(dropped, AttackedText(ORIGINAL))
 
@@ -69,31 +70,31 @@ def test_threshold_decides(constraint: SentenceBERTSimilarity) -> None:
 def test_embeddings_are_cached_by_text(constraint: SentenceBERTSimilarity) -> None:
     constraint.clear_cache()
     first = constraint.encode([ORIGINAL, "rivers in texas", ORIGINAL])
-    assert len(constraint._cache) == 2
+    assert len(constraint.embeddings._cache) == 2
     again = constraint.encode(["rivers in texas"])
     assert torch.equal(first[1], again[0]) and torch.equal(first[0], first[2])
 
 
 def test_cache_is_bounded_lru(constraint: SentenceBERTSimilarity) -> None:
     small = SentenceBERTSimilarity(cache_size=2)
-    small._model = constraint.model
+    small.embeddings._model = constraint.model
     small.encode(["a river", "a state"])
     small.encode(["a river"])
     small.encode(["a city"])
-    assert list(small._cache) == ["a river", "a city"]
+    assert list(small.embeddings._cache) == ["a river", "a city"]
 
 
 def test_cache_size_zero_disables_cache(constraint: SentenceBERTSimilarity) -> None:
     uncached = SentenceBERTSimilarity(cache_size=0)
-    uncached._model = constraint.model
+    uncached.embeddings._model = constraint.model
     assert uncached.encode(["a river", "a state"]).shape == (2, 384)
-    assert not uncached._cache
+    assert not uncached.embeddings._cache
 
 
 def test_pickling_drops_model_and_cache(constraint: SentenceBERTSimilarity) -> None:
     constraint.encode([ORIGINAL])
     restored = pickle.loads(pickle.dumps(constraint))
-    assert restored._model is None and not restored._cache
+    assert restored.embeddings._model is None and not restored.embeddings._cache
     assert restored.threshold == constraint.threshold
 
 
@@ -109,7 +110,7 @@ def test_explicit_model_path_loads_offline() -> None:
 
 def test_angular_metric_passes_close_edit(constraint: SentenceBERTSimilarity) -> None:
     angular = SentenceBERTSimilarity(metric="angular", threshold=0.8)
-    angular._model = constraint.model
+    angular.embeddings._model = constraint.model
     (dropped,) = FunctionWordDeletion()(AttackedText(ORIGINAL), indices_to_modify={2})
     assert angular(dropped, AttackedText(ORIGINAL))
 
@@ -150,6 +151,6 @@ def test_pure_deletion_scored_on_whole_text(constraint: SentenceBERTSimilarity) 
 
 def test_window_compares_words_around_the_edit(constraint: SentenceBERTSimilarity) -> None:
     windowed = SentenceBERTSimilarity(window_size=3)
-    windowed._model = constraint.model
+    windowed.embeddings._model = constraint.model
     edited = AttackedText(ORIGINAL).replace_word_at_index(3, "capital")
     assert windowed._windows(AttackedText(ORIGINAL), edited) == ("the population of", "the capital of")

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from textattack_semparse.datasets.benchmark import BENCHMARK_LOADERS, Benchmark, benchmark_names, load_benchmark
+from textattack_semparse.datasets.benchmark import Benchmark, benchmark_names, load_benchmark
 from textattack_semparse.datasets.example import SemparseExample
-from textattack_semparse.errors import DatasetError
+from textattack_semparse.errors import DatasetError, RecipeError, RegistryError
+from textattack_semparse.registry import get_registry
+from textattack_semparse.scoring import Databases, ExactMatchScorer, ExecutionScorer, Scoring
 from textattack_semparse.sql.mysql_dump import cached_sqlite_from_dump
 from textattack_semparse.sql.sqlite_executor import SQLiteExecutor
 
@@ -34,12 +37,12 @@ def test_names() -> None:
         "advising", "atis", "atis-lambda", "geo", "geo-lambda", "geo-mini", "geoquery", "jobs-lambda", "scholar",
         "spider",
     )
-    assert all(BENCHMARK_LOADERS[name].__doc__ for name in benchmark_names())
+    assert all(get_registry().get("benchmark", name).description for name in benchmark_names())
 
 
 def test_unknown_name_lists_names_and_closest_match() -> None:
-    with pytest.raises(DatasetError, match=r"Unknown benchmark 'geoqurey'; accepted: advising, atis, .*geoquery, "
-                                           r"jobs-lambda, scholar, spider\. Did you mean 'geoquery'\?"):
+    with pytest.raises(RegistryError, match=r"Unknown benchmark 'geoqurey'\. Did you mean 'geoquery'\? "
+                                            r"Registered: advising, atis, .*geoquery, jobs-lambda, scholar, spider\."):
         load_benchmark("geoqurey")
 
 
@@ -49,7 +52,7 @@ def test_name_is_case_and_underscore_insensitive() -> None:
 
 def test_geo_mini_benchmark(no_data_dir: None) -> None:
     geo = load_benchmark("geo-mini")
-    assert geo.metric == "execution" and geo.database is not None and geo.database.is_file()
+    assert geo.scoring.scorer == ExecutionScorer() and geo.database is not None and geo.database.is_file()
     assert len(geo.examples) >= 80 and isinstance(geo.examples, tuple)
     assert "written by textattack-semparse" in geo.source
 
@@ -87,20 +90,23 @@ def test_unknown_split_lists_available(no_data_dir: None) -> None:
         load_benchmark("geo-mini").split("question", "validation")
 
 
-def test_benchmark_rejects_unknown_metric() -> None:
-    with pytest.raises(ValueError, match="'denotation' is not one of"):
-        Benchmark("x", (), Path("db.sqlite"), metric="denotation")
+def test_execution_scoring_without_databases_is_refused() -> None:
+    with pytest.raises(RecipeError, match="ExecutionScorer runs queries and needs databases"):
+        Scoring(ExecutionScorer())
 
 
-def test_benchmark_without_database_must_use_exact() -> None:
-    with pytest.raises(ValueError, match="no database, so its metric must be 'exact'"):
-        Benchmark("x", (), None)
-    assert Benchmark("x", (), None, metric="exact").database is None
+def test_benchmark_without_database_scores_by_exact_match() -> None:
+    benchmark = Benchmark("x", (), Scoring(ExactMatchScorer()))
+    assert benchmark.database is None and benchmark.databases is None
 
 
-def test_benchmark_with_database_root_may_use_execution(tmp_path: Path) -> None:
-    benchmark = Benchmark("x", (), None, database_root=tmp_path)
-    assert benchmark.metric == "execution" and benchmark.database_root == tmp_path
+def test_benchmark_with_database_root_has_no_single_database(tmp_path: Path) -> None:
+    benchmark = Benchmark("x", (), Scoring(ExecutionScorer(), Databases.at(tmp_path)))
+    assert benchmark.database is None and benchmark.databases.root == tmp_path
+
+
+def test_benchmark_repr_is_short(no_data_dir: None) -> None:
+    assert re.fullmatch(r"Benchmark\('geo-mini', \d+ examples, execution match \(classical\) on .*\.sqlite\)", repr(load_benchmark("geo-mini")))
 
 
 @pytest.mark.parametrize("name", ["atis", "scholar", "advising", "spider", "geo-lambda", "jobs-lambda", "atis-lambda"])
@@ -171,7 +177,7 @@ def split_sizes(name: str, data_dir: Path, split_type: str, splits: tuple[str, .
 @pytest.mark.real_data
 def test_atis_sizes_splits_and_database(data_dir: Path) -> None:
     atis = load_benchmark("atis", data_dir=data_dir)
-    assert len(atis.examples) == 5280 and atis.metric == "execution"
+    assert len(atis.examples) == 5280 and atis.scoring.scorer.name == "execution"
     assert atis.database == data_dir / "text2sql" / "atis.sqlite"
     assert split_sizes("atis", data_dir, "query", ("train", "dev", "test")) == [4812, 121, 347]
     assert split_sizes("atis", data_dir, "question", ("train", "dev", "test")) == [4347, 486, 447]
@@ -180,7 +186,7 @@ def test_atis_sizes_splits_and_database(data_dir: Path) -> None:
 @pytest.mark.real_data
 def test_scholar_has_no_database_and_scores_by_exact_match(data_dir: Path) -> None:
     scholar = load_benchmark("scholar", data_dir=data_dir)
-    assert (len(scholar.examples), scholar.database, scholar.metric) == (817, None, "exact")
+    assert (len(scholar.examples), scholar.database, scholar.scoring.scorer.name) == (817, None, "exact")
     assert split_sizes("scholar", data_dir, "query", ("train", "dev", "test")) == [408, 94, 315]
     assert split_sizes("scholar", data_dir, "question", ("train", "dev", "test")) == [499, 100, 218]
 
@@ -188,7 +194,7 @@ def test_scholar_has_no_database_and_scores_by_exact_match(data_dir: Path) -> No
 @pytest.mark.real_data
 def test_advising_has_no_database_and_an_exclude_split(data_dir: Path) -> None:
     advising = load_benchmark("advising", data_dir=data_dir)
-    assert (len(advising.examples), advising.database, advising.metric) == (4387, None, "exact")
+    assert (len(advising.examples), advising.database, advising.scoring.scorer.name) == (4387, None, "exact")
     assert split_sizes("advising", data_dir, "query", ("train", "dev", "test")) == [2040, 515, 1832]
     assert split_sizes("advising", data_dir, "question", ("train", "dev", "test", "exclude")) == [2629, 229, 573, 956]
 
@@ -206,7 +212,7 @@ def test_logical_form_benchmarks_sizes_and_exact_metric(
     data_dir: Path, name: str, splits: tuple[str, ...], sizes: list[int]
 ) -> None:
     benchmark = load_benchmark(name, data_dir=data_dir)
-    assert (benchmark.metric, benchmark.database, benchmark.database_root) == ("exact", None, None)
+    assert (benchmark.scoring.scorer.name, benchmark.databases) == ("exact", None)
     assert split_sizes(name, data_dir, "question", splits) == sizes
     assert len(benchmark.examples) == sum(sizes)
 

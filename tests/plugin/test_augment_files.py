@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from textattack_semparse.augment_files import (
+from textattack_semparse.augmentation import (
     AugmentationCounts,
     augment_text2sql,
     augment_tsv,
@@ -307,7 +307,7 @@ def test_augmenter_without_preserve_literals_gets_a_warning(caplog: pytest.LogCa
 
     from textattack_semparse.transformations.function_word_deletion import FunctionWordDeletion
 
-    with caplog.at_level(logging.WARNING, logger="textattack_semparse.augment_files"):
+    with caplog.at_level(logging.WARNING, logger="textattack_semparse.augmentation.literal_protection"):
         protecting_literals(Augmenter(transformation=FunctionWordDeletion()))
     assert "has no PreserveLiterals constraint" in caplog.text
 

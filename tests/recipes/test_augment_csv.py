@@ -6,7 +6,7 @@ import csv
 
 import pytest
 
-from textattack_semparse.augment_files import augment_csv
+from textattack_semparse.augmentation.csv_augmentation import augment_csv
 from textattack_semparse.errors import DatasetError
 
 from tests.helpers import run_command

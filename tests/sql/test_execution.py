@@ -8,7 +8,7 @@ import pytest
 
 from textattack_semparse.errors import DatasetError
 from textattack_semparse.sql import execution as execution_module
-from textattack_semparse.sql.execution import MISMATCH_DISTANCE_FLOOR, MatchOutcome, execution_match
+from textattack_semparse.sql.execution import MISMATCH_DISTANCE_FLOOR, MODES, MatchOutcome, execution_match
 from textattack_semparse.sql.sqlite_executor import executor_for
 
 GOLD = "SELECT city_name FROM city WHERE state_name = 'texas'"
@@ -93,18 +93,58 @@ def test_failing_gold_raises_dataset_error_naming_query_and_database(geo_db):
         execution_match("SELECT 1", "SELECT * FROM stat", geo_db)
 
 
-def test_timed_out_gold_suggests_raising_timeout(geo_db):
+def test_timed_out_gold_suggests_raising_gold_timeout(geo_db):
     runaway = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c"
-    with pytest.raises(DatasetError, match="raise `timeout`"):
-        execution_match("SELECT 1", runaway, geo_db, timeout=0.5)
+    with pytest.raises(DatasetError, match="raise `gold_timeout`"):
+        execution_match("SELECT 1", runaway, geo_db, gold_timeout=0.5)
+
+
+def test_gold_runs_with_gold_timeout_and_prediction_with_timeout(geo_db):
+    slow = (
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 3000000) "
+        "SELECT count(*) FROM c"
+    )
+    outcome = execution_match(slow, slow, geo_db, timeout=0.01, gold_timeout=30.0)
+    assert outcome.gold.rows == ((3000000,),)
+    assert not outcome.match and outcome.predicted.timed_out
+
+
+def test_gold_timeout_must_be_a_positive_number(geo_db):
+    with pytest.raises(ValueError, match="gold_timeout"):
+        execution_match(GOLD, GOLD, geo_db, gold_timeout=0)
 
 
 def test_results_are_cached_per_database_and_sql(geo_db):
     execution_match("SELECT 1", GOLD, geo_db)
-    before = executor_for(geo_db).cache_info()
+    predicted_before = executor_for(geo_db).cache_info()
+    gold_before = executor_for(geo_db, timeout=60.0).cache_info()
     execution_match("SELECT 1", GOLD, str(geo_db))
-    after = executor_for(geo_db).cache_info()
-    assert (after.hits - before.hits, after.misses - before.misses) == (2, 0)
+    predicted_after = executor_for(geo_db).cache_info()
+    gold_after = executor_for(geo_db, timeout=60.0).cache_info()
+    assert (predicted_after.hits - predicted_before.hits, predicted_after.misses - predicted_before.misses) == (1, 0)
+    assert (gold_after.hits - gold_before.hits, gold_after.misses - gold_before.misses) == (1, 0)
+
+
+def test_classical_is_the_default_mode(geo_db):
+    predicted = "SELECT population, city_name FROM city"
+    gold = "SELECT city_name, population FROM city"
+    assert execution_match(predicted, gold, geo_db) == execution_match(predicted, gold, geo_db, mode="classical")
+
+
+def test_classical_column_permuted_prediction_is_a_mismatch(geo_db):
+    outcome = execution_match(
+        "SELECT population, city_name FROM city", "SELECT city_name, population FROM city", geo_db
+    )
+    assert not outcome.match
+
+
+def test_modes_are_classical_and_test_suite():
+    assert MODES == ("classical", "test-suite")
+
+
+def test_unknown_mode_names_the_modes_and_the_closest(geo_db):
+    with pytest.raises(ValueError, match=r"'testsuite'.*'classical', 'test-suite'\. Did you mean 'test-suite'\?"):
+        execution_match(GOLD, GOLD, geo_db, mode="testsuite")
 
 
 def test_outcome_is_frozen_and_typed(geo_db):

@@ -350,3 +350,58 @@ def test_docstring_examples_run():
     results = doctest.testmod(sqlite_executor_module)
     assert results.attempted > 0 and results.failed == 0
 
+
+
+# --- text_errors: TEXT that is not valid UTF-8 ---------------------------------------------
+
+
+@pytest.fixture
+def latin1_db(tmp_path: Path) -> Path:
+    """A database whose one TEXT value holds the Latin-1 bytes of 'café' (invalid UTF-8)."""
+    import sqlite3
+
+    path = tmp_path / "latin1.sqlite"
+    with sqlite3.connect(path) as connection:
+        connection.execute("CREATE TABLE label (id INTEGER, name TEXT)")
+        connection.execute("INSERT INTO label VALUES (1, CAST(X'636166E9' AS TEXT))")
+    connection.close()
+    return path
+
+
+def test_strict_text_errors_fail_on_invalid_utf8(latin1_db):
+    result = SQLiteExecutor(latin1_db).execute("SELECT name FROM label")
+    assert not result.ok and "decode" in result.error
+
+
+def test_ignore_text_errors_drop_undecodable_bytes(latin1_db):
+    result = SQLiteExecutor(latin1_db, text_errors="ignore").execute("SELECT id, name FROM label")
+    assert result.rows == ((1, "caf"),)
+
+
+def test_ignore_text_errors_keep_valid_text_and_the_sandbox(geo_db, file_digest):
+    before = file_digest(geo_db)
+    executor = SQLiteExecutor(geo_db, text_errors="ignore")
+    assert executor.execute("SELECT capital FROM state WHERE state_name = 'ohio'").rows == (("columbus",),)
+    assert executor.execute("DROP TABLE state").error == "DatabaseError: not authorized"
+    assert file_digest(geo_db) == before
+
+
+def test_unknown_text_errors_is_rejected_with_a_hint(geo_db):
+    with pytest.raises(ValueError, match=r"'strict', 'ignore'.*'ignor'.*Did you mean 'ignore'\?"):
+        SQLiteExecutor(geo_db, text_errors="ignor")
+    with pytest.raises(ValueError, match="text_errors"):
+        executor_for(geo_db, text_errors="replace")
+
+
+def test_executor_for_keys_on_text_errors(geo_db):
+    strict = executor_for(geo_db)
+    assert executor_for(geo_db, text_errors="strict") is strict
+    lenient = executor_for(geo_db, text_errors="ignore")
+    assert lenient is not strict and lenient.text_errors == "ignore"
+    assert executor_for(str(geo_db), text_errors="ignore") is lenient
+
+
+def test_pickle_keeps_text_errors(latin1_db):
+    clone = pickle.loads(pickle.dumps(SQLiteExecutor(latin1_db, text_errors="ignore")))
+    assert clone.text_errors == "ignore" and "text_errors='ignore'" in repr(clone)
+    assert clone.execute("SELECT name FROM label").rows == (("caf",),)

@@ -12,6 +12,7 @@ from textattack.transformations import Transformation
 
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.constraints.sentence_bert_similarity import SentenceBERTSimilarity
+from textattack_semparse.linguistics.sentence_embeddings import SentenceEmbeddings
 from textattack_semparse.transformations.function_word_deletion import FunctionWordDeletion
 from textattack_semparse.transformations.random_word_deletion import RandomWordDeletion
 from textattack_semparse.transformations.top_k_by_similarity import TopKBySimilarity
@@ -69,7 +70,7 @@ def test_pre_transformation_constraints_reach_the_inner_transformation(sbert: Se
 
 def test_model_name_builds_a_lazy_encoder() -> None:
     wrapped = TopKBySimilarity(FunctionWordDeletion(), encoder="some/sentence-model")
-    assert isinstance(wrapped._encoder, SentenceBERTSimilarity)
+    assert isinstance(wrapped._encoder, SentenceEmbeddings)
     assert wrapped._encoder.model_name_or_path == "some/sentence-model" and wrapped._encoder._model is None
 
 
@@ -97,7 +98,7 @@ def test_pickles_without_the_model(sbert: SentenceBERTSimilarity) -> None:
     wrapped = TopKBySimilarity(FunctionWordDeletion(), encoder=sbert)
     wrapped.similarities("a", ["b"])
     restored = pickle.loads(pickle.dumps(wrapped))
-    assert restored._encoder._model is None and isinstance(restored, Transformation)
+    assert restored._encoder.embeddings._model is None and isinstance(restored, Transformation)
 
 
 def test_repr_lists_every_init_parameter() -> None:

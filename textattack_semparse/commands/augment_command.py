@@ -93,12 +93,10 @@ def build_augmenter(recipe: str, *, pct_words_to_swap: float, transformations_pe
 
 
 def run(args: argparse.Namespace) -> int:
-    from textattack_semparse.augment_files import (
-        augment_csv,
-        augment_text2sql,
-        augment_tsv,
-        protecting_literals,
-    )
+    from textattack_semparse.augmentation.csv_augmentation import augment_csv
+    from textattack_semparse.augmentation.literal_protection import protecting_literals
+    from textattack_semparse.augmentation.text2sql_augmentation import augment_text2sql
+    from textattack_semparse.augmentation.tsv_augmentation import augment_tsv
     from textattack_semparse.errors import DatasetError
 
     file_format = input_format(args.input, args.format)

@@ -84,23 +84,26 @@ def _recipe_options(entries: list[str]) -> dict[str, Any]:
 
 
 def _victim_and_dataset(args: argparse.Namespace) -> tuple[Any, Any]:
-    """The victim and dataset, resolved as ``textattack attack`` resolves them (with the plugin's names)."""
-    import dataclasses
+    """The victim and dataset: the plugin's victims as everywhere else
+    (:func:`~textattack_semparse.victims.resolution.resolve_victim`), TextAttack's own models
+    (classifiers) through TextAttack's resolvers."""
+    from textattack_semparse.victims.resolution import is_plugin_victim, load_dataset, required_dataset, resolve_victim
 
+    if is_plugin_victim(args.model) and not args.dataset_from_huggingface:
+        victim, dataset = resolve_victim(args.model, dataset=args.dataset_by_model)
+        return victim, load_dataset(required_dataset(args.model, dataset))
     import textattack
 
-    inputs_class = dataclasses.make_dataclass(
-        "GrammarAttackInputs", [], bases=(textattack.DatasetArgs, textattack.ModelArgs)
+    victim = textattack.ModelArgs._create_model_from_args(
+        textattack.ModelArgs(model=args.model, model_from_huggingface=args.model_from_huggingface)
     )
-    inputs = inputs_class(
-        model=args.model,
-        model_from_huggingface=args.model_from_huggingface,
-        dataset_by_model=args.dataset_by_model,
-        dataset_from_huggingface=args.dataset_from_huggingface,
-        dataset_split=args.dataset_split,
+    dataset = textattack.DatasetArgs._create_dataset_from_args(
+        textattack.DatasetArgs(
+            dataset_by_model=args.dataset_by_model,
+            dataset_from_huggingface=args.dataset_from_huggingface,
+            dataset_split=args.dataset_split,
+        )
     )
-    victim = textattack.ModelArgs._create_model_from_args(inputs)
-    dataset = textattack.DatasetArgs._create_dataset_from_args(inputs)
     return victim, dataset
 
 

@@ -34,3 +34,16 @@ def write_json(path: str | Path | None, data: Any) -> None:
         return
     Path(path).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     print(f"Wrote {path}")
+
+
+def add_scoring_arguments(parser: Any) -> None:
+    """``--execution-mode`` and ``--gold-timeout``: overrides of the benchmark's execution scorer."""
+    parser.add_argument(
+        "--execution-mode",
+        choices=("classical", "test-suite"),
+        help="compare query results as 'classical' or as test-suite-sql-eval does (default: the benchmark's; "
+        "docs/sql.md)",
+    )
+    parser.add_argument(
+        "--gold-timeout", type=float, help="seconds a gold query may run (default: the benchmark's, 60)"
+    )

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from textattack_semparse.commands.output import add_scoring_arguments
 from textattack_semparse.robustness.robustness_metrics import RATES
 from textattack_semparse.robustness.selection_settings import DEFAULT_SETTING, SELECTION_SETTINGS
 
@@ -104,9 +105,9 @@ def _add_evaluate_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timeout",
         type=_positive_float,
-        default=5.0,
-        help="seconds each SQL query may run (default 5); a gold query that times out is excluded as a gold error",
+        help="seconds each predicted SQL query may run (default: the benchmark's, 5)",
     )
+    add_scoring_arguments(parser)
 
 
 def _selection(args: argparse.Namespace) -> tuple[int | None, int | None]:
@@ -152,21 +153,25 @@ def _build(args: argparse.Namespace, dataset: str) -> Any:
 
 def _evaluate(args: argparse.Namespace, victim: Any, test_set: Any, output_json: str | None, output_csv: str | None) -> int:
     from textattack_semparse.commands.output import print_table, write_json
-    from textattack_semparse.robustness.evaluate_test_set import evaluate_test_set
+    from textattack_semparse.robustness.evaluate_test_set import evaluate_test_set, evaluation_scoring
     from textattack_semparse.robustness.robustness_report import TABLE_COLUMNS
 
-    report = evaluate_test_set(
-        victim, test_set, victim_name=args.model, batch_size=args.batch_size, timeout=args.timeout
+    scoring = evaluation_scoring(
+        victim, test_set.dataset, mode=args.execution_mode, timeout=args.timeout, gold_timeout=args.gold_timeout
     )
+    report = evaluate_test_set(victim, test_set, victim_name=args.model, scoring=scoring, batch_size=args.batch_size)
+    judged = report.original_examples - report.original_gold_errors - report.original_victim_errors
     print_table(
-        f"Robustness of {report.victim} on {report.dataset} ({report.scoring} match; standard accuracy on "
-        f"{report.original_examples - report.original_gold_errors} originals: "
+        f"Robustness of {report.victim} on {report.dataset} (standard accuracy on {judged} originals: "
         f"{'n/a' if report.standard_accuracy is None else f'{report.standard_accuracy:.2f}'})",
         TABLE_COLUMNS,
         report.table_rows(),
     )
+    print(f"Scoring: {report.scoring}")
     if report.original_gold_errors:
-        print(f"{report.original_gold_errors} examples whose gold query fails to execute are excluded.")
+        print(f"{report.original_gold_errors} examples whose gold output cannot be evaluated are excluded.")
+    if report.original_victim_errors:
+        print(f"{report.original_victim_errors} examples the victim failed on are excluded.")
     for note in report.notes:
         print(f"Note: {note}")
     write_json(output_json, report.to_json())
@@ -183,21 +188,18 @@ def run_build(args: argparse.Namespace) -> int:
 
 def run_evaluate(args: argparse.Namespace) -> int:
     from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet
-    from textattack_semparse.victims.resolution import create_victim
+    from textattack_semparse.victims.resolution import resolve_victim
 
     test_set = RobustnessTestSet.read(args.input_dir)
-    victim, _ = create_victim(args.model)
+    victim, _ = resolve_victim(args.model, dataset=test_set.dataset)
     return _evaluate(args, victim, test_set, args.output_json, args.output_csv)
 
 
 def run_build_and_evaluate(args: argparse.Namespace) -> int:
-    from textattack_semparse.errors import DatasetError
-    from textattack_semparse.victims.resolution import create_victim
+    from textattack_semparse.victims.resolution import required_dataset, resolve_victim
 
-    victim, default_dataset = create_victim(args.model, dataset=args.dataset)
-    dataset = args.dataset or default_dataset
-    if dataset is None:
-        raise DatasetError(f"Victim {args.model!r} names no default dataset; pass --dataset NAME.")
+    victim, dataset = resolve_victim(args.model, dataset=args.dataset)
+    dataset = required_dataset(args.model, dataset)
     test_set = _build(args, dataset)
     output = Path(args.output_dir)
     return _evaluate(

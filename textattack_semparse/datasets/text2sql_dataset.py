@@ -14,6 +14,8 @@ from textattack_semparse.datasets.example import SemparseExample
 if TYPE_CHECKING:
     import datasets
 
+    from textattack_semparse.datasets.benchmark import Benchmark
+
 
 class Text2SQLDataset(textattack.datasets.Dataset):
     """Questions paired with gold SQL, in the shape TextAttack's ``Attacker`` consumes.
@@ -27,6 +29,8 @@ class Text2SQLDataset(textattack.datasets.Dataset):
     Args:
         examples (Iterable[SemparseExample]): The examples, in order. Either all or none
             of them have a ``db_id``.
+        benchmark (Benchmark | None, default None): The benchmark the examples come from, so
+            a victim evaluated on them can be scored as the benchmark is.
 
     Example:
         >>> data = Text2SQLDataset([SemparseExample("what is the capital of texas",
@@ -35,8 +39,9 @@ class Text2SQLDataset(textattack.datasets.Dataset):
         (('question',), 'what is the capital of texas')
     """
 
-    def __init__(self, examples: Iterable[SemparseExample]) -> None:
+    def __init__(self, examples: Iterable[SemparseExample], *, benchmark: Benchmark | None = None) -> None:
         self.examples: tuple[SemparseExample, ...] = tuple(examples)
+        self.benchmark = benchmark
         for position, example in enumerate(self.examples):
             if not isinstance(example, SemparseExample):
                 raise TypeError(

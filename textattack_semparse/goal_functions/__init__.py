@@ -7,7 +7,6 @@ __getattr__, __dir__ = lazy_exports(
     {
         "ExactMatch": "exact_match",
         "ExecutionMatch": "execution_match",
-        "Prediction": "prediction",
         "SemanticParsingGoalFunction": "semantic_parsing_goal_function",
     },
 )

@@ -1,1 +1,1 @@
-"""Offline linguistic machinery: the packaged spaCy pipeline and WordNet 3.0."""
+"""Offline linguistic machinery: the packaged spaCy pipeline, WordNet 3.0 and Sentence-BERT embeddings."""

@@ -3,8 +3,12 @@
 TextAttack's summary reports "original accuracy" and "accuracy under attack". Huang et al.
 (2021, https://aclanthology.org/2021.eacl-main.292/) report *standard accuracy* (on the
 original questions), *robust accuracy* (still correct after perturbation, among the examples
-correct before) and the *success rate of black-box attack*. No TextAttack import here: the
-metrics are computed from the attack's CSV log or its summary JSON.
+correct before) and the *success rate of black-box attack* (:mod:`.accuracy` defines them).
+Examples skipped as gold errors or victim errors (shown as ``[gold error] ...`` /
+``[victim error] ...`` in the log's ``original_output``) are counted apart and left out of
+every rate, as ``textattack-semparse evaluate`` leaves them out. No TextAttack import here:
+the metrics are computed from the attack's CSV log, its summary JSON, or (for TextAttack's
+summary table) from rows built from results.
 """
 
 from __future__ import annotations
@@ -14,24 +18,40 @@ import difflib
 import io
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from textattack_semparse.errors import DatasetError
+from textattack_semparse.metrics.accuracy import attack_success_rate, percent, robust_accuracy, standard_accuracy
+from textattack_semparse.scoring.outcome import Outcome, left_out_outcome
 
 SUCCEEDED, FAILED, SKIPPED, MAXIMIZED = "Successful", "Failed", "Skipped", "Maximized"
+LOG_COLUMNS = ("original_text", "perturbed_text", "original_output", "num_queries", "result_type")
+"""Columns of TextAttack's CSV log (``--log-to-csv``) the metrics read."""
+SUMMARY_ROWS = {
+    Outcome.GOLD_ERROR: "Gold errors (left out):",
+    Outcome.VICTIM_ERROR: "Victim errors (left out):",
+}
+"""Rows the plugin adds to TextAttack's "Attack Results" summary."""
+STANDARD_ACCURACY_ROW = "Standard accuracy (errors left out):"
 _MARKUP = re.compile(r"\[\[|\]\]|<font[^>]*>|</font>|<span[^>]*>|</span>|\x1b\[[0-9;]*m")
 
 
 @dataclass(frozen=True)
 class AttackMetrics:
-    """Counts and rates of one attack run (rates in percent, ``None`` when undefined)."""
+    """Counts and rates of one attack run (rates in percent, ``None`` when undefined).
+
+    ``gold_errors`` and ``victim_errors`` are skipped examples that could not be judged; they
+    are in no denominator.
+    """
 
     examples: int
     succeeded: int
     failed: int
     skipped: int
+    gold_errors: int
+    victim_errors: int
     standard_accuracy: float | None
     robust_accuracy: float | None
     accuracy_under_attack: float | None
@@ -41,10 +61,6 @@ class AttackMetrics:
 
     def to_dict(self) -> dict[str, float | int | None]:
         return asdict(self)
-
-
-def _percent(part: float, whole: float) -> float | None:
-    return 100.0 * part / whole if whole else None
 
 
 def _words(text: str) -> list[str]:
@@ -63,35 +79,70 @@ def words_perturbed_percent(original: str, perturbed: str) -> float:
     changed = sum(
         max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"
     )
-    return _percent(changed, len(original_words)) or 0.0
+    return percent(changed, len(original_words)) or 0.0
 
 
-def metrics_from_rows(rows: Iterable[dict[str, str]]) -> AttackMetrics:
-    """Metrics from the rows of TextAttack's CSV log (``--log-to-csv``)."""
-    rows = list(rows)
-    if rows and "result_type" not in rows[0]:
-        raise DatasetError(
-            f"Not a TextAttack CSV log: no 'result_type' column (columns: {', '.join(rows[0])}). "
-            "Write the log with `textattack attack ... --log-to-csv FILE`."
-        )
-    kinds = [row["result_type"] for row in rows]
-    succeeded, failed, skipped = (kinds.count(kind) for kind in (SUCCEEDED, FAILED, SKIPPED))
-    attacked = [row for row in rows if row["result_type"] != SKIPPED]
-    successes = [row for row in rows if row["result_type"] == SUCCEEDED]
+def _metrics(
+    *,
+    succeeded: int,
+    failed: int,
+    skipped: int,
+    left_out: Mapping[Outcome, int],
+    queries_per_example: float | None,
+    words_perturbed: float | None,
+) -> AttackMetrics:
+    """The rates of a run from its counts: the one place attack-log figures are derived."""
+    examples = succeeded + failed + skipped
+    judged = examples - sum(left_out.values())
     return AttackMetrics(
-        examples=len(rows),
+        examples=examples,
         succeeded=succeeded,
         failed=failed,
         skipped=skipped,
-        standard_accuracy=_percent(succeeded + failed, len(rows)),
-        robust_accuracy=_percent(failed, succeeded + failed),
-        accuracy_under_attack=_percent(failed, len(rows)),
-        attack_success_rate=_percent(succeeded, succeeded + failed),
+        gold_errors=left_out.get(Outcome.GOLD_ERROR, 0),
+        victim_errors=left_out.get(Outcome.VICTIM_ERROR, 0),
+        standard_accuracy=standard_accuracy(succeeded + failed, judged),
+        robust_accuracy=robust_accuracy(failed, succeeded + failed),
+        accuracy_under_attack=percent(failed, judged),
+        attack_success_rate=attack_success_rate(succeeded, succeeded + failed),
+        queries_per_example=queries_per_example,
+        words_perturbed_percent=words_perturbed,
+    )
+
+
+def metrics_from_rows(rows: Iterable[Mapping[str, object]]) -> AttackMetrics:
+    """Metrics from the rows of TextAttack's CSV log (``--log-to-csv``), or rows of the same
+    columns built from results.
+
+    Raises:
+        DatasetError: A row lacks one of :data:`LOG_COLUMNS`.
+    """
+    rows = list(rows)
+    for row in rows[:1]:
+        missing = [column for column in LOG_COLUMNS if column not in row]
+        if missing:
+            raise DatasetError(
+                f"Not a TextAttack CSV log: no {', '.join(map(repr, missing))} column (columns: "
+                f"{', '.join(map(str, row)) or 'none'}). Write the log with `textattack attack ... --log-to-csv FILE`."
+            )
+    kinds = [row["result_type"] for row in rows]
+    left_out = {outcome: 0 for outcome in SUMMARY_ROWS}
+    for row in rows:
+        outcome = left_out_outcome(str(row["original_output"])) if row["result_type"] == SKIPPED else None
+        if outcome is not None:
+            left_out[outcome] += 1
+    attacked = [row for row in rows if row["result_type"] != SKIPPED]
+    successes = [row for row in rows if row["result_type"] == SUCCEEDED]
+    return _metrics(
+        succeeded=kinds.count(SUCCEEDED),
+        failed=kinds.count(FAILED),
+        skipped=kinds.count(SKIPPED),
+        left_out=left_out,
         queries_per_example=(
-            sum(float(row["num_queries"]) for row in attacked) / len(attacked) if attacked else None
+            sum(float(str(row["num_queries"])) for row in attacked) / len(attacked) if attacked else None
         ),
-        words_perturbed_percent=(
-            sum(words_perturbed_percent(row["original_text"], row["perturbed_text"]) for row in successes)
+        words_perturbed=(
+            sum(words_perturbed_percent(str(row["original_text"]), str(row["perturbed_text"])) for row in successes)
             / len(successes)
             if successes
             else None
@@ -99,45 +150,70 @@ def metrics_from_rows(rows: Iterable[dict[str, str]]) -> AttackMetrics:
     )
 
 
-def _summary_number(results: dict[str, object], key: str) -> float | None:
+def _summary_number(results: Mapping[str, object], key: str) -> float | None:
     value = results.get(key)
     if value is None:
         return None
-    return float(str(value).rstrip("%"))
+    try:
+        return float(str(value).rstrip("%"))
+    except ValueError:
+        return None
 
 
-def metrics_from_summary(summary: dict[str, object]) -> AttackMetrics:
-    """Metrics from TextAttack's summary JSON (``--log-summary-to-json``)."""
+def metrics_from_summary(summary: Mapping[str, object]) -> AttackMetrics:
+    """Metrics from TextAttack's summary JSON (``--log-summary-to-json``).
+
+    Raises:
+        DatasetError: No "Attack Results" object with TextAttack's counts.
+    """
     results = summary.get("Attack Results")
-    if not isinstance(results, dict):
+    if not isinstance(results, dict) or "Number of successful attacks:" not in results:
         raise DatasetError(
-            "Not a TextAttack summary JSON: no 'Attack Results' object. "
+            "Not a TextAttack summary JSON: no 'Attack Results' object with 'Number of successful attacks:'. "
             "Write it with `textattack attack ... --log-summary-to-json FILE`."
         )
-    succeeded = int(_summary_number(results, "Number of successful attacks:") or 0)
-    failed = int(_summary_number(results, "Number of failed attacks:") or 0)
-    skipped = int(_summary_number(results, "Number of skipped attacks:") or 0)
-    examples = succeeded + failed + skipped
-    return AttackMetrics(
-        examples=examples,
-        succeeded=succeeded,
-        failed=failed,
-        skipped=skipped,
-        standard_accuracy=_percent(succeeded + failed, examples),
-        robust_accuracy=_percent(failed, succeeded + failed),
-        accuracy_under_attack=_percent(failed, examples),
-        attack_success_rate=_percent(succeeded, succeeded + failed),
+    counts = [
+        int(_summary_number(results, f"Number of {kind} attacks:") or 0) for kind in ("successful", "failed", "skipped")
+    ]
+    return _metrics(
+        succeeded=counts[0],
+        failed=counts[1],
+        skipped=counts[2],
+        left_out={outcome: int(_summary_number(results, row) or 0) for outcome, row in SUMMARY_ROWS.items()},
         queries_per_example=_summary_number(results, "Avg num queries:"),
-        words_perturbed_percent=_summary_number(results, "Average perturbed word %:"),
+        words_perturbed=_summary_number(results, "Average perturbed word %:"),
     )
 
 
 def read_attack_log(path: str | Path) -> AttackMetrics:
-    """Metrics from a TextAttack CSV log or summary JSON, chosen by the file's content."""
+    """Metrics from a TextAttack CSV log or summary JSON, chosen by the file's content.
+
+    Raises:
+        DatasetError: The file is missing, empty, not text, or neither kind of log.
+    """
     path = Path(path)
     if not path.is_file():
         raise DatasetError(f"Attack log {str(path)!r} does not exist.")
-    text = path.read_text(encoding="utf-8")
+    expected = (
+        "expected TextAttack's CSV log (`textattack attack ... --log-to-csv FILE`) or summary JSON "
+        "(`--log-summary-to-json FILE`)"
+    )
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise DatasetError(f"{str(path)!r} is not a text file; {expected}.") from None
+    if not text.strip():
+        raise DatasetError(f"{str(path)!r} is empty; {expected}.")
     if text.lstrip().startswith("{"):
-        return metrics_from_summary(json.loads(text))
-    return metrics_from_rows(csv.DictReader(io.StringIO(text)))
+        try:
+            summary = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise DatasetError(f"{str(path)!r} is not valid JSON ({error.msg}, line {error.lineno}); {expected}.") from None
+        return metrics_from_summary(summary)
+    try:
+        rows = list(csv.DictReader(io.StringIO(text)))
+    except csv.Error as error:
+        raise DatasetError(f"{str(path)!r} is not a CSV file ({error}); {expected}.") from None
+    if not rows:
+        raise DatasetError(f"{str(path)!r} has a header but no attack results; {expected}.")
+    return metrics_from_rows(rows)

@@ -1,19 +1,17 @@
-"""Scoring a victim's predictions against gold outputs: one oracle for every evaluation.
+"""Running a victim over many inputs and judging its predictions, for every evaluation.
 
 Used by ``textattack-semparse evaluate`` (standard accuracy) and by the robustness
-evaluation (originals and perturbed utterances alike), so both score the same way:
-execution match on a database, exact match of normalised outputs without one. No
-TextAttack import here.
+evaluation (originals and perturbed utterances alike), so both judge the same way: by the
+benchmark's :class:`~textattack_semparse.scoring.scoring.Scoring`. No TextAttack import here.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
-from textattack_semparse.errors import DatasetError, SchemaError
+from textattack_semparse.scoring.outcome import Outcome
+from textattack_semparse.scoring.scoring import Scoring
 
 BATCH_SIZE = 64
 """Inputs per victim call."""
@@ -49,68 +47,24 @@ def predict(victim: Callable[[list[Any]], list[str]], inputs: Sequence[VictimInp
     return [by_input[item] for item in inputs]
 
 
-def scoring_method(database: str | os.PathLike[str] | None) -> str:
-    """``"execution"`` when there is a database to run queries on, else ``"exact"``."""
-    return "exact" if database is None else "execution"
-
-
-def example_database(database: str | os.PathLike[str], db_id: str | None) -> Path:
-    """The SQLite file of one example: ``database`` itself, or ``<database>/<db_id>/<db_id>.sqlite``
-    when ``database`` is a directory of databases (Spider).
-
-    Raises:
-        SchemaError: A directory of databases without a ``db_id``, or a missing database file.
-    """
-    path = Path(database)
-    if not path.is_dir():
-        return path
-    if db_id is None:
-        raise SchemaError(
-            f"Database {str(path)!r} is a directory of databases, but the example has no db_id; "
-            "pass the SQLite file of a single-database benchmark instead."
-        )
-    file = path / db_id / f"{db_id}.sqlite"
-    if not file.is_file():
-        raise SchemaError(f"No database for db_id {db_id!r}: {str(file)!r} does not exist. Check the database directory.")
-    return file
-
-
-def score_predictions(
+def judge_predictions(
+    scoring: Scoring,
     predictions: Sequence[str],
     golds: Sequence[str],
-    *,
-    database: str | os.PathLike[str] | None = None,
     db_ids: Sequence[str | None] | None = None,
-    timeout: float = 5.0,
-) -> list[bool | None]:
-    """Whether each prediction is correct; ``None`` where the gold query fails to execute.
-
-    With a ``database`` (a SQLite file, or a directory of per-``db_id`` databases), a
-    prediction is correct when it returns the gold query's denotation
-    (:func:`~textattack_semparse.sql.execution.execution_match`); a gold query that fails
-    or times out makes its example unscorable (``None``), to be excluded and counted by the
-    caller. Without a database, a prediction is correct when its normalised tokens equal the
-    gold's (:func:`~textattack_semparse.goal_functions.exact_match.normalize_logical_form`).
+) -> list[Outcome]:
+    """The outcome of each prediction against its gold, judged by ``scoring``.
 
     Example:
-        >>> score_predictions(["(a (b))", "(a c)"], ["( a ( b ) )", "(a b)"])
-        [True, False]
+        >>> from textattack_semparse.scoring.exact_match_scorer import ExactMatchScorer
+        >>> from textattack_semparse.scoring.scoring import Scoring
+        >>> [o.value for o in judge_predictions(Scoring(ExactMatchScorer()), ["(a (b))", "(a c)"], ["( a ( b ) )", "(a b)"])]
+        ['correct', 'wrong']
     """
-    from textattack_semparse.goal_functions.exact_match import normalize_logical_form
-    from textattack_semparse.sql.execution import execution_match
-
     if len(predictions) != len(golds) or (db_ids is not None and len(db_ids) != len(golds)):
         raise ValueError(
-            f"score_predictions needs one gold (and db_id) per prediction, got {len(predictions)} predictions, "
+            f"judge_predictions needs one gold (and db_id) per prediction, got {len(predictions)} predictions, "
             f"{len(golds)} golds and {'no' if db_ids is None else len(db_ids)} db_ids."
         )
-    if database is None:
-        return [normalize_logical_form(p) == normalize_logical_form(g) for p, g in zip(predictions, golds)]
-    scores: list[bool | None] = []
-    for index, (prediction, gold) in enumerate(zip(predictions, golds)):
-        path = example_database(database, None if db_ids is None else db_ids[index])
-        try:
-            scores.append(execution_match(prediction, gold, path, timeout=timeout).match)
-        except DatasetError:
-            scores.append(None)
-    return scores
+    ids = [None] * len(golds) if db_ids is None else db_ids
+    return [scoring.judge(prediction, gold, db_id).outcome for prediction, gold, db_id in zip(predictions, golds, ids)]

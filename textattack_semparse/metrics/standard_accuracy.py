@@ -2,46 +2,55 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
-from textattack_semparse.errors import DatasetError
 
+def evaluate_victim(
+    model: str,
+    *,
+    dataset: str | None = None,
+    limit: int | None = None,
+    execution_mode: str | None = None,
+    gold_timeout: float | None = None,
+) -> dict[str, Any]:
+    """Standard accuracy (Huang et al. 2021) of ``model`` on ``dataset``, judged as the
+    dataset's benchmark judges (execution or exact match).
 
-def evaluate_victim(model: str, *, dataset: str | None = None, limit: int | None = None) -> dict[str, Any]:
-    """Execution accuracy (exact match for victims without a database) of ``model`` on ``dataset``.
-
-    Gold queries that fail to execute are counted apart (``gold_errors``) and left out of
-    the accuracy, as in the attack, where such examples are skipped. Predictions are scored
-    by :func:`~textattack_semparse.metrics.prediction_scoring.score_predictions`, as in the
-    robustness evaluation.
+    Gold errors and victim errors are counted apart and left out of the accuracy, as in the
+    attack, where such examples are skipped and reported.
     """
-    from textattack_semparse.metrics.prediction_scoring import predict, score_predictions
-    from textattack_semparse.registry import get_registry
-    from textattack_semparse.victims.resolution import create_victim
+    from textattack_semparse.metrics.accuracy import standard_accuracy
+    from textattack_semparse.metrics.prediction_scoring import judge_predictions, predict
+    from textattack_semparse.scoring.outcome import Outcome
+    from textattack_semparse.scoring.scoring import scoring_for
+    from textattack_semparse.victims.resolution import load_dataset, required_dataset, resolve_victim
 
-    victim, default_dataset = create_victim(model, dataset=dataset)
-    dataset_name = dataset or default_dataset
-    if dataset_name is None:
-        raise DatasetError(f"Victim {model!r} names no default dataset; pass --dataset NAME.")
-    examples = list(get_registry().get("dataset", dataset_name).create())[:limit]
+    victim, dataset_name = resolve_victim(model, dataset=dataset)
+    dataset_name = required_dataset(model, dataset_name)
+    data = load_dataset(dataset_name)
+    scoring = scoring_for(
+        victim, benchmark=getattr(data, "benchmark", None), mode=execution_mode, gold_timeout=gold_timeout
+    )
+    examples = list(data)[:limit]
     inputs = [
         tuple(columns.values()) if len(columns) > 1 else next(iter(columns.values())) for columns, _ in examples
     ]
-    database = getattr(victim, "database", None)
-    scores = score_predictions(
-        predict(victim, inputs),
-        [gold for _, gold in examples],
-        database=database,
-        db_ids=[columns.get("db_id") for columns, _ in examples],
+    outcomes = Counter(
+        judge_predictions(
+            scoring,
+            predict(victim, inputs),
+            [gold for _, gold in examples],
+            [columns.get("db_id") for columns, _ in examples],
+        )
     )
-    correct = sum(score is True for score in scores)
-    gold_errors = sum(score is None for score in scores)
-    scored = len(examples) - gold_errors
+    judged = outcomes[Outcome.CORRECT] + outcomes[Outcome.WRONG]
     return {
         "dataset": dataset_name,
-        "database": None if database is None else str(database),
+        "scoring": scoring.describe(),
         "examples": len(examples),
-        "gold_errors": gold_errors,
-        "correct": correct,
-        "standard_accuracy": 100.0 * correct / scored if scored else None,
+        "gold_errors": outcomes[Outcome.GOLD_ERROR],
+        "victim_errors": outcomes[Outcome.VICTIM_ERROR],
+        "correct": outcomes[Outcome.CORRECT],
+        "standard_accuracy": standard_accuracy(outcomes[Outcome.CORRECT], judged),
     }

@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from textattack_semparse.metrics.prediction_scoring import (
     BATCH_SIZE,
     VictimInput,
+    judge_predictions,
     predict,
-    score_predictions,
-    scoring_method,
     victim_input,
 )
 from textattack_semparse.robustness.robustness_metrics import RobustnessMetrics
 from textattack_semparse.robustness.robustness_report import RobustnessReport
 from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet
 from textattack_semparse.robustness.utterance_outcome import UtteranceOutcome
-from textattack_semparse.victims.resolution import dataset_database
+from textattack_semparse.scoring.outcome import Outcome
+from textattack_semparse.scoring.scoring import Scoring, scoring_for
+from textattack_semparse.victims.resolution import dataset_benchmark
 
 
 def no_loss_message(victim_name: str) -> str:
@@ -30,11 +29,10 @@ def no_loss_message(victim_name: str) -> str:
     )
 
 
-def evaluation_database(victim: Any, dataset: str) -> Path | None:
-    """Where queries run: the victim's database, else that of the benchmark the registered
-    ``dataset`` comes from (its entry's ``benchmark`` option), else ``None`` (exact match)."""
-    database = getattr(victim, "database", None)
-    return Path(database) if database is not None else dataset_database(dataset)
+def evaluation_scoring(victim: Any, dataset: str, **overrides: Any) -> Scoring:
+    """How the test set of the registered ``dataset`` is judged: as its benchmark judges, else
+    as the victim's (:func:`~textattack_semparse.scoring.scoring.scoring_for`)."""
+    return scoring_for(victim, benchmark=dataset_benchmark(dataset), **overrides)
 
 
 def gold_losses(
@@ -56,16 +54,14 @@ def evaluate_test_set(
     test_set: RobustnessTestSet,
     *,
     victim_name: str | None = None,
-    database: str | os.PathLike[str] | None = None,
+    scoring: Scoring | None = None,
     batch_size: int = BATCH_SIZE,
-    timeout: float = 5.0,
 ) -> RobustnessReport:
     """Run ``victim`` on the originals and perturbed utterances of ``test_set`` and score them.
 
-    Predictions are made in batches, each distinct input once, and scored by
-    :func:`~textattack_semparse.metrics.prediction_scoring.score_predictions` (execution
-    match on ``database``, exact match without one). Examples whose gold query fails to
-    execute are excluded and counted. When ``victim.supports_loss``, the loss on the gold
+    Predictions are made in batches, each distinct input once, and judged by ``scoring``.
+    Examples whose gold output cannot be evaluated, and inputs the victim fails on, are
+    excluded and counted (gold errors, victim errors). When ``victim.supports_loss``, the loss on the gold
     output of every original and perturbed utterance decides the success rate of black-box
     attack; otherwise that rate is ``None`` and the report says why.
 
@@ -74,30 +70,27 @@ def evaluate_test_set(
             (or any callable from inputs to predictions).
         test_set: The test set.
         victim_name: Name used in the report; default the victim's class name.
-        database: Database to score on; ``None`` = :func:`evaluation_database`.
+        scoring: How predictions are judged; ``None`` = :func:`evaluation_scoring`.
         batch_size: Inputs per victim call.
-        timeout: Seconds each query may run.
     """
     name = victim_name or type(victim).__name__
-    if database is None:
-        database = evaluation_database(victim, test_set.dataset)
+    if scoring is None:
+        scoring = evaluation_scoring(victim, test_set.dataset)
     originals = test_set.originals
     original_inputs = [victim_input(example.question, example.db_id) for example in originals]
-    original_scores = score_predictions(
+    original_scores = judge_predictions(
+        scoring,
         predict(victim, original_inputs, batch_size=batch_size),
         [example.gold for example in originals],
-        database=database,
-        db_ids=[example.db_id for example in originals],
-        timeout=timeout,
+        [example.db_id for example in originals],
     )
     utterances = [item for items in test_set.utterances.values() for item in items]
     perturbed_inputs = [victim_input(item.perturbed, item.db_id) for item in utterances]
-    perturbed_scores = score_predictions(
+    perturbed_scores = judge_predictions(
+        scoring,
         predict(victim, perturbed_inputs, batch_size=batch_size),
         [item.gold for item in utterances],
-        database=database,
-        db_ids=[item.db_id for item in utterances],
-        timeout=timeout,
+        [item.db_id for item in utterances],
     )
     loss_available = bool(getattr(victim, "supports_loss", False))
     loss_increased: list[bool | None] = [None] * len(utterances)
@@ -113,30 +106,43 @@ def evaluate_test_set(
         ]
     outcomes: dict[str, list[UtteranceOutcome]] = {perturbation: [] for perturbation in test_set.perturbations}
     gold_errors: dict[str, set[int]] = {perturbation: set() for perturbation in test_set.perturbations}
+    victim_errors: dict[str, int] = {perturbation: 0 for perturbation in test_set.perturbations}
     for index, item in enumerate(utterances):
-        original_correct, perturbed_correct = original_scores[item.example_id], perturbed_scores[index]
-        if original_correct is None or perturbed_correct is None:
+        original, perturbed = original_scores[item.example_id], perturbed_scores[index]
+        if Outcome.GOLD_ERROR in (original, perturbed):
             gold_errors[item.perturbation].add(item.example_id)
-            continue
-        outcomes[item.perturbation].append(
-            UtteranceOutcome(item.perturbation, item.example_id, original_correct, perturbed_correct, loss_increased[index])
-        )
+        elif Outcome.VICTIM_ERROR in (original, perturbed):
+            victim_errors[item.perturbation] += 1
+        else:
+            outcomes[item.perturbation].append(
+                UtteranceOutcome(
+                    item.perturbation,
+                    item.example_id,
+                    original is Outcome.CORRECT,
+                    perturbed is Outcome.CORRECT,
+                    loss_increased[index],
+                )
+            )
     notes = []
     if not loss_available:
         notes.append(no_loss_message(name))
-    if database is None:
+    if scoring.databases is None:
         notes.append("no database: outputs scored by exact match of normalised tokens")
     return RobustnessReport(
         victim=name,
         dataset=test_set.dataset,
-        scoring=scoring_method(database),
-        database=None if database is None else str(database),
+        scoring=scoring.describe(),
+        database=None if scoring.databases is None else scoring.databases.describe(),
         original_examples=len(originals),
-        original_correct=sum(score is True for score in original_scores),
-        original_gold_errors=sum(score is None for score in original_scores),
+        original_correct=original_scores.count(Outcome.CORRECT),
+        original_gold_errors=original_scores.count(Outcome.GOLD_ERROR),
+        original_victim_errors=original_scores.count(Outcome.VICTIM_ERROR),
         perturbations={
             perturbation: RobustnessMetrics.from_outcomes(
-                outcomes[perturbation], loss_available=loss_available, gold_errors=len(gold_errors[perturbation])
+                outcomes[perturbation],
+                loss_available=loss_available,
+                gold_errors=len(gold_errors[perturbation]),
+                victim_errors=victim_errors[perturbation],
             )
             for perturbation in test_set.perturbations
         },

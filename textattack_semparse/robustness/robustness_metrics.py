@@ -23,14 +23,11 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from textattack_semparse.metrics import accuracy
 from textattack_semparse.robustness.utterance_outcome import UtteranceOutcome
 
 RATES = ("standard_accuracy", "perturbation_accuracy", "robust_accuracy", "black_box_success_rate")
 """The four metrics, in the order the tables show them."""
-
-
-def _percent(part: int | None, whole: int | None) -> float | None:
-    return 100.0 * part / whole if part is not None and whole else None
 
 
 @dataclass(frozen=True)
@@ -55,6 +52,8 @@ class RobustnessMetrics:
             original's; ``None`` when the victim gives no loss.
         loss_increased_incorrect (int | None): Those parsed incorrectly.
         gold_errors (int): Examples excluded because their gold query fails to execute.
+        victim_errors (int): Perturbed utterances excluded because the victim failed on them
+            or on their original.
 
     Example:
         >>> outcomes = [UtteranceOutcome("deletion", 0, True, False, True),
@@ -75,10 +74,16 @@ class RobustnessMetrics:
     loss_increased: int | None = None
     loss_increased_incorrect: int | None = None
     gold_errors: int = 0
+    victim_errors: int = 0
 
     @classmethod
     def from_outcomes(
-        cls, outcomes: Iterable[UtteranceOutcome], *, loss_available: bool, gold_errors: int = 0
+        cls,
+        outcomes: Iterable[UtteranceOutcome],
+        *,
+        loss_available: bool,
+        gold_errors: int = 0,
+        victim_errors: int = 0,
     ) -> RobustnessMetrics:
         """Count ``outcomes`` (one perturbation's, for a per-perturbation row).
 
@@ -103,6 +108,7 @@ class RobustnessMetrics:
             loss_increased=None if increased is None else len(increased),
             loss_increased_incorrect=None if increased is None else sum(not o.perturbed_correct for o in increased),
             gold_errors=gold_errors,
+            victim_errors=victim_errors,
         )
 
     def __add__(self, other: RobustnessMetrics) -> RobustnessMetrics:
@@ -116,21 +122,14 @@ class RobustnessMetrics:
             pooled[name] = None if value is None else value + value_other
         return RobustnessMetrics(**pooled)
 
-    @property
-    def standard_accuracy(self) -> float | None:
-        return _percent(self.examples_correct, self.examples)
-
-    @property
-    def perturbation_accuracy(self) -> float | None:
-        return _percent(self.utterances_correct, self.utterances)
-
-    @property
-    def robust_accuracy(self) -> float | None:
-        return _percent(self.robust_correct, self.robust_total)
-
-    @property
-    def black_box_success_rate(self) -> float | None:
-        return _percent(self.loss_increased_incorrect, self.loss_increased)
+    standard_accuracy = property(lambda self: accuracy.standard_accuracy(self.examples_correct, self.examples))
+    perturbation_accuracy = property(
+        lambda self: accuracy.perturbation_accuracy(self.utterances_correct, self.utterances)
+    )
+    robust_accuracy = property(lambda self: accuracy.robust_accuracy(self.robust_correct, self.robust_total))
+    black_box_success_rate = property(
+        lambda self: accuracy.black_box_success_rate(self.loss_increased_incorrect, self.loss_increased)
+    )
 
     def rates(self) -> dict[str, float | None]:
         """The four metrics by name (see :data:`RATES`)."""

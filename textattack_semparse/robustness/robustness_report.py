@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from textattack_semparse.errors import DatasetError
+from textattack_semparse.metrics.accuracy import standard_accuracy
 from textattack_semparse.robustness.robustness_metrics import (
     RATES,
     RobustnessMetrics,
@@ -36,11 +37,13 @@ class RobustnessReport:
     Args:
         victim (str): The victim's name (or model path).
         dataset (str): The dataset the test set was built from.
-        scoring (str): ``"execution"`` (denotations on ``database``) or ``"exact"``.
-        database (str | None): The database queries ran on.
+        scoring (str): How outputs were judged (``"execution match (classical) on ..."``,
+            ``"exact match (no database)"``).
+        database (str | None): The databases queries ran on.
         original_examples (int): Original examples in the test set.
         original_correct (int): Originals parsed correctly.
-        original_gold_errors (int): Originals whose gold query fails to execute (excluded).
+        original_gold_errors (int): Originals whose gold output cannot be evaluated (excluded).
+        original_victim_errors (int, default 0): Originals the victim failed on (excluded).
         perturbations (Mapping[str, RobustnessMetrics]): Per-perturbation counts, in order.
         loss_available (bool): Whether the victim gave its loss on the gold outputs.
         test_set (Mapping[str, Any], default empty): How the test set was built (setting,
@@ -57,6 +60,7 @@ class RobustnessReport:
     original_gold_errors: int
     perturbations: Mapping[str, RobustnessMetrics]
     loss_available: bool
+    original_victim_errors: int = 0
     test_set: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     notes: Sequence[str] = ()
 
@@ -67,9 +71,9 @@ class RobustnessReport:
 
     @property
     def standard_accuracy(self) -> float | None:
-        """Accuracy (percent) on every original of the test set whose gold query executes."""
-        scored = self.original_examples - self.original_gold_errors
-        return 100.0 * self.original_correct / scored if scored else None
+        """Standard accuracy (percent) on every original of the test set that could be judged."""
+        judged = self.original_examples - self.original_gold_errors - self.original_victim_errors
+        return standard_accuracy(self.original_correct, judged)
 
     @property
     def micro(self) -> RobustnessMetrics:
@@ -95,6 +99,7 @@ class RobustnessReport:
                 "examples": self.original_examples,
                 "correct": self.original_correct,
                 "gold_errors": self.original_gold_errors,
+                "victim_errors": self.original_victim_errors,
                 "standard_accuracy": self.standard_accuracy,
             },
             "perturbations": {name: metrics.to_dict() for name, metrics in self.perturbations.items()},
@@ -124,8 +129,9 @@ class RobustnessReport:
                 original_examples=originals["examples"],
                 original_correct=originals["correct"],
                 original_gold_errors=originals["gold_errors"],
+                original_victim_errors=originals.get("victim_errors", 0),
                 perturbations={
-                    name: RobustnessMetrics(**{key: row[key] for key in COUNTS})
+                    name: RobustnessMetrics(**{key: row[key] for key in COUNTS if key in row})
                     for name, row in data["perturbations"].items()
                 },
                 loss_available=data["loss_available"],

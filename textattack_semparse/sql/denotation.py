@@ -1,4 +1,10 @@
-"""Denotation (execution-result) equality of two queries, and whether order matters."""
+"""Denotation (execution-result) equality of two queries, and whether order matters.
+
+Two comparisons: :func:`denotations_match` with :func:`query_is_ordered` (the ``classical``
+mode of :func:`~textattack_semparse.sql.execution.execution_match`), and
+:func:`denotations_match_test_suite` with :func:`query_is_ordered_test_suite` (its
+``test-suite`` mode, the semantics of Zhong, Yu and Klein 2020).
+"""
 
 from __future__ import annotations
 
@@ -14,6 +20,7 @@ from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
 from textattack_semparse.sql.execution_result import ExecutionResult
+from textattack_semparse.sql.suite_preparation import first_statement
 
 Row = tuple[Any, ...]
 #: Above this many rows an unordered comparison with numeric tolerance pairs rows after
@@ -100,6 +107,128 @@ def _has_top_level_order_by(sql: str) -> bool:
             depth = max(depth - 1, 0)
         top_level.append(char if depth == 0 and char != ")" else " ")
     return _ORDER_BY.search("".join(top_level)) is not None
+
+
+def denotations_match_test_suite(
+    predicted: ExecutionResult, gold: ExecutionResult, *, ordered: bool
+) -> bool:
+    """Whether two results are equal under test-suite evaluation's rules.
+
+    The semantics of ``result_eq`` in test-suite-sql-eval (Zhong, Yu and Klein 2020,
+    "Semantic Evaluation for Text-to-SQL with Distilled Test Suites",
+    https://aclanthology.org/2020.emnlp-main.29/); the code is original to
+    textattack-semparse:
+
+    - two empty results match, whatever their columns; different row counts never match;
+    - the prediction may return the gold's columns in another order: the results match when
+      some permutation of the predicted columns makes the rows equal, as multisets, or as
+      sequences when ``ordered`` (decide it with :func:`query_is_ordered_test_suite`);
+    - values compare with Python's ``==``, without tolerance (``15 != 14.999999999999998``),
+      so ``1`` equals ``1.0`` in a one-column result; but first every row's cells are sorted
+      by ``str(value) + str(type(value))`` and those sorted rows must agree as sets (as
+      sequences when ``ordered``), which rejects ``(1, 1001)`` against ``(1.0, 1001)``
+      (the cells sort as ``1001, 1`` and ``1.0, 1001``);
+    - column names are ignored; a failed or timed-out result never matches; a truncated
+      result matches only another truncated result (the row cap is this package's).
+
+    Example:
+        >>> gold = ExecutionResult(rows=(("austin", 3), ("dallas", 1)), columns=("c", "n"))
+        >>> swapped = ExecutionResult(rows=((1, "dallas"), (3, "austin")), columns=("n", "c"))
+        >>> denotations_match_test_suite(swapped, gold, ordered=False)
+        True
+        >>> denotations_match_test_suite(swapped, gold, ordered=True)
+        False
+        >>> one = ExecutionResult(rows=((1,),), columns=("x",))
+        >>> denotations_match_test_suite(ExecutionResult(rows=((1.0,),), columns=("x",)), one, ordered=False)
+        True
+        >>> pair = ExecutionResult(rows=((1, 1001),), columns=("x", "y"))
+        >>> denotations_match_test_suite(ExecutionResult(rows=((1.0, 1001),), columns=("x", "y")), pair, ordered=False)
+        False
+    """
+    if not (predicted.ok and gold.ok) or predicted.truncated != gold.truncated:
+        return False
+    left, right = predicted.rows, gold.rows
+    if not left and not right:
+        return True
+    if len(left) != len(right) or len(left[0]) != len(right[0]):
+        return False
+    left_sorted = [_cells_sorted_by_text(row) for row in left]
+    right_sorted = [_cells_sorted_by_text(row) for row in right]
+    if ordered and left_sorted != right_sorted:
+        return False
+    if not ordered and set(left_sorted) != set(right_sorted):
+        return False
+    return _column_permutation_matches(left, right, ordered=ordered)
+
+
+def query_is_ordered_test_suite(sql: str) -> bool:
+    """Whether test-suite evaluation compares results in order: ``order by`` is in the text.
+
+    Zhong, Yu and Klein 2020 (https://aclanthology.org/2020.emnlp-main.29/) treat the gold
+    result as ordered when the lowercased text of the gold query's first statement contains
+    ``order by`` (one space) anywhere: in a subquery, and even in a literal or a comment.
+
+    Example:
+        >>> query_is_ordered_test_suite("SELECT name FROM (SELECT name FROM city ORDER BY name LIMIT 3)")
+        True
+        >>> query_is_ordered_test_suite("SELECT name FROM city; SELECT name FROM city ORDER BY name")
+        False
+    """
+    return "order by" in first_statement(sql).lower()
+
+
+def _cells_sorted_by_text(row: Row) -> Row:
+    """The row's cells sorted by their text and type name (test-suite's row pre-check)."""
+    return tuple(sorted(row, key=lambda value: str(value) + str(type(value))))
+
+
+def _column_permutation_matches(predicted: Sequence[Row], gold: Sequence[Row], *, ordered: bool) -> bool:
+    """Whether some reordering of the predicted columns makes the rows equal to the gold rows.
+
+    Rows compare as multisets, or as sequences when ``ordered``. Both results are non-empty
+    and have the same number of rows and columns.
+    """
+    width = len(gold[0])
+    predicted_columns = list(zip(*predicted))
+    gold_columns = list(zip(*gold))
+    if ordered:  # equal rows in order iff the columns, as whole sequences, pair up
+        return Counter(predicted_columns) == Counter(gold_columns)
+    if width == 1:
+        return Counter(predicted) == Counter(gold)
+    # Gold column i can only come from a predicted column holding the same multiset of values.
+    column_bags = [Counter(column) for column in predicted_columns]
+    candidates = []
+    for column in gold_columns:
+        bag = Counter(column)
+        candidates.append([j for j, other in enumerate(column_bags) if other == bag])
+    order = sorted(range(width), key=lambda i: len(candidates[i]))
+    assigned: dict[int, int] = {}  # gold column -> predicted column
+
+    def projections_agree() -> bool:
+        gold_keys = list(assigned)
+        predicted_keys = [assigned[i] for i in gold_keys]
+        return Counter(tuple(row[i] for i in gold_keys) for row in gold) == Counter(
+            tuple(row[j] for j in predicted_keys) for row in predicted
+        )
+
+    def search(depth: int) -> bool:
+        if depth == width:
+            return True
+        gold_column = order[depth]
+        tried: set[tuple[Any, ...]] = set()
+        used = set(assigned.values())
+        for j in candidates[gold_column]:
+            # Two identical predicted columns are interchangeable: try one of them.
+            if j in used or predicted_columns[j] in tried:
+                continue
+            tried.add(predicted_columns[j])
+            assigned[gold_column] = j
+            if projections_agree() and search(depth + 1):
+                return True
+            del assigned[gold_column]
+        return False
+
+    return search(0)
 
 
 def _values_match(a: Any, b: Any, *, rel_tol: float, abs_tol: float) -> bool:

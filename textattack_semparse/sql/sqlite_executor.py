@@ -8,10 +8,11 @@ import sqlite3
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from textattack_semparse.errors import SchemaError
+from textattack_semparse.errors import SchemaError, closest_match_hint
 from textattack_semparse.sql.execution_result import ExecutionResult
 
 #: Authorizer actions a plain read-only query needs; every other action is denied.
@@ -30,6 +31,8 @@ MAX_RESULT_BYTES = 64_000_000
 _PROGRESS_INTERVAL = 1_000  # virtual-machine instructions between two deadline checks
 _FETCH_BATCH = 64  # rows fetched between two result-size checks
 _QUERY_ERRORS = (sqlite3.Error, sqlite3.Warning, ValueError, OverflowError, MemoryError)
+#: Accepted ``text_errors`` values: how TEXT that is not valid UTF-8 is decoded.
+TEXT_ERRORS = ("strict", "ignore")
 
 
 class CacheInfo(NamedTuple):
@@ -64,9 +67,14 @@ class SQLiteExecutor:
         timeout (float, default 5.0): Wall-clock limit per query, in seconds.
         max_rows (int, default 10_000): Rows kept per result; more sets ``truncated``.
         cache_size (int, default 4096): Results kept in the LRU cache; 0 disables caching.
+        text_errors (str, default "strict"): How TEXT values that are not valid UTF-8 are
+            decoded: ``"strict"`` makes such a query fail (``OperationalError: Could not
+            decode to UTF-8``); ``"ignore"`` drops the undecodable bytes, as
+            test-suite-sql-eval does (``"caf\\xe9"`` reads as ``"caf"``).
 
     Raises:
         SchemaError: The database file is missing or is not a readable SQLite database.
+        ValueError: ``text_errors`` is not one of :data:`TEXT_ERRORS`.
 
     Example:
         >>> import sqlite3, tempfile, pathlib
@@ -97,10 +105,12 @@ class SQLiteExecutor:
         timeout: float = 5.0,
         max_rows: int = 10_000,
         cache_size: int = 4096,
+        text_errors: str = "strict",
     ) -> None:
         _check_positive_number("timeout", timeout)
         _check_int("max_rows", max_rows, minimum=1)
         _check_int("cache_size", cache_size, minimum=0)
+        _check_text_errors(text_errors)
         if not isinstance(db_path, (str, os.PathLike)):
             raise TypeError(
                 f"db_path must be a str or os.PathLike path of an SQLite file, "
@@ -110,6 +120,7 @@ class SQLiteExecutor:
         self.timeout = timeout
         self.max_rows = max_rows
         self.cache_size = cache_size
+        self.text_errors = text_errors
         self._init_runtime_state()
         self._connect()
 
@@ -152,7 +163,8 @@ class SQLiteExecutor:
     def __repr__(self) -> str:
         return (
             f"{type(self).__name__}({str(self.db_path)!r}, timeout={self.timeout!r}, "
-            f"max_rows={self.max_rows!r}, cache_size={self.cache_size!r})"
+            f"max_rows={self.max_rows!r}, cache_size={self.cache_size!r}"
+            + (f", text_errors={self.text_errors!r})" if self.text_errors != "strict" else ")")
         )
 
     def __getstate__(self) -> dict[str, Any]:
@@ -161,9 +173,11 @@ class SQLiteExecutor:
             "timeout": self.timeout,
             "max_rows": self.max_rows,
             "cache_size": self.cache_size,
+            "text_errors": self.text_errors,
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        state.setdefault("text_errors", "strict")  # pickled before the option existed
         self.__dict__.update(state)
         self._init_runtime_state()
 
@@ -181,6 +195,8 @@ class SQLiteExecutor:
         if self._connection is None:
             connection = _open_read_only(self.db_path)
             connection.set_progress_handler(self._on_progress, _PROGRESS_INTERVAL)
+            if self.text_errors != "strict":
+                connection.text_factory = _lenient_text_decoder(self.text_errors)
             self._connection = connection
         return self._connection
 
@@ -247,17 +263,21 @@ class SQLiteExecutor:
                 self._cache.popitem(last=False)
 
 
-_SHARED: dict[tuple[Path, float, int], SQLiteExecutor] = {}
+_SHARED: dict[tuple[Path, float, int, str], SQLiteExecutor] = {}
 _SHARED_LOCK = threading.Lock()
 
 
 def executor_for(
-    db_path: str | os.PathLike[str], *, timeout: float = 5.0, max_rows: int = 10_000
+    db_path: str | os.PathLike[str],
+    *,
+    timeout: float = 5.0,
+    max_rows: int = 10_000,
+    text_errors: str = "strict",
 ) -> SQLiteExecutor:
     """The process-wide :class:`SQLiteExecutor` for this database and settings.
 
-    Callers passing the same (resolved path, timeout, max_rows) get the same instance and so
-    share its result cache.
+    Callers passing the same (resolved path, timeout, max_rows, text_errors) get the same
+    instance and so share its result cache.
 
     Example:
         >>> import sqlite3, tempfile, pathlib
@@ -266,11 +286,14 @@ def executor_for(
         >>> executor_for(path) is executor_for(str(path))
         True
     """
-    key = (Path(db_path).resolve(), timeout, max_rows)
+    _check_text_errors(text_errors)
+    key = (Path(db_path).resolve(), timeout, max_rows, text_errors)
     with _SHARED_LOCK:
         executor = _SHARED.get(key)
         if executor is None:
-            executor = SQLiteExecutor(key[0], timeout=timeout, max_rows=max_rows)
+            executor = SQLiteExecutor(
+                key[0], timeout=timeout, max_rows=max_rows, text_errors=text_errors
+            )
             _SHARED[key] = executor
         return executor
 
@@ -327,6 +350,23 @@ def _check_positive_number(name: str, value: object) -> None:
         raise TypeError(f"{name} must be a number of seconds, got {type(value).__name__}: {value!r}")
     if not (value > 0 and math.isfinite(value)):
         raise ValueError(f"{name} must be a positive, finite number of seconds, got {value!r}")
+
+
+def _lenient_text_decoder(errors: str) -> Callable[[bytes], str]:
+    """A ``text_factory`` decoding UTF-8 with the given error handler."""
+
+    def decode(raw: bytes) -> str:
+        return raw.decode("utf-8", errors=errors)
+
+    return decode
+
+
+def _check_text_errors(value: object) -> None:
+    if value not in TEXT_ERRORS:
+        raise ValueError(
+            f"text_errors must be one of {', '.join(map(repr, TEXT_ERRORS))}, got {value!r}."
+            + (closest_match_hint(value, TEXT_ERRORS) if isinstance(value, str) else "")
+        )
 
 
 def _check_int(name: str, value: object, *, minimum: int) -> None:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import torch
 from textattack.transformations import Transformation
 
-from textattack_semparse.constraints.sentence_bert_similarity import SentenceBERTSimilarity
+from textattack_semparse.linguistics.sentence_embeddings import SentenceEmbeddings
 from textattack_semparse.transformations.derived_text import question_text
 
 if TYPE_CHECKING:
@@ -30,7 +30,9 @@ class TopKBySimilarity(Transformation):
     column), and returns the ``k`` best, most similar first (ties keep the inner order).
     Each kept text records its score in ``attack_attrs["similarity_score"]``, the key
     TextAttack's sentence encoders use. Embeddings come from
-    :meth:`SentenceBERTSimilarity.encode` (lazy model, LRU cache).
+    :class:`~textattack_semparse.linguistics.sentence_embeddings.SentenceEmbeddings` (lazy
+    model, LRU cache), or from the ``encode`` of the encoder given (a
+    ``SentenceBERTSimilarity`` constraint shares its cache this way).
 
     Zhuo et al. (2023), "On Robustness of Prompt-based Semantic Parsing with Large
     Pre-trained Language Model: An Empirical Study on Codex", EACL 2023,
@@ -44,10 +46,11 @@ class TopKBySimilarity(Transformation):
         k (int): Candidates kept. Default ``10``.
         num_candidates (int | None): Sample this many of the generated candidates before
             ranking; ``None`` (default) ranks all of them.
-        encoder (SentenceBERTSimilarity | str | None): Embedding source: a
-            :class:`SentenceBERTSimilarity` (its ``encode`` and cache are shared), a
-            sentence-transformers model name or path, or ``None`` (default) for the
-            packaged all-MiniLM-L6-v2 (offline).
+        encoder (Any | str | None): Embedding source: anything with
+            ``encode(list[str]) -> Tensor`` (a ``SentenceEmbeddings``, or a
+            ``SentenceBERTSimilarity`` constraint, whose cache is then shared), a
+            sentence-transformers model name or path, or ``None`` (default) for the packaged
+            all-MiniLM-L6-v2 (offline).
         seed (int | None): Seed of the sampler used when ``num_candidates`` is set.
             Default ``None``.
 
@@ -64,7 +67,7 @@ class TopKBySimilarity(Transformation):
         transformation: Transformation,
         k: int = 10,
         num_candidates: int | None = None,
-        encoder: SentenceBERTSimilarity | str | None = None,
+        encoder: Any = None,
         seed: int | None = None,
     ) -> None:
         if not isinstance(transformation, Transformation):
@@ -78,11 +81,11 @@ class TopKBySimilarity(Transformation):
                 f"num_candidates must be None (rank all) or an int >= k={k}, got {num_candidates!r}."
             )
         if isinstance(encoder, str):
-            encoder = SentenceBERTSimilarity(model_name_or_path=encoder)
+            encoder = SentenceEmbeddings(encoder)
         if encoder is not None and not callable(getattr(encoder, "encode", None)):
             raise TypeError(
-                f"encoder must be a SentenceBERTSimilarity (anything with encode(list[str]) -> Tensor), "
-                f"a sentence-transformers model name or path, or None; got {encoder!r}."
+                f"encoder must have encode(list[str]) -> Tensor (SentenceEmbeddings, SentenceBERTSimilarity), "
+                f"or be a sentence-transformers model name or path, or None; got {encoder!r}."
             )
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise TypeError(f"seed must be an int or None, got {seed!r}.")
@@ -91,7 +94,7 @@ class TopKBySimilarity(Transformation):
         self.num_candidates = num_candidates
         self.encoder = encoder
         self.seed = seed
-        self._encoder = encoder if encoder is not None else SentenceBERTSimilarity()
+        self._encoder = encoder if encoder is not None else SentenceEmbeddings()
         self._rng = random.Random(seed)
 
     def similarities(self, reference: str, candidates: list[str]) -> torch.Tensor:

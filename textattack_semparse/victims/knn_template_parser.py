@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
@@ -153,13 +153,13 @@ class KNNTemplateParser(SemanticParser):
             (the text2sql-data format). An example with neither template nor variables
             (a logical-form file) is its own template: the parser then returns the gold
             output of the nearest training question.
-        database (str | os.PathLike | None, default None): The benchmark's SQLite database;
-            also the source of lexicon values when ``database_values`` is True.
         k (int, default 10): Distinct templates tried before falling back to the nearest.
         ngram_range (tuple[int, int], default (1, 2)): Word n-gram range of the TF-IDF
             vectoriser.
         database_values (bool, default True): Add the database's values of the columns that
             training placeholders are compared with to the lexicon (needs a database file).
+        Other arguments (``database``, ``benchmark``, ``max_failure_rate``): as
+            :class:`SemanticParser`; the database is also the source of lexicon values.
 
     Example:
         >>> from textattack_semparse.victims.knn_template_parser import KNNTemplateParser
@@ -174,12 +174,12 @@ class KNNTemplateParser(SemanticParser):
         self,
         train_examples: Sequence[SemparseExample],
         *,
-        database: str | os.PathLike[str] | None = None,
         k: int = 10,
         ngram_range: tuple[int, int] = (1, 2),
         database_values: bool = True,
+        **kwargs: Any,
     ) -> None:
-        super().__init__(database=database)
+        super().__init__(**kwargs)
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise ValueError(f"k must be a positive int, got {k!r}.")
         if (
@@ -196,7 +196,6 @@ class KNNTemplateParser(SemanticParser):
         self.k = k
         self.ngram_range = (ngram_range[0], ngram_range[1])
         self.database_values = database_values
-        self.benchmark: str | None = None
         self.split_type: str | None = None
         examples = self._checked_examples(train_examples)
         self.num_train_examples = len(examples)
@@ -235,18 +234,16 @@ class KNNTemplateParser(SemanticParser):
         loaded = load_benchmark(benchmark, data_dir=data_dir)
         parser = cls(
             loaded.split(split_type, "train"),
-            database=loaded.database,
+            benchmark=loaded,
             k=k,
             ngram_range=ngram_range,
             database_values=database_values,
         )
-        parser.benchmark = benchmark
         parser.split_type = split_type
         return parser
 
     def extra_repr_keys(self) -> list[str]:
         return super().extra_repr_keys() + [
-            "benchmark",
             "split_type",
             "num_train_examples",
             "k",

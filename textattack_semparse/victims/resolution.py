@@ -1,11 +1,16 @@
-"""From a ``--model`` value to a victim: registered names first, then local seq2seq directories."""
+"""From a ``--model`` name to a victim, and from a dataset name to its examples: one path for
+the stock ``textattack`` CLI (through ``_textattack_shim``) and the plugin's own commands."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from textattack_semparse.errors import DatasetError, VictimError
 from textattack_semparse.registry import get_registry
+
+if TYPE_CHECKING:
+    from textattack_semparse.datasets.benchmark import Benchmark
 
 
 def is_plugin_victim(model: str) -> bool:
@@ -15,32 +20,61 @@ def is_plugin_victim(model: str) -> bool:
     return ("victim", model) in get_registry() or is_seq2seq_directory(model)
 
 
-def dataset_database(dataset: str | None) -> Path | None:
-    """The database (or Spider-style directory of databases) of the benchmark a registered
-    dataset comes from (its entry's ``benchmark`` option); ``None`` when unknown or absent."""
+def dataset_benchmark(dataset: str | None) -> Benchmark | None:
+    """The benchmark a registered dataset is derived from (its entry's ``benchmark`` option);
+    ``None`` for no dataset or a dataset registered without one."""
     from textattack_semparse.datasets.benchmark import load_benchmark
 
     registry = get_registry()
-    if dataset is None or ("dataset", dataset) not in registry:
+    if dataset is None:
         return None
     benchmark = registry.get("dataset", dataset).options.get("benchmark")
-    if benchmark is None:
-        return None
-    loaded = load_benchmark(benchmark)
-    return loaded.database or loaded.database_root
+    return None if benchmark is None else load_benchmark(benchmark)
 
 
-def create_victim(model: str, *, dataset: str | None = None) -> tuple[Any, str | None]:
-    """The victim for ``model`` and the dataset it is evaluated on by default (``None`` if none).
+def resolve_victim(model: str, *, dataset: str | None = None) -> tuple[Any, str | None]:
+    """The victim for ``model`` and the registered dataset it is evaluated on (``None`` if none).
 
-    A local seq2seq directory becomes a :class:`Seq2SeqParser` bound to the database of
-    ``dataset`` (a registered dataset name), so its SQL is scored by execution. Unknown
-    names raise ``RegistryError`` listing the registered victims.
+    A registered victim is built from its entry, with its entry's dataset unless ``dataset``
+    is given. A local seq2seq directory becomes a :class:`Seq2SeqParser` bound to the
+    benchmark of ``dataset``, so its output is scored as that benchmark's is.
+
+    Raises:
+        RegistryError: Unknown name (with the closest registered victims).
+        VictimError: ``model`` is a directory, but no seq2seq model.
     """
     from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser, is_seq2seq_directory
 
     registry = get_registry()
-    if ("victim", model) not in registry and is_seq2seq_directory(model):
-        return Seq2SeqParser(model, database=dataset_database(dataset)), dataset
-    entry = registry.get("victim", model)
-    return entry.create(), entry.dataset
+    if ("victim", model) not in registry:
+        if is_seq2seq_directory(model):
+            return Seq2SeqParser(model, benchmark=dataset_benchmark(dataset)), dataset
+        if Path(model).is_dir():
+            raise VictimError(
+                f"{model!r} is a directory but not a seq2seq model: expected a config.json whose "
+                "'architectures' lists a *ForConditionalGeneration class (or with is_encoder_decoder: true)."
+            )
+    return registry.get("victim", model).create(), victim_dataset(model, dataset)
+
+
+def victim_dataset(model: str, dataset: str | None = None) -> str | None:
+    """The dataset a victim is evaluated on: ``dataset``, else the registered victim's own."""
+    registry = get_registry()
+    if dataset is not None or ("victim", model) not in registry:
+        return dataset
+    return registry.get("victim", model).dataset
+
+
+def required_dataset(model: str, dataset: str | None) -> str:
+    """``dataset`` (the one :func:`resolve_victim` returned); an error naming the fix when ``None``."""
+    if dataset is not None:
+        return dataset
+    raise DatasetError(
+        f"Victim {model!r} names no default dataset; pass one of: {', '.join(get_registry().names('dataset'))} "
+        "(--dataset for textattack-semparse commands, --dataset-by-model for textattack attack)."
+    )
+
+
+def load_dataset(name: str) -> Any:
+    """The registered dataset ``name`` (a TextAttack dataset)."""
+    return get_registry().get("dataset", name).create()

@@ -7,14 +7,23 @@ import os
 from abc import abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textattack.models.wrappers import ModelWrapper
 from textattack.shared.utils import ReprMixin
 
 from textattack_semparse.errors import SchemaError, VictimError
+from textattack_semparse.victims.prediction import Prediction
+
+if TYPE_CHECKING:
+    from textattack_semparse.datasets.benchmark import Benchmark
 
 logger = logging.getLogger(__name__)
+
+DEFAULT_MAX_FAILURE_RATE = 0.1
+"""Share of inputs a victim may fail on before it stops the run (see :class:`SemanticParser`)."""
+MIN_INPUTS_BEFORE_STOP = 20
+"""Inputs parsed before the failure share is checked, so one early failure does not stop a run."""
 
 ParserInput = str | Sequence[str | None]
 """One victim input: a question, or a tuple ``(question, db_id, ...)`` when the dataset has
@@ -29,32 +38,55 @@ class SemanticParser(ReprMixin, ModelWrapper):
     prediction string per input, in order. Subclasses implement :meth:`_parse_batch`
     and, when they can score a gold output, :meth:`_gold_loss` and :attr:`supports_loss`.
 
-    Failure policy: an exception raised while parsing must not end an attack. When a batch
-    fails, its inputs are parsed one at a time; an input that still fails gets the empty
-    prediction ``""`` (which never matches a gold query) and a logged warning. A
-    :class:`~textattack_semparse.errors.VictimError` is not isolated this way: it means the
-    victim itself is unusable (weights that cannot be loaded, a broken subclass) and is
-    raised. Malformed call arguments raise ``TypeError``.
+    Failure policy: an exception raised while parsing must not end an attack, nor pass for a
+    wrong answer. When a batch fails, its inputs are parsed one at a time; an input that still
+    fails gets a :class:`~textattack_semparse.victims.prediction.Prediction` whose ``error``
+    says what was raised (its text is ``""``), and a logged warning. Evaluations report such
+    *victim errors* apart and leave them out of accuracies; goal functions never count one as
+    a successful attack. Once at least ``MIN_INPUTS_BEFORE_STOP`` inputs have been parsed, a
+    victim that has failed on more than ``max_failure_rate`` of them raises
+    :class:`~textattack_semparse.errors.VictimError`, which stops the run: the victim is
+    broken, not the inputs. A ``VictimError`` raised by a subclass (weights that cannot be
+    loaded, a broken subclass) is raised at once. Malformed call arguments raise ``TypeError``.
 
     Original to textattack-semparse.
 
     Args:
-        database (str | os.PathLike | None, default None): The database (SQLite file or
-            directory of databases) of the benchmark the victim is bound to; goal functions
-            use it when they are given no database of their own.
+        database (str | os.PathLike | None, default None): A SQLite file (or directory of
+            per-``db_id`` databases) the victim reads and is scored on when it is bound to no
+            benchmark; default the ``benchmark``'s database.
+        benchmark (Benchmark | None, default None): The benchmark the victim is bound to;
+            goal functions and evaluations score its predictions as the benchmark does.
+        max_failure_rate (float, default 0.1): Share of failed inputs that stops the run.
     """
 
-    def __init__(self, *, database: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        database: str | os.PathLike[str] | None = None,
+        benchmark: Benchmark | None = None,
+        max_failure_rate: float = DEFAULT_MAX_FAILURE_RATE,
+    ) -> None:
         if database is not None and not isinstance(database, (str, os.PathLike)):
             raise TypeError(
                 f"database must be a path (str or os.PathLike) or None, got {type(database).__name__}."
             )
+        if isinstance(max_failure_rate, bool) or not isinstance(max_failure_rate, (int, float)) or not (
+            0.0 <= max_failure_rate <= 1.0
+        ):
+            raise ValueError(f"max_failure_rate must be a share between 0 and 1, got {max_failure_rate!r}.")
+        if database is None and benchmark is not None:
+            database = benchmark.database
         self.database: Path | None = None if database is None else Path(database)
         if self.database is not None and not self.database.exists():
             raise SchemaError(
                 f"Database {str(self.database)!r} does not exist. Pass the path of the benchmark's "
                 "SQLite file (or directory of databases), or database=None."
             )
+        self.benchmark = benchmark
+        self.max_failure_rate = float(max_failure_rate)
+        self.inputs_parsed = 0
+        self.inputs_failed = 0
 
     @property
     def model(self) -> Any:
@@ -79,17 +111,13 @@ class SemanticParser(ReprMixin, ModelWrapper):
         except VictimError:
             raise
         except Exception as error:  # noqa: BLE001 - isolate the failing input, see class docstring
-            if len(questions) == 1:
-                logger.warning(
-                    "%s failed on question %r (%s: %s); predicting ''.",
-                    type(self).__name__,
-                    questions[0],
-                    type(error).__name__,
-                    error,
-                )
-                return [""]
-            return [self([(q, d)])[0] for q, d in zip(questions, db_ids)]
-        return self._checked_outputs(outputs, len(questions))
+            if len(questions) > 1:
+                return [self([(q, d)])[0] for q, d in zip(questions, db_ids)]
+            logger.warning("%s failed on question %r (%s: %s).", type(self).__name__, questions[0], type(error).__name__, error)
+            outputs = [Prediction.failure(error)]
+        outputs = self._checked_outputs(outputs, len(questions))
+        self._count(outputs)
+        return outputs
 
     def gold_loss(self, inputs: Sequence[ParserInput], golds: Sequence[str]) -> list[float]:
         """The victim's loss on each gold output (lower = the victim finds the gold likelier).
@@ -124,7 +152,20 @@ class SemanticParser(ReprMixin, ModelWrapper):
         raise NotImplementedError()
 
     def extra_repr_keys(self) -> list[str]:
-        return super().extra_repr_keys() + ["database"]
+        return super().extra_repr_keys() + ["database", "benchmark", "max_failure_rate"]
+
+    def _count(self, outputs: list[str]) -> None:
+        """Count parsed and failed inputs; stop when failures exceed ``max_failure_rate``."""
+        errors = [output.error for output in outputs if getattr(output, "error", None) is not None]
+        self.inputs_parsed += len(outputs)
+        self.inputs_failed += len(errors)
+        too_many = self.inputs_failed > self.max_failure_rate * self.inputs_parsed
+        if errors and too_many and self.inputs_parsed >= MIN_INPUTS_BEFORE_STOP:
+            raise VictimError(
+                f"{type(self).__name__} failed on {self.inputs_failed} of {self.inputs_parsed} inputs "
+                f"({100 * self.inputs_failed / self.inputs_parsed:.0f}%), more than max_failure_rate="
+                f"{self.max_failure_rate:g}; last error: {errors[-1]}. Fix the victim, or raise max_failure_rate."
+            )
 
     @staticmethod
     def _split_inputs(

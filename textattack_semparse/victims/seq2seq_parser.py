@@ -84,8 +84,8 @@ class Seq2SeqParser(SemanticParser):
             the question and the ``db_id`` column (``None`` for single-column datasets) into
             the model input, e.g. ``lambda q, db: f"{db}: {q}"``; ``None`` feeds the question
             alone. Use a module-level function if the victim must be pickled.
-        database (str | os.PathLike | None, default None): The benchmark database the victim
-            is bound to (see :class:`SemanticParser`).
+        Other arguments (``database``, ``benchmark``, ``max_failure_rate``): as
+            :class:`SemanticParser`.
 
     Example:
         >>> from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser
@@ -106,9 +106,9 @@ class Seq2SeqParser(SemanticParser):
         max_new_tokens: int = 128,
         num_beams: int = 1,
         input_formatter: InputFormatter | None = None,
-        database: str | os.PathLike[str] | None = None,
+        **kwargs: Any,
     ) -> None:
-        super().__init__(database=database)
+        super().__init__(**kwargs)
         self.model_name_or_path = _checked_location("model_name_or_path", model_name_or_path)
         self.tokenizer_name_or_path = (
             None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
 from textattack import Attack
@@ -13,7 +12,7 @@ from textattack.search_methods import BeamSearch, SearchMethod
 from textattack_semparse.constraints.max_grammar_error_rate import MaxGrammarErrorRate
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.errors import RecipeError, closest_match_hint
-from textattack_semparse.goal_functions.victim_goal_function import victim_goal_function
+from textattack_semparse.recipes.attack.recipe_ingredients import benchmark_goal_function
 from textattack_semparse.search_methods.grammar_error_genetic_algorithm import GrammarErrorGeneticAlgorithm
 from textattack_semparse.search_methods.grammar_error_greedy_search import GrammarErrorGreedySearch
 from textattack_semparse.search_methods.grammar_error_sampling_search import GrammarErrorSamplingSearch
@@ -51,8 +50,7 @@ class GrammarErrorAttackYin2020:
         num_samples: int = 1,
         error_model: str | os.PathLike[str] | None = None,
         error_types: tuple[str, ...] = ERROR_TYPES,
-        database: str | Path | None = None,
-        database_root: str | Path | None = None,
+        benchmark: str | None = None,
         seed: int | None = 0,
     ) -> Attack:
         """Compose the attack.
@@ -68,8 +66,8 @@ class GrammarErrorAttackYin2020:
             num_samples: Probabilistic only: corrupted copies tried per question.
             error_model: JSON written by ``fit-grammar-errors``; ``None`` uses the packaged sets.
             error_types: Error types to simulate (default all eight).
-            database: SQLite file of the gold queries (default: the victim's).
-            database_root: Directory of per-``db_id`` databases (Spider-style).
+            benchmark: Registered benchmark whose scorer and databases judge a parser's outputs;
+                ``None``: the benchmark the victim is bound to.
             seed: Seed of the sampled errors (probabilistic) and of the genetic crossover.
         """
         if search not in SEARCHES:
@@ -80,7 +78,7 @@ class GrammarErrorAttackYin2020:
         # Goal: execution match (SQL parsers with a database), exact match (other parsers) or
         # untargeted classification (TextAttack classifiers), so the recipe serves both, as
         # Yin et al. attack classifiers and the plugin attacks parsers.
-        goal_function = victim_goal_function(model_wrapper, database=database, database_root=database_root)
+        goal_function = benchmark_goal_function(model_wrapper, benchmark=benchmark)
         # Yin et al. §3: the eight NUCLE error types of Table 1. Worst case (greedy, beam,
         # genetic): every applicable error at each position; "dist.": errors sampled from the
         # error model's type distribution and confusion weights, up to the rate (paper: 15%).

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from textattack import Attack
@@ -32,8 +31,9 @@ class MeaningPreservingAttackHuang2021:
     Pre-trained Language Model: An Empirical Study on Codex. EACL 2023.
     https://arxiv.org/abs/2301.12868
 
-    Registered as ``semparse-geo``, ``semparse-atis``, ``semparse-scholar`` and
-    ``semparse-spider``, each bound to its benchmark's database.
+    Registered as ``semparse-<benchmark>`` for every benchmark whose entry sets
+    ``attack_recipe`` (``semparse-geo``, ``semparse-atis``, ``semparse-scholar``,
+    ``semparse-spider``), each bound to its benchmark.
     """
 
     @staticmethod
@@ -41,7 +41,7 @@ class MeaningPreservingAttackHuang2021:
         model_wrapper: Any,
         *,
         benchmark: str | None = None,
-        database: str | Path | None = None,
+        execution_mode: str | None = None,
         perturbations: Sequence[str] = WORD_LEVEL_PERTURBATIONS,
         similarity_threshold: float = 0.8,
         max_words_perturbed: int = 2,
@@ -50,16 +50,16 @@ class MeaningPreservingAttackHuang2021:
 
         Args:
             model_wrapper: The victim.
-            benchmark: Benchmark whose database the gold queries run on (``"geo"``); ``None``
-                uses ``database`` or the victim's database.
-            database: SQLite file (or directory of databases) overriding the benchmark's.
+            benchmark: Registered benchmark whose scorer and databases judge the outputs
+                (``"geo"``); ``None``: the benchmark the victim is bound to.
+            execution_mode: ``"classical"`` or ``"test-suite"`` overriding the benchmark's.
             perturbations: Registered perturbation names to combine.
             similarity_threshold: Minimum Sentence-BERT cosine to the original question.
             max_words_perturbed: Words the search may edit per question.
         """
-        # Goal: the victim's output stops matching the gold (execution match on the benchmark's
-        # database; exact match without one); examples the victim already gets wrong are skipped.
-        goal_function = benchmark_goal_function(model_wrapper, benchmark=benchmark, database=database)
+        # Goal: the victim's output stops matching the gold, judged as the benchmark judges (execution
+        # match on its databases, exact match without); examples already wrong are skipped.
+        goal_function = benchmark_goal_function(model_wrapper, benchmark=benchmark, execution_mode=execution_mode)
         # Huang et al. §3.1 word-level operations and Zhuo et al.'s DB, as registered perturbations.
         transformation = CompositeTransformation([perturbation(name) for name in perturbations])
         constraints = [

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from textattack import Attack
@@ -37,7 +36,7 @@ class PerturbationAttackHuang2021:
         perturbation_name: str,
         keep: int | None = None,
         benchmark: str | None = None,
-        database: str | Path | None = None,
+        execution_mode: str | None = None,
         perturbation_options: dict[str, Any] | None = None,
     ) -> Attack:
         """Compose the attack.
@@ -48,13 +47,13 @@ class PerturbationAttackHuang2021:
             keep: Keep only the ``keep`` candidates most similar to the original by
                 Sentence-BERT (Zhuo et al.: 10; Huang et al. back translation: 1); ``None``
                 tries every candidate.
-            benchmark: Benchmark whose database the gold queries run on; ``None`` uses
-                ``database`` or the victim's database.
-            database: SQLite file (or directory of databases) overriding the benchmark's.
+            benchmark: Registered benchmark whose scorer and databases judge the outputs;
+                ``None``: the benchmark the victim is bound to.
+            execution_mode: ``"classical"`` or ``"test-suite"`` overriding the benchmark's.
             perturbation_options: Keyword arguments for the perturbation (e.g. a model name).
         """
         # Goal: the victim's output stops matching the gold; already-wrong examples are skipped.
-        goal_function = benchmark_goal_function(model_wrapper, benchmark=benchmark, database=database)
+        goal_function = benchmark_goal_function(model_wrapper, benchmark=benchmark, execution_mode=execution_mode)
         # The perturbation, optionally filtered to its most similar candidates.
         transformation = perturbation(perturbation_name, **(perturbation_options or {}))
         if keep is not None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from textattack.goal_functions import GoalFunction
@@ -14,17 +13,16 @@ from textattack_semparse.registry import get_registry
 
 
 def benchmark_goal_function(
-    model_wrapper: Any, *, benchmark: str | None = None, database: str | Path | None = None
+    model_wrapper: Any, *, benchmark: str | None = None, execution_mode: str | None = None
 ) -> GoalFunction:
-    """The goal function for ``model_wrapper`` on ``benchmark``'s database (or ``database``).
-
-    Execution match when a database is known, exact match for benchmarks without one
-    (Scholar, logical forms), untargeted classification for classifiers.
-    """
-    if database is None and benchmark is not None:
-        loaded = load_benchmark(benchmark)
-        database = loaded.database or loaded.database_root
-    return victim_goal_function(model_wrapper, database=database)
+    """The goal function for ``model_wrapper`` judged as the named ``benchmark`` (default: the
+    benchmark the victim is bound to) judges: execution or exact match; untargeted
+    classification for classifiers."""
+    return victim_goal_function(
+        model_wrapper,
+        benchmark=None if benchmark is None else load_benchmark(benchmark),
+        **({} if execution_mode is None else {"execution_mode": execution_mode}),
+    )
 
 
 def perturbation(name: str, **options: Any) -> Transformation:

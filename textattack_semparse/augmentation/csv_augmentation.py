@@ -1,0 +1,103 @@
+"""Augment a CSV column without touching anything else.
+
+TextAttack's ``augment`` command writes CSV with ``quotechar="/"`` and then deletes every
+``/`` in the file, which corrupts SQL such as ``population / 1000``. The plugin's
+augmentation recipes go through :func:`augment_csv` instead: the :mod:`csv` module reads and
+writes every cell, and only the input column of the added rows changes."""
+
+from __future__ import annotations
+
+import csv
+import random
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from textattack_semparse.augmentation.literal_protection import keeps_literals
+from textattack_semparse.augmentation.output_files import check_paths
+from textattack_semparse.errors import DatasetError, closest_match_hint
+from textattack_semparse.sql.literals import sql_literals
+
+
+def augment_rows(
+    rows: Iterable[dict[str, str]],
+    input_column: str,
+    augment: Callable[..., list[str]],
+    *,
+    include_original: bool = True,
+    literals: Callable[[dict[str, str]], Sequence[str]] | None = None,
+) -> list[dict[str, str]]:
+    """Each row (unless excluded), followed by one copy per augmentation of its input column.
+
+    Without ``literals``, ``augment(text)`` is called; with it, ``augment(text,
+    literals(row))``, and augmentations that change a literal's words are dropped.
+    """
+    output = []
+    for row in rows:
+        if include_original:
+            output.append(row)
+        text = row[input_column]
+        if literals is None:
+            augmented_texts = augment(text)
+        else:
+            protected = literals(row)
+            augmented_texts = [new for new in augment(text, protected) if keeps_literals(text, new, protected)]
+        for augmented in augmented_texts:
+            output.append({**row, input_column: augmented})
+    return output
+
+def augment_csv(
+    input_csv: str | Path,
+    output_csv: str | Path,
+    input_column: str,
+    augment: Callable[..., list[str]],
+    *,
+    include_original: bool = True,
+    overwrite: bool = False,
+    gold_column: str | None = None,
+) -> int:
+    """Augment ``input_column`` of ``input_csv`` into ``output_csv``; returns the rows written.
+
+    With ``gold_column`` (a SQL column), ``augment`` is a :data:`LiteralAugment` called with
+    the literals of the row's SQL, and augmentations that change them are dropped.
+    """
+    input_csv, output_csv = Path(input_csv), Path(output_csv)
+    check_paths(input_csv, output_csv, "Input CSV", overwrite=overwrite)
+    with input_csv.open(newline="", encoding="utf-8") as handle:
+        reader = csv.DictReader(handle)
+        fieldnames = list(reader.fieldnames or [])
+        rows = list(reader)
+    for column in (input_column, gold_column):
+        if column is not None and column not in fieldnames:
+            raise DatasetError(
+                f"Column {column!r} is not in {str(input_csv)!r}.{closest_match_hint(column, fieldnames)} "
+                f"Columns: {', '.join(fieldnames)}."
+            )
+    literals = None if gold_column is None else (lambda row: sql_literals(row[gold_column]))
+    output = augment_rows(rows, input_column, augment, include_original=include_original, literals=literals)
+    with output_csv.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fieldnames)
+        writer.writeheader()
+        writer.writerows(output)
+    return len(output)
+
+def augment_csv_from_args(augmenter_class: Callable[..., Any], args: Any) -> int:
+    """Run :func:`augment_csv` with the options of ``textattack augment``."""
+    random.seed(args.random_seed)
+    augmenter = augmenter_class(
+        pct_words_to_swap=args.pct_words_to_swap,
+        transformations_per_example=args.transformations_per_example,
+        high_yield=args.high_yield,
+        fast_augment=args.fast_augment,
+        enable_advanced_metrics=args.enable_advanced_metrics,
+    )
+    written = augment_csv(
+        args.input_csv,
+        args.output_csv,
+        args.input_column,
+        augmenter.augment,
+        include_original=not args.exclude_original,
+        overwrite=args.overwrite,
+    )
+    print(f"Wrote {written} rows to {args.output_csv}.")
+    return written

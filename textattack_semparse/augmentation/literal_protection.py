@@ -1,0 +1,72 @@
+"""Augment a question while the database values of its gold output stay as they are."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from textattack_semparse.sql.literals import literal_words
+
+logger = logging.getLogger(__name__)
+
+LiteralAugment = Callable[[str, Sequence[str]], list[str]]
+"""``augment(question, literals)``: augmented questions that keep every literal's words."""
+
+
+def protecting_literals(augmenter: Any) -> LiteralAugment:
+    """``augment(text, literals)``: ``augmenter.augment(text)`` with ``literals`` protected.
+
+    For the duration of the call, ``literals`` are added to the ``literals`` of every
+    :class:`~textattack_semparse.constraints.preserve_literals.PreserveLiterals` among the
+    augmenter's constraints (the plugin's augmentation recipes have one), so no
+    transformation proposes to modify their words. An augmenter without that constraint
+    is used as is, with a warning; the file functions then drop what changed a literal.
+    Outputs equal to ``text`` (TextAttack returns the input when nothing applies) and
+    duplicates are left out.
+    """
+    from textattack_semparse.constraints.preserve_literals import PreserveLiterals
+
+    candidates = [*getattr(augmenter, "pre_transformation_constraints", []), *getattr(augmenter, "constraints", [])]
+    constraints = [constraint for constraint in candidates if isinstance(constraint, PreserveLiterals)]
+    if not constraints:
+        logger.warning(
+            "%s has no PreserveLiterals constraint: augmentations that change a database value will be dropped.",
+            type(augmenter).__name__,
+        )
+
+    def augment(text: str, literals: Sequence[str]) -> list[str]:
+        saved = [constraint.literals for constraint in constraints]
+        try:
+            for constraint, own in zip(constraints, saved):
+                constraint.literals = tuple(dict.fromkeys([*(own or ()), *literals]))
+            outputs = augmenter.augment(text)
+        finally:
+            for constraint, own in zip(constraints, saved):
+                constraint.literals = own
+        return new_questions(outputs, text)
+
+    return augment
+
+def keeps_literals(original: str, augmented: str, literals: Iterable[str]) -> bool:
+    """Whether every literal occurs as often in ``augmented`` as in ``original`` (whole words).
+
+    Example:
+        >>> keeps_literals("rivers in new york", "the rivers of new york", ["new york"])
+        True
+        >>> keeps_literals("rivers in new york", "rivers in york", ["new york"])
+        False
+    """
+    before, after = literal_words(original), literal_words(augmented)
+    return all(
+        _count_phrase(before, phrase) == _count_phrase(after, phrase)
+        for phrase in (literal_words(literal) for literal in literals)
+        if phrase
+    )
+
+def _count_phrase(words: list[str], phrase: list[str]) -> int:
+    return sum(words[start : start + len(phrase)] == phrase for start in range(len(words) - len(phrase) + 1))
+
+def new_questions(outputs: Iterable[str], question: str) -> list[str]:
+    """``outputs`` without duplicates and without ``question`` itself."""
+    return [output for output in dict.fromkeys(outputs) if output != question]

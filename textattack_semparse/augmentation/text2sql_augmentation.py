@@ -1,0 +1,151 @@
+"""Augment a text2sql-data JSON training set into the same format.
+
+The database values of each gold query are protected while its question is augmented, and
+every augmented question is turned back into a template of the entry, so each added question
+has exactly the gold query of its source."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from textattack_semparse.augmentation.literal_protection import LiteralAugment, keeps_literals, new_questions
+from textattack_semparse.augmentation.output_files import AugmentationCounts, check_paths
+from textattack_semparse.datasets.text2sql import fill_placeholders, load_text2sql, select_split
+from textattack_semparse.sql.literals import sql_literals
+
+
+_TOKEN = "A-Za-z0-9_"
+
+def _occurs(name: str, text: str) -> bool:
+    """Whether placeholder ``name`` occurs in ``text`` as a whole token (as the loader fills it)."""
+    return re.search(rf"(?<![{_TOKEN}]){re.escape(name)}(?![{_TOKEN}])", text) is not None
+
+def retemplate(sentence: str, template: str, values: Mapping[str, str]) -> str | None:
+    """``sentence`` (a filled question) with the values of ``template``'s placeholders put back.
+
+    The occurrences of each value in ``sentence`` take, in order, the roles the value's
+    occurrences have in the filled ``template`` (a placeholder, or plain text where the
+    template itself spells the value). ``None`` when the sentence does not contain each
+    value as often as the filled template does, or does not fill back to itself.
+
+    Example:
+        >>> retemplate("which rivers flow in new york", "what rivers are in state_name0",
+        ...            {"state_name0": "new york"})
+        'which rivers flow in state_name0'
+        >>> retemplate("which rivers flow in york", "what rivers are in state_name0",
+        ...            {"state_name0": "new york"}) is None
+        True
+    """
+    names = [name for name in values if _occurs(name, template)]
+    if not names:
+        return sentence
+    filled, starts = _fill_with_positions(template, {name: values[name] for name in names})
+    distinct = sorted({values[name] for name in names}, key=len, reverse=True)
+    pattern = re.compile(r"(?<!\w)(" + "|".join(map(re.escape, distinct)) + r")(?!\w)")
+    roles: dict[str, list[str | None]] = {value: [] for value in distinct}
+    for match in pattern.finditer(filled):
+        name = starts.get(match.start())
+        roles[match.group(1)].append(name if name is not None and values[name] == match.group(1) else None)
+    found = list(pattern.finditer(sentence))
+    for value in distinct:
+        if sum(match.group(1) == value for match in found) != len(roles[value]):
+            return None
+    pieces, last = [], 0
+    used = {value: 0 for value in distinct}
+    for match in found:
+        value = match.group(1)
+        role = roles[value][used[value]]
+        used[value] += 1
+        pieces.append(sentence[last : match.start()])
+        pieces.append(value if role is None else role)
+        last = match.end()
+    pieces.append(sentence[last:])
+    result = "".join(pieces)
+    return result if fill_placeholders(result, values) == sentence else None
+
+def _fill_with_positions(template: str, values: Mapping[str, str]) -> tuple[str, dict[int, str]]:
+    """The filled template and, for each filled placeholder, its start offset -> name."""
+    alternatives = "|".join(re.escape(name) for name in sorted(values, key=len, reverse=True))
+    pattern = re.compile(rf"(?<![{_TOKEN}])({alternatives})(?![{_TOKEN}])")
+    pieces, starts, length, last = [], {}, 0, 0
+    for match in pattern.finditer(template):
+        text = template[last : match.start()]
+        pieces.append(text)
+        length += len(text)
+        starts[length] = match.group(1)
+        pieces.append(values[match.group(1)])
+        length += len(values[match.group(1)])
+        last = match.end()
+    pieces.append(template[last:])
+    return "".join(pieces), starts
+
+def augment_text2sql(
+    input_json: str | Path,
+    output_json: str | Path,
+    augment: LiteralAugment,
+    *,
+    include_original: bool = True,
+    overwrite: bool = False,
+    split_type: str = "question",
+    splits: Iterable[str] | str | None = None,
+) -> AugmentationCounts:
+    """Augment the questions of a text2sql-data JSON file into a file of the same format.
+
+    Each selected sentence's *filled* question is augmented with the values of its
+    placeholders and the literals of its gold SQL protected. Each new question (repeats and
+    copies of the source are left out) is turned back into a template (:func:`retemplate`)
+    and added to the same entry as a copy of the source sentence (same ``variables``,
+    ``question-split`` and other keys) with the new ``text``, after the entry's own
+    sentences. The placeholders therefore fill to the same values and the entry's SQL fills
+    to the source's gold query. Augmentations that changed a literal or cannot be
+    re-templated are dropped (counted in ``rejected``). Entries, SQL, variable definitions
+    and the sentences that are kept are copied unchanged; the file is written with 4-space
+    indentation (the text2sql-data layout).
+
+    Args:
+        input_json, output_json (str | Path): The file to read and the file to write.
+        augment (LiteralAugment): ``augment(question, literals)`` (see :func:`protecting_literals`).
+        include_original (bool, default True): Keep the selected sentences themselves;
+            with False an entry left without sentences is dropped.
+        overwrite (bool, default False): Replace an existing ``output_json``.
+        split_type (str, default "question"), splits (Iterable[str] | str | None, default None):
+            Augment only the sentences in these splits (e.g. ``"train"``); ``None`` augments
+            every sentence. The other sentences are copied unchanged.
+
+    Raises:
+        DatasetError: Missing or malformed input (as :func:`load_text2sql`), an unknown
+            split, or an existing output without ``overwrite``.
+    """
+    input_json, output_json = Path(input_json), Path(output_json)
+    check_paths(input_json, output_json, "text2sql file", overwrite=overwrite)
+    examples = load_text2sql(input_json)
+    selected = {id(example) for example in select_split(examples, split_type, splits, source=str(input_json))}
+    entries = json.loads(input_json.read_text(encoding="utf-8"))
+    remaining = iter(examples)
+    output_entries, written, added, rejected = [], 0, 0, 0
+    for entry in entries:
+        kept, new = [], []
+        for sentence in entry["sentences"]:
+            example = next(remaining)
+            if id(example) not in selected or include_original:
+                kept.append(sentence)
+            if id(example) not in selected:
+                continue
+            in_text = [value for name, value in example.variables.items() if _occurs(name, sentence["text"])]
+            literals = list(dict.fromkeys([*in_text, *sql_literals(example.gold)]))
+            for augmented in new_questions(augment(example.question, literals), example.question):
+                template = retemplate(augmented, sentence["text"], example.variables)
+                if template is None or not keeps_literals(example.question, augmented, literals):
+                    rejected += 1
+                    continue
+                new.append({**sentence, "text": template})
+        sentences = kept + new
+        written += len(sentences)
+        added += len(new)
+        if sentences:
+            output_entries.append({**entry, "sentences": sentences})
+    output_json.write_text(json.dumps(output_entries, indent=4, ensure_ascii=False) + "\n", encoding="utf-8")
+    return AugmentationCounts(written=written, added=added, rejected=rejected)

@@ -1,0 +1,60 @@
+"""Augment a Dong & Lapata ``question<TAB>logical form`` training file into the same format."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textattack_semparse.augmentation.literal_protection import LiteralAugment, keeps_literals, new_questions
+from textattack_semparse.augmentation.output_files import AugmentationCounts, check_paths
+from textattack_semparse.datasets.logical_form import logical_form_literals, parse_logical_form_line
+from textattack_semparse.errors import DatasetError
+
+
+def augment_tsv(
+    input_tsv: str | Path,
+    output_tsv: str | Path,
+    augment: LiteralAugment,
+    *,
+    include_original: bool = True,
+    overwrite: bool = False,
+) -> AugmentationCounts:
+    """Augment the questions of a ``question<TAB>logical form`` file into a file of the same format.
+
+    Each line (unless excluded) is followed by one line per new question (repeats and
+    copies of the source are left out) augmented from its question,
+    with the logical-form field copied byte for byte. The constants of the logical form
+    that the question spells out (:func:`~textattack_semparse.datasets.logical_form.
+    logical_form_literals`) are protected, and augmentations that changed one are dropped.
+    Kept lines are copied unchanged with their line endings (a last line without one gets
+    ``\\n``); empty lines are dropped.
+
+    Raises:
+        DatasetError: Missing input, a malformed line (naming the file and line), or an
+            existing output without ``overwrite``.
+    """
+    input_tsv, output_tsv = Path(input_tsv), Path(output_tsv)
+    check_paths(input_tsv, output_tsv, "TSV file", overwrite=overwrite)
+    try:
+        lines = input_tsv.read_bytes().decode("utf-8").splitlines(keepends=True)  # keeps \r\n endings
+    except UnicodeDecodeError as error:
+        raise DatasetError(f"TSV file {str(input_tsv)!r} is not UTF-8 text: {error}.") from error
+    output, added, rejected = [], 0, 0
+    for number, line in enumerate(lines, start=1):
+        body = line.rstrip("\r\n")
+        if not body.strip():
+            continue
+        question, logical_form = parse_logical_form_line(body, where=f"{input_tsv}: line {number}")
+        ending = line[len(body) :] or "\n"
+        if include_original:
+            output.append(body + ending)
+        literals = logical_form_literals(question, logical_form)
+        raw_logical_form = body.split("\t", 1)[1]
+        for augmented in new_questions(augment(question, literals), question):
+            if "\t" in augmented or "\n" in augmented or not keeps_literals(question, augmented, literals):
+                rejected += 1
+                continue
+            output.append(f"{augmented}\t{raw_logical_form}{ending}")
+            added += 1
+    with output_tsv.open("w", encoding="utf-8", newline="") as handle:
+        handle.writelines(output)
+    return AugmentationCounts(written=len(output), added=added, rejected=rejected)

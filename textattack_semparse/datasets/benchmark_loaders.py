@@ -1,0 +1,134 @@
+"""Loaders of the built-in benchmarks, registered by the built-in plugin (``plugin.py``).
+
+A loader is called as ``loader(name=..., data_dir=..., **options)`` with the registered name,
+the resolved data directory (``None`` when none is configured) and the entry's options, and
+returns a :class:`~textattack_semparse.datasets.benchmark.Benchmark`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from textattack_semparse.datasets.benchmark import Benchmark
+from textattack_semparse.datasets.data_dir import DATA_DIR_ENV
+from textattack_semparse.datasets.geo_mini import geo_mini_paths
+from textattack_semparse.datasets.logical_form import load_logical_forms
+from textattack_semparse.datasets.spider import load_spider
+from textattack_semparse.datasets.text2sql import load_text2sql
+from textattack_semparse.errors import DatasetError
+from textattack_semparse.scoring.databases import Databases
+from textattack_semparse.scoring.exact_match_scorer import ExactMatchScorer
+from textattack_semparse.scoring.execution_scorer import ExecutionScorer
+from textattack_semparse.scoring.scoring import Scoring
+
+
+def load_geo_mini(*, name: str, data_dir: Path | None) -> Benchmark:
+    """GeoQuery-style questions on a small US-geography database, embedded in the package."""
+    json_path, database = geo_mini_paths()
+    return Benchmark(
+        name=name,
+        examples=tuple(load_text2sql(json_path)),
+        scoring=Scoring(ExecutionScorer(), Databases.at(database)),
+        source=f"embedded geo-mini, written by textattack-semparse from public facts ({json_path})",
+    )
+
+
+def load_geo(*, name: str, data_dir: Path | None) -> Benchmark:
+    """The real GeoQuery (``text2sql/geography.json``) when a data directory is configured,
+    otherwise the embedded geo-mini."""
+    if data_dir is None:
+        return load_geo_mini(name="geo-mini", data_dir=None)
+    return load_text2sql_benchmark(name="geoquery", data_dir=data_dir, stem="geography", needs_database=True)
+
+
+def load_text2sql_benchmark(
+    *,
+    name: str,
+    data_dir: Path | None,
+    stem: str,
+    needs_database: bool,
+    execution_mode: str = "classical",
+) -> Benchmark:
+    """``<data_dir>/text2sql/<stem>.json`` scored by execution on ``<stem>.sqlite`` (or the MySQL
+    dump ``<stem>-db.sql``, converted once), or by exact match when there is neither and
+    ``needs_database`` is False."""
+    folder = _require_data_dir(name, data_dir) / "text2sql"
+    json_path = folder / f"{stem}.json"
+    examples = tuple(load_text2sql(json_path))
+    database = _text2sql_database(folder, stem)
+    if database is None and needs_database:
+        raise DatasetError(
+            f"Benchmark {name!r} needs its database: neither {str(folder / f'{stem}.sqlite')!r} nor the "
+            f"MySQL dump {str(folder / f'{stem}-db.sql')!r} exists. Put one of them there."
+        )
+    scoring = (
+        Scoring(ExactMatchScorer())
+        if database is None
+        else Scoring(ExecutionScorer(mode=execution_mode), Databases.at(database))
+    )
+    return Benchmark(
+        name=name,
+        examples=examples,
+        scoring=scoring,
+        source=f"questions {json_path}; database {database}",
+    )
+
+
+def load_spider_benchmark(*, name: str, data_dir: Path | None, execution_mode: str = "test-suite") -> Benchmark:
+    """Spider (Yu et al. 2018) dev set: 1,034 questions over 20 SQLite databases, one per ``db_id``,
+    compared as Spider's test-suite evaluator compares them."""
+    folder = _require_data_dir(name, data_dir) / "spider-dev"
+    json_path = folder / "dev.json"
+    examples = tuple(load_spider(json_path, split="dev"))
+    root = folder / "database"
+    if not root.is_dir():
+        raise DatasetError(
+            f"Benchmark {name!r} needs its databases under {str(root)!r} (one '<db_id>/<db_id>.sqlite' "
+            f"per database), but that folder does not exist. Put Spider's 'database/' folder there."
+        )
+    return Benchmark(
+        name=name,
+        examples=examples,
+        scoring=Scoring(ExecutionScorer(mode=execution_mode), Databases(root=root)),
+        source=f"questions {json_path}; databases {root}",
+    )
+
+
+def load_logical_form_benchmark(
+    *, name: str, data_dir: Path | None, folder: str, files: Mapping[str, str]
+) -> Benchmark:
+    """``<data_dir>/lambda/<folder>/<file>`` per split (split -> file), scored by exact match."""
+    directory = _require_data_dir(name, data_dir) / "lambda" / folder
+    examples = tuple(
+        example for split, file in files.items() for example in load_logical_forms(directory / file, split=split)
+    )
+    return Benchmark(
+        name=name,
+        examples=examples,
+        scoring=Scoring(ExactMatchScorer()),
+        source=f"files {', '.join(str(directory / file) for file in files.values())}",
+    )
+
+
+def _require_data_dir(name: str, data_dir: Path | None) -> Path:
+    if data_dir is None:
+        raise DatasetError(
+            f"Benchmark {name!r} reads the real data, but no data directory is configured. "
+            f"Set {DATA_DIR_ENV} (or pass --data-dir / data_dir=) to the folder holding 'text2sql/' "
+            f"(and 'spider-dev/', 'lambda/'), or use 'geo-mini', which is embedded."
+        )
+    return data_dir
+
+
+def _text2sql_database(folder: Path, stem: str) -> Path | None:
+    """``<stem>.sqlite`` if present, else ``<stem>-db.sql`` (a MySQL dump) converted, else ``None``."""
+    sqlite_path = folder / f"{stem}.sqlite"
+    if sqlite_path.is_file():
+        return sqlite_path
+    dump = folder / f"{stem}-db.sql"
+    if dump.is_file():
+        from textattack_semparse.sql.mysql_dump import cached_sqlite_from_dump
+
+        return cached_sqlite_from_dump(dump)
+    return None

@@ -1,0 +1,54 @@
+"""The papers' accuracies, defined once for attack logs and robustness evaluations alike.
+
+Huang, Li, Qu and Pan (2021), "On Robustness of Neural Semantic Parsers", EACL 2021,
+https://aclanthology.org/2021.eacl-main.292/: *standard accuracy* on the original
+questions, *perturbation accuracy* on perturbed ones, *robust accuracy* on perturbed
+questions whose original is parsed correctly, and the *success rate of black-box attack*;
+TextAttack's *attack success rate* over attacked examples. Examples left out (gold errors,
+victim errors: :class:`~textattack_semparse.scoring.outcome.Outcome`) are in no denominator.
+Rates are in percent, ``None`` when the denominator is zero.
+"""
+
+from __future__ import annotations
+
+
+def percent(part: int | float | None, whole: int | float | None) -> float | None:
+    """``100 * part / whole``; ``None`` when either is missing or ``whole`` is zero.
+
+    Example:
+        >>> percent(1, 4), percent(0, 0)
+        (25.0, None)
+    """
+    return 100.0 * part / whole if part is not None and whole else None
+
+
+def standard_accuracy(correct: int, judged: int) -> float | None:
+    """Correct original predictions among the judged originals (left-out examples excluded).
+
+    Example:
+        >>> standard_accuracy(156, 277)
+        56.31768953068592
+    """
+    return percent(correct, judged)
+
+
+def perturbation_accuracy(correct: int, perturbed: int) -> float | None:
+    """Correct predictions among all judged perturbed questions."""
+    return percent(correct, perturbed)
+
+
+def robust_accuracy(still_correct: int, correct_before: int) -> float | None:
+    """Perturbed questions still parsed correctly among those whose original is parsed
+    correctly (in an attack: failed attacks among attacked examples)."""
+    return percent(still_correct, correct_before)
+
+
+def attack_success_rate(succeeded: int, attacked: int) -> float | None:
+    """Successful attacks among attacked examples (originals parsed correctly)."""
+    return percent(succeeded, attacked)
+
+
+def black_box_success_rate(incorrect: int | None, loss_increased: int | None) -> float | None:
+    """Huang et al. §3.3: perturbed questions parsed incorrectly among those whose loss on the
+    gold output exceeds the original's (``None`` for victims without a loss)."""
+    return percent(incorrect, loss_increased)

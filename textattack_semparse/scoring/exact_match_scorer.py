@@ -1,0 +1,51 @@
+"""Exact match of normalised logical forms (or SQL without a database)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rapidfuzz.distance import Levenshtein
+
+from textattack_semparse.scoring.scorer import Score, Scorer
+
+_BRACKETS = re.compile(r"([()\[\]{},])")
+
+
+def normalize_logical_form(text: str) -> list[str]:
+    """Tokens of a logical form: brackets and commas split off, whitespace collapsed, lowercased.
+
+    Example:
+        >>> normalize_logical_form("(lambda $0 e (state:t $0))")
+        ['(', 'lambda', '$0', 'e', '(', 'state:t', '$0', ')', ')']
+    """
+    return _BRACKETS.sub(r" \1 ", text.strip().lower()).split()
+
+
+@dataclass(frozen=True)
+class ExactMatchScorer(Scorer):
+    """A prediction is correct when its normalised tokens equal the gold's.
+
+    Exact match on normalised logical forms is the accuracy of the logical-form parsers
+    studied by Huang et al. 2021 ("On Robustness of Neural Semantic Parsers",
+    https://aclanthology.org/2021.eacl-main.292/). Normalisation lowercases, splits brackets
+    and commas off and collapses whitespace (:func:`normalize_logical_form`), so ``(a (b))``
+    and ``( a ( b ) )`` match. The distance is the normalised token edit distance.
+
+    Example:
+        >>> ExactMatchScorer().score("(a (b))", "( a ( b ) )")
+        Score(match=True, distance=0.0)
+        >>> ExactMatchScorer().score("(a c)", "(a b)").match
+        False
+    """
+
+    name = "exact"
+
+    def score(self, prediction: str, gold: str, databases: Sequence[Path] = ()) -> Score:
+        distance = self.distance(prediction, gold)
+        return Score(match=distance == 0.0, distance=distance)
+
+    def distance(self, prediction: str, gold: str) -> float:
+        return Levenshtein.normalized_distance(normalize_logical_form(prediction), normalize_logical_form(gold))

@@ -63,3 +63,43 @@ def save_tiny_t5(directory: Path, words: list[str], *, suppress_special_tokens: 
     model.save_pretrained(directory)
     tokenizer.save_pretrained(directory)
     return directory
+
+
+def install_package(source: Path, target: Path, files: dict[str, str]) -> Path:
+    """Write ``files`` (relative path -> text) under ``source``, pip-install it into ``target``
+    (no dependencies, no network) and return ``target``, to be put on ``PYTHONPATH``."""
+    for relative, text in files.items():
+        path = source / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--target", str(target), str(source)],
+        check=True,
+        capture_output=True,
+    )
+    return target
+
+
+def pyproject(distribution: str, entry_point: str, plugin_module: str) -> str:
+    """The ``pyproject.toml`` of a throwaway package whose entry point ``entry_point`` advertises
+    the textattack-semparse plugin ``plugin_module`` (its top-level package is the wheel)."""
+    return f"""
+[build-system]
+requires = ["hatchling"]
+build-backend = "hatchling.build"
+
+[project]
+name = "{distribution}"
+version = "0.0.1"
+
+[project.entry-points.textattack_semparse]
+{entry_point} = "{plugin_module}"
+
+[tool.hatch.build.targets.wheel]
+packages = ["{plugin_module.split('.')[0]}"]
+"""
+
+
+def with_plugin_site(site: Path, **env: str) -> dict[str, str]:
+    """Environment that puts an installed throwaway package on ``PYTHONPATH``."""
+    return {"PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]), **env}

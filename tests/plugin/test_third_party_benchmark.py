@@ -8,33 +8,14 @@ and the stock ``textattack attack`` and ``textattack-semparse evaluate`` score b
 from __future__ import annotations
 
 import csv
-import os
 import sqlite3
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
 import textattack_semparse
-from tests.helpers import run_command
-
-PYPROJECT = """
-[build-system]
-requires = ["hatchling"]
-build-backend = "hatchling.build"
-
-[project]
-name = "zoo-semparse"
-version = "0.0.1"
-
-[project.entry-points.textattack_semparse]
-zoo = "zoo_semparse.plugin"
-
-[tool.hatch.build.targets.wheel]
-packages = ["zoo_semparse"]
-"""
+from tests.helpers import install_package, pyproject, run_command, with_plugin_site
 
 PLUGIN = '''
 from textattack_semparse import hookimpl
@@ -101,24 +82,22 @@ def _zoo_database(path: Path) -> None:
 @pytest.fixture(scope="module")
 def zoo_site(tmp_path_factory) -> Path:
     source = tmp_path_factory.mktemp("zoo-src")
-    (source / "pyproject.toml").write_text(PYPROJECT)
-    package = source / "zoo_semparse"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "plugin.py").write_text(textwrap.dedent(PLUGIN))
-    (package / "benchmark.py").write_text(textwrap.dedent(BENCHMARK))
-    _zoo_database(package / "zoo.sqlite")
-    target = tmp_path_factory.mktemp("zoo-site")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--target", str(target), str(source)],
-        check=True,
-        capture_output=True,
+    (source / "zoo_semparse").mkdir()
+    _zoo_database(source / "zoo_semparse" / "zoo.sqlite")
+    return install_package(
+        source,
+        tmp_path_factory.mktemp("zoo-site"),
+        {
+            "pyproject.toml": pyproject("zoo-semparse", "zoo", "zoo_semparse.plugin"),
+            "zoo_semparse/__init__.py": "",
+            "zoo_semparse/plugin.py": textwrap.dedent(PLUGIN),
+            "zoo_semparse/benchmark.py": textwrap.dedent(BENCHMARK),
+        },
     )
-    return target
 
 
 def _env(site: Path) -> dict[str, str]:
-    return {"PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]), "SEMPARSE_DATA_DIR": ""}
+    return with_plugin_site(site, SEMPARSE_DATA_DIR="")
 
 
 def test_derived_names_are_listed(zoo_site):

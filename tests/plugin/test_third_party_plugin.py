@@ -2,31 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import run_command
-
-PYPROJECT = """
-[build-system]
-requires = ["hatchling"]
-build-backend = "hatchling.build"
-
-[project]
-name = "acme-semparse"
-version = "0.0.1"
-
-[project.entry-points.textattack_semparse]
-acme = "acme_semparse.plugin"
-
-[tool.hatch.build.targets.wheel]
-packages = ["acme_semparse"]
-"""
+from tests.helpers import install_package, pyproject, run_command, with_plugin_site
 
 PLUGIN = '''
 from textattack_semparse import hookimpl
@@ -61,24 +42,20 @@ class AcmeDeletion:
 
 @pytest.fixture(scope="module")
 def acme_site(tmp_path_factory) -> Path:
-    source = tmp_path_factory.mktemp("acme-src")
-    (source / "pyproject.toml").write_text(PYPROJECT)
-    package = source / "acme_semparse"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "plugin.py").write_text(textwrap.dedent(PLUGIN))
-    (package / "recipe.py").write_text(textwrap.dedent(RECIPE))
-    target = tmp_path_factory.mktemp("acme-site")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--target", str(target), str(source)],
-        check=True,
-        capture_output=True,
+    return install_package(
+        tmp_path_factory.mktemp("acme-src"),
+        tmp_path_factory.mktemp("acme-site"),
+        {
+            "pyproject.toml": pyproject("acme-semparse", "acme", "acme_semparse.plugin"),
+            "acme_semparse/__init__.py": "",
+            "acme_semparse/plugin.py": textwrap.dedent(PLUGIN),
+            "acme_semparse/recipe.py": textwrap.dedent(RECIPE),
+        },
     )
-    return target
 
 
 def _env(site: Path) -> dict[str, str]:
-    return {"PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
+    return with_plugin_site(site)
 
 
 def test_entry_point_recipe_is_listed_by_textattack(acme_site):

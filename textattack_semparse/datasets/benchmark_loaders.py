@@ -49,10 +49,11 @@ def load_text2sql_benchmark(
     stem: str,
     needs_database: bool,
     execution_mode: str = "classical",
+    gold_timeout: float = 60.0,
 ) -> Benchmark:
     """``<data_dir>/text2sql/<stem>.json`` scored by execution on ``<stem>.sqlite`` (or the MySQL
     dump ``<stem>-db.sql``, converted once), or by exact match when there is neither and
-    ``needs_database`` is False."""
+    ``needs_database`` is False; gold queries may run ``gold_timeout`` seconds."""
     folder = _require_data_dir(name, data_dir) / "text2sql"
     json_path = folder / f"{stem}.json"
     examples = tuple(load_text2sql(json_path))
@@ -65,7 +66,7 @@ def load_text2sql_benchmark(
     scoring = (
         Scoring(ExactMatchScorer())
         if database is None
-        else Scoring(ExecutionScorer(mode=execution_mode), Databases.at(database))
+        else Scoring(ExecutionScorer(mode=execution_mode, gold_timeout=gold_timeout), Databases.at(database))
     )
     return Benchmark(
         name=name,

@@ -163,12 +163,15 @@ def _attack_dataset(original: Callable[[], Any]) -> Any:
     attacker = original.args[0]
     try:
         return original()
-    except SemparseError:
+    except SemparseError as error:
         log_manager = attacker.attack_log_manager
         if log_manager is not None and log_manager.results:
-            log_manager.log_summary()
-            log_manager.flush()
-        raise
+            try:
+                log_manager.log_summary()
+                log_manager.flush()
+            except Exception as log_error:  # noqa: BLE001 - the run's own error is the one to report
+                warnings.warn(f"Could not write the logs of the examples already attacked: {log_error!r}", stacklevel=2)
+        raise error
 
 
 def _one_line_errors(original: Callable[[Any], Any], args: Any) -> Any:
@@ -186,4 +189,4 @@ def _run_augment(original: Callable[[Any], Any], args: Any) -> Any:
     from textattack_semparse.augmentation.csv_augmentation import augment_csv_from_args
     from textattack_semparse.registry import augmentation_recipe_class
 
-    return augment_csv_from_args(augmentation_recipe_class(args.recipe), args)
+    return _one_line_errors(lambda _: augment_csv_from_args(augmentation_recipe_class(args.recipe), args), args)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pickle
 import re
 import shutil
 from collections import Counter
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 
@@ -103,6 +105,14 @@ def test_benchmark_without_database_scores_by_exact_match() -> None:
 def test_benchmark_with_database_root_has_no_single_database(tmp_path: Path) -> None:
     benchmark = Benchmark("x", (), Scoring(ExecutionScorer(), Databases.at(tmp_path)))
     assert benchmark.database is None and benchmark.databases.root == tmp_path
+
+
+def test_benchmark_and_its_examples_pickle(no_data_dir: None) -> None:
+    geo = load_benchmark("geo-mini")
+    clone = pickle.loads(pickle.dumps(geo))
+    assert clone == geo and clone.scoring == geo.scoring
+    with_variables = next(example for example in clone.examples if example.variables)
+    assert isinstance(with_variables.variables, MappingProxyType)
 
 
 def test_benchmark_repr_is_short(no_data_dir: None) -> None:

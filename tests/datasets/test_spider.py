@@ -12,6 +12,7 @@ import pytest
 from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.datasets.spider import load_spider
 from textattack_semparse.errors import DatasetError
+from textattack_semparse.scoring import Databases, ExecutionScorer
 from textattack_semparse.sql.sqlite_executor import executor_for
 
 ENTRY = {
@@ -74,8 +75,8 @@ def test_missing_file_names_the_fix(tmp_path: Path) -> None:
 @pytest.mark.real_data
 def test_spider_benchmark_sizes_and_databases(data_dir: Path) -> None:
     spider = load_benchmark("spider", data_dir=data_dir)
-    assert len(spider.examples) == 1034 and spider.metric == "execution"
-    assert spider.database is None and spider.database_root == data_dir / "spider-dev" / "database"
+    assert len(spider.examples) == 1034 and spider.scoring.scorer == ExecutionScorer(mode="test-suite")
+    assert spider.database is None and spider.databases == Databases(root=data_dir / "spider-dev" / "database")
     assert len({example.db_id for example in spider.examples}) == 20
     assert len(spider.split("question", "dev")) == len(spider.split("query", "dev")) == 1034
 
@@ -98,10 +99,11 @@ def test_spider_dataset_has_question_and_db_id_columns(data_dir: Path) -> None:
 @pytest.mark.real_data
 def test_all_spider_gold_queries_run(data_dir: Path) -> None:
     spider = load_benchmark("spider", data_dir=data_dir)
-    assert spider.database_root is not None
+    assert spider.databases is not None and spider.databases.root is not None
     counts: Counter[str] = Counter()
     for example in spider.examples:
-        database = spider.database_root / str(example.db_id) / f"{example.db_id}.sqlite"
+        database = spider.databases.for_example(example.db_id)[0]
+        assert database == spider.databases.root / str(example.db_id) / f"{example.db_id}.sqlite"
         result = executor_for(database, timeout=60.0).execute(example.gold)
         counts["error" if result.error else "non-empty" if result.rows else "empty"] += 1
     assert counts == Counter({"non-empty": 1007, "empty": 27})

@@ -26,7 +26,8 @@ How a block runs: in a fresh subprocess (``python example.py`` with this interpr
 ``SEMPARSE_DATA_DIR`` unset (so benchmarks resolve to the embedded geo-mini), and a time limit
 (``DOCS_TEST_TIMEOUT``, default 300 s). It must exit 0. Every process start pays for
 ``import textattack`` (about 9 s), so the selected blocks are started ahead of their tests,
-``DOCS_TEST_WORKERS`` at a time (default: 2, at most the CPU count); each test waits for its own.
+``DOCS_TEST_WORKERS`` at a time (default: 2, at most the CPU count; ``OMP_NUM_THREADS=1`` unless set);
+each test waits for its own. ``-m "not slow"`` leaves out the blocks marked slow.
 """
 
 from __future__ import annotations
@@ -78,6 +79,8 @@ def offline_environment() -> dict[str, str]:
         MPLBACKEND="Agg",
         PATH=os.pathsep.join([str(VENV_BIN), os.environ.get("PATH", "")]),
     )
+    # Examples run side by side on few cores; one BLAS/OpenMP thread each avoids oversubscription.
+    environment.setdefault("OMP_NUM_THREADS", "1")
     return environment
 
 
@@ -251,11 +254,13 @@ def test_docs_example(block: CodeBlock, docs_runner: BlockRunner) -> None:
 
 def test_readme_composed_attack_finds_an_adversarial_example(docs_runner: BlockRunner) -> None:
     """README's "Compose the attack in Python" builds a working attack that breaks geo-mini at least once."""
-    (block,) = [
+    candidates = [
         block
         for block in RUNNABLE
         if block.relative_path == "README.md" and block.section == README_ATTACK_SECTION and block.kind == "python"
     ]
+    assert len(candidates) == 1, f"expected one python block under '## {README_ATTACK_SECTION}' in README.md"
+    (block,) = candidates
     outcome = docs_runner.result(block)
     assert outcome.returncode == 0, outcome.report(block)
     summary = README_ATTACK_SUMMARY.findall(outcome.stdout)

@@ -8,7 +8,8 @@ from textattack.goal_function_results import GoalFunctionResultStatus
 from textattack.models.wrappers import ModelWrapper
 from textattack.shared import AttackedText
 
-from textattack_semparse.goal_functions.exact_match import ExactMatch, normalize_logical_form
+from textattack_semparse.goal_functions.exact_match import ExactMatch
+from textattack_semparse.scoring import ExactMatchScorer, Scoring
 
 GOLD = "( lambda $0 e ( and ( state:t $0 ) ( next_to:t $0 s0 ) ) )"
 
@@ -26,8 +27,16 @@ def _text(question: str) -> AttackedText:
     return AttackedText(OrderedDict(question=question))
 
 
+def test_scores_by_exact_match_even_for_a_victim_with_a_database(tmp_path):
+    victim = LookupParser({})
+    victim.database = tmp_path
+    assert ExactMatch(victim).scoring == Scoring(ExactMatchScorer())
+
+
 def test_spacing_and_case_do_not_matter():
-    assert normalize_logical_form("(lambda $0 e (State:t $0))") == normalize_logical_form("( lambda $0 e ( state:t $0 ) )")
+    victim = LookupParser({"q": "(LAMBDA $0 e (and (state:t $0)(next_to:t $0 s0)))"})
+    original, _ = ExactMatch(victim).init_attack_example(_text("q"), GOLD)
+    assert original.goal_status == GoalFunctionResultStatus.SEARCHING and original.score == 0.0
 
 
 def test_different_predicate_is_a_success():

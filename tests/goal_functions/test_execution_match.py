@@ -15,6 +15,7 @@ from textattack.shared import AttackedText
 from textattack_semparse.attack_attrs import gold_output
 from textattack_semparse.errors import RecipeError
 from textattack_semparse.goal_functions.execution_match import ExecutionMatch
+from textattack_semparse.scoring import Databases, ExecutionScorer
 
 GOLD = 'SELECT state_name FROM state WHERE population > 10000000'
 SAME_DENOTATION = "SELECT s.state_name FROM state AS s WHERE s.population >= 10000001"
@@ -139,7 +140,16 @@ def test_order_matters_only_when_the_gold_orders(database):
 
 
 def test_database_defaults_to_the_victims(database):
-    assert ExecutionMatch(LookupParser({}, database)).database == database
+    goal = ExecutionMatch(LookupParser({}, database))
+    assert goal.scoring.databases == Databases.at(database)
+    assert goal.scoring.scorer == ExecutionScorer()
+
+
+def test_database_argument_wins_over_the_victims(database, tmp_path):
+    other = tmp_path / "other.sqlite"
+    other.write_bytes(database.read_bytes())
+    goal = ExecutionMatch(LookupParser({}, database), database=other)
+    assert goal.scoring.databases == Databases.at(other)
 
 
 def test_missing_database_names_the_fix():
@@ -147,12 +157,55 @@ def test_missing_database_names_the_fix():
         ExecutionMatch(LookupParser({}, None))
 
 
-def test_database_root_resolves_db_id_column(tmp_path, database):
+class DbIdParser(ModelWrapper):
+    """Answers (question, db_id) inputs from a table keyed by both."""
+
+    def __init__(self, answers: dict[tuple[str, str], str]):
+        self.model = self
+        self.answers = answers
+        self.database = None
+
+    def __call__(self, inputs):
+        return [self.answers.get(tuple(item), "SELECT nonsense") for item in inputs]
+
+
+def test_directory_as_database_resolves_the_db_id_column(tmp_path, database):
     (tmp_path / "states").mkdir()
     (tmp_path / "states" / "states.sqlite").write_bytes(database.read_bytes())
-    goal = ExecutionMatch(LookupParser({}, None), database_root=tmp_path)
-    text = AttackedText(OrderedDict(question="q", db_id="states"))
-    assert goal.database_for(text) == tmp_path / "states" / "states.sqlite"
+    goal = ExecutionMatch(DbIdParser({("q", "states"): GOLD, ("q2", "states"): WRONG}), database=tmp_path)
+    assert goal.scoring.databases == Databases(root=tmp_path)
+    assert goal.scoring.databases.for_example("states") == (tmp_path / "states" / "states.sqlite",)
+    original, _ = goal.init_attack_example(AttackedText(OrderedDict(question="q", db_id="states")), GOLD)
+    assert original.goal_status == GoalFunctionResultStatus.SEARCHING
+    perturbed, _ = goal.get_result(AttackedText(OrderedDict(question="q2", db_id="states")))
+    assert perturbed.goal_status == GoalFunctionResultStatus.SUCCEEDED
+
+
+def test_databases_suite_must_match_on_every_database(tmp_path, database):
+    # A second database where a WRONG-looking prediction still differs from the gold.
+    small = tmp_path / "small.sqlite"
+    with sqlite3.connect(small) as connection:
+        connection.execute("CREATE TABLE state (state_name TEXT, population INTEGER, capital TEXT)")
+        connection.executemany("INSERT INTO state VALUES (?, ?, ?)", [("ohio", 11000000, "columbus"), ("utah", 3000000, "salt lake city")])
+    connection.close()
+    only_big = "SELECT state_name FROM state WHERE population > 10000000 AND state_name != 'ohio'"
+    victim = LookupParser({"q": GOLD, "q2": only_big}, None)
+    alone = ExecutionMatch(victim, database=database)
+    alone.init_attack_example(_text("q"), GOLD)
+    assert alone.get_result(_text("q2"))[0].goal_status == GoalFunctionResultStatus.SEARCHING
+    suite = ExecutionMatch(victim, database=Databases.suite([database, small]))
+    suite.init_attack_example(_text("q"), GOLD)
+    assert suite.get_result(_text("q2"))[0].goal_status == GoalFunctionResultStatus.SUCCEEDED
+
+
+def test_mode_and_timeouts_reach_the_scorer(database):
+    goal = ExecutionMatch(LookupParser({}, database), mode="test-suite", timeout=2.0, gold_timeout=9.0, max_rows=5)
+    assert goal.scoring.scorer == ExecutionScorer(mode="test-suite", timeout=2.0, gold_timeout=9.0, max_rows=5)
+
+
+def test_invalid_mode_is_rejected(database):
+    with pytest.raises(ValueError, match="Did you mean 'test-suite'"):
+        ExecutionMatch(LookupParser({}, database), mode="test_suite")
 
 
 def test_invalid_timeout_is_rejected(database):
@@ -160,12 +213,17 @@ def test_invalid_timeout_is_rejected(database):
         ExecutionMatch(LookupParser({}, database), timeout=0)
 
 
+def test_invalid_gold_timeout_is_rejected(database):
+    with pytest.raises(ValueError, match="gold_timeout"):
+        ExecutionMatch(LookupParser({}, database), gold_timeout=-1)
+
+
 def test_repr_lists_its_parameters(database):
     text = repr(ExecutionMatch(LookupParser({}, database), timeout=2.0))
-    for key in ("database", "database_root", "timeout", "max_rows", "use_gold_loss"):
+    for key in ("scoring", "databases", "mode", "timeout=2.0", "gold_timeout", "max_rows", "use_gold_loss"):
         assert key in text
 
 
-def test_a_directory_as_database_is_a_database_root(tmp_path):
+def test_a_directory_as_the_victims_database_is_a_per_db_id_root(tmp_path):
     goal = ExecutionMatch(LookupParser({}, tmp_path))
-    assert goal.database is None and goal.database_root == tmp_path
+    assert goal.scoring.databases.primary is None and goal.scoring.databases.root == tmp_path

@@ -121,5 +121,17 @@ def test_stock_cli_attacks_a_local_seq2seq_directory(tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     results = __import__("json").loads(summary.read_text())["Attack Results"]
     assert results["Number of skipped attacks:"] == 2  # a random model parses nothing right
-    # A Seq2SeqParser bound to the dataset's database, so its SQL is scored by execution.
-    assert "ExecutionMatch" in result.stdout and "T5ForConditionalGeneration" in result.stdout + result.stderr
+    # A Seq2SeqParser bound to the dataset's benchmark, so its SQL is scored by execution on geo-mini.
+    assert "SemanticParsingGoalFunction" in result.stdout and "T5ForConditionalGeneration" in result.stdout + result.stderr
+    assert "ExecutionScorer(mode='classical'" in result.stdout and "geo-mini" in result.stdout
+
+
+def test_stock_cli_unknown_model_is_a_one_line_error():
+    result = run_command(
+        "textattack", "attack", "--recipe", "semparse-geo", "--model", "knn-gep", "--num-examples", "1",
+        env={"SEMPARSE_DATA_DIR": ""},
+    )
+    assert result.returncode == 2, result.stderr[-3000:]
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("textattack: error: Unknown victim 'knn-gep'. Did you mean 'knn-geo'?")

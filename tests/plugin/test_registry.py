@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pluggy
 import pytest
 
 from textattack_semparse import hookimpl, hookspecs
+from textattack_semparse.datasets.benchmark import benchmark_names, clear_benchmark_cache
 from textattack_semparse.errors import RegistryError
 from textattack_semparse.registry import (
+    DEFAULT_SPLITS,
     Entry,
     Registry,
     attack_recipe_class,
     build_registry,
+    dataset_name,
+    derived_entries,
     get_registry,
     make_plugin_manager,
 )
@@ -141,3 +147,261 @@ def test_bound_recipe_passes_registered_options():
     recipe = attack_recipe_class("semparse-geo")
     assert recipe.options == {"benchmark": "geo"}
     assert recipe.recipe.__name__ == "MeaningPreservingAttackHuang2021"
+
+
+# --- benchmarks and the names derived from them ------------------------------------------------
+
+TWO_KINDS = {"question": ("train", "dev", "test"), "query": ("train", "dev", "test")}
+
+
+def benchmark_entry(name="zoo", splits=None, **flags) -> Entry:
+    extras = {} if splits is None else {"splits": splits}
+    return Entry(kind="benchmark", name=name, target="json:loads", provider="zoo-plugin", **extras, **flags)
+
+
+def by_kind(entries: list[Entry]) -> dict[str, list[str]]:
+    kinds: dict[str, list[str]] = {}
+    for entry in entries:
+        kinds.setdefault(entry.kind, []).append(entry.name)
+    return kinds
+
+
+def test_dataset_name_of_a_benchmark_with_one_split_type_omits_the_type():
+    assert dataset_name("spider", {"question": ("dev",)}, "question", "dev") == "spider-dev"
+
+
+def test_dataset_name_of_a_benchmark_with_two_split_types_names_the_type():
+    assert dataset_name("geo", TWO_KINDS, "query", "test") == "geo-query-test"
+    assert dataset_name("geo", TWO_KINDS, "question", "train") == "geo-question-train"
+
+
+def test_benchmark_entry_defaults_to_question_train_and_test_splits():
+    entry = benchmark_entry()
+    assert entry.splits == DEFAULT_SPLITS == {"question": ("train", "test")}
+    assert not entry.knn_victims and not entry.attack_recipe
+
+
+def test_derived_entries_without_flags_are_one_dataset_per_split():
+    entries = derived_entries(benchmark_entry(splits=TWO_KINDS))
+    assert by_kind(entries) == {
+        "dataset": [
+            "zoo-question-train", "zoo-question-dev", "zoo-question-test",
+            "zoo-query-train", "zoo-query-dev", "zoo-query-test",
+        ]
+    }
+
+
+def test_derived_dataset_loads_its_split_of_the_benchmark():
+    dataset = derived_entries(benchmark_entry(splits=TWO_KINDS))[4]
+    assert dataset.target == "textattack_semparse.datasets.benchmark:benchmark_dataset"
+    assert dict(dataset.options) == {"benchmark": "zoo", "split_type": "query", "split": "dev"}
+    assert dataset.provider == "zoo-plugin" and "benchmark 'zoo'" in dataset.description
+
+
+def test_knn_victim_per_split_type_with_a_train_split_evaluated_on_test():
+    victims = [entry for entry in derived_entries(benchmark_entry(splits=TWO_KINDS, knn_victims=True)) if entry.kind == "victim"]
+    assert [(v.name, v.dataset) for v in victims] == [
+        ("knn-zoo", "zoo-question-test"),
+        ("knn-zoo-query", "zoo-query-test"),
+    ]
+    assert dict(victims[1].options) == {"benchmark": "zoo", "split_type": "query"}
+    assert victims[0].target == "textattack_semparse.victims.knn_template_parser:KNNTemplateParser.from_benchmark"
+    assert all(v.provider == "zoo-plugin" for v in victims)
+
+
+def test_knn_victim_without_a_test_split_is_evaluated_on_the_last_split():
+    entries = derived_entries(benchmark_entry(splits={"question": ("train", "dev")}, knn_victims=True))
+    victim = next(entry for entry in entries if entry.kind == "victim")
+    assert (victim.name, victim.dataset) == ("knn-zoo", "zoo-dev")
+
+
+def test_no_knn_victim_for_a_split_type_without_train():
+    entries = derived_entries(benchmark_entry(splits={"question": ("dev",)}, knn_victims=True))
+    assert by_kind(entries) == {"dataset": ["zoo-dev"]}
+
+
+def test_a_later_split_type_with_train_is_named_by_its_type():
+    entries = derived_entries(
+        benchmark_entry(splits={"question": ("test",), "query": ("train", "test")}, knn_victims=True)
+    )
+    assert [(e.name, e.dataset) for e in entries if e.kind == "victim"] == [("knn-zoo-query", "zoo-query-test")]
+
+
+def test_attack_recipe_is_bound_to_the_benchmark():
+    entries = derived_entries(benchmark_entry(attack_recipe=True))
+    recipe = next(entry for entry in entries if entry.kind == "attack-recipe")
+    assert recipe.name == "semparse-zoo" and dict(recipe.options) == {"benchmark": "zoo"}
+    assert recipe.target.endswith(":MeaningPreservingAttackHuang2021")
+
+
+class ZooPlugin:
+    @hookimpl
+    def semparse_benchmarks(self):
+        return {
+            "zoo": {
+                "target": "json:loads",
+                "splits": {"question": ["train", "test"]},
+                "knn_victims": True,
+                "attack_recipe": True,
+                "description": "a zoo",
+            }
+        }
+
+
+def test_build_registry_adds_the_derived_names(manager):
+    manager.register(ZooPlugin(), name="zoo-plugin")
+    registry = build_registry(manager)
+    assert registry.names("benchmark") == ["zoo"]
+    assert registry.names("dataset") == ["zoo-test", "zoo-train"]
+    assert registry.get("victim", "knn-zoo").dataset == "zoo-test"
+    assert registry.get("attack-recipe", "semparse-zoo").provider == "zoo-plugin"
+    assert registry.get("benchmark", "zoo").splits == {"question": ("train", "test")}
+
+
+def test_derived_name_taken_by_another_plugin_is_a_duplicate(manager):
+    class Squatter:
+        @hookimpl
+        def semparse_datasets(self):
+            return {"zoo-test": "json:loads"}
+
+    manager.register(ZooPlugin(), name="zoo-plugin")
+    manager.register(Squatter(), name="squatter")
+    with pytest.raises(RegistryError, match=r"dataset 'zoo-test' is registered twice.*'squatter'.*'zoo-plugin'"):
+        build_registry(manager)
+
+
+@pytest.mark.parametrize(
+    "splits",
+    [
+        "test",
+        {},
+        {"question": "test"},
+        {"question": []},
+        {1: ["test"]},
+        ["question", "test"],
+    ],
+)
+def test_bad_splits_spec_is_rejected_with_an_example(manager, splits):
+    class Bad:
+        @hookimpl
+        def semparse_benchmarks(self):
+            return {"bad": {"target": "json:loads", "splits": splits}}
+
+    manager.register(Bad(), name="bad-plugin")
+    with pytest.raises(
+        RegistryError,
+        match=r"benchmark 'bad' from plugin 'bad-plugin': 'splits' must map each split type to its split names, "
+        r"e\.g\. \{'question': \['train', 'test'\]\}; got ",
+    ):
+        build_registry(manager)
+
+
+def test_unknown_benchmark_key_lists_the_accepted_keys(manager):
+    class Old:
+        @hookimpl
+        def semparse_benchmarks(self):
+            return {"old": {"target": "json:loads", "metric": "exact", "database": "x.sqlite"}}
+
+    manager.register(Old(), name="old")
+    with pytest.raises(
+        RegistryError,
+        match=r"benchmark 'old' from plugin 'old' has unknown keys \['database', 'metric'\]; accepted: "
+        r"attack_recipe, description, knn_victims, options, splits, target\.",
+    ):
+        build_registry(manager)
+
+
+def test_benchmark_keys_are_refused_on_other_kinds(manager):
+    class Mixed:
+        @hookimpl
+        def semparse_victims(self):
+            return {"v": {"target": "json:loads", "splits": {"question": ["test"]}}}
+
+    manager.register(Mixed(), name="mixed")
+    with pytest.raises(RegistryError, match=r"victim 'v' from plugin 'mixed' has unknown keys \['splits'\]; "
+                                            r"accepted: dataset, description, options, target\."):
+        build_registry(manager)
+
+
+# The built-in benchmarks' derived names (they replace the hand-written tables of plugin.py).
+
+BUILTIN_KNN_VICTIMS = {
+    "knn-geo": "geo-question-test",
+    "knn-geo-query": "geo-query-test",
+    "knn-atis": "atis-question-test",
+    "knn-atis-query": "atis-query-test",
+    "knn-scholar": "scholar-question-test",
+    "knn-scholar-query": "scholar-query-test",
+    "knn-advising": "advising-question-test",
+    "knn-advising-query": "advising-query-test",
+    "knn-geo-lambda": "geo-lambda-test",
+    "knn-jobs-lambda": "jobs-lambda-test",
+    "knn-atis-lambda": "atis-lambda-test",
+}
+
+
+def test_builtin_knn_victims_and_their_datasets_are_derived():
+    registry = get_registry()
+    assert {entry.name: entry.dataset for entry in registry.entries("victim") if entry.name.startswith("knn-")} == (
+        BUILTIN_KNN_VICTIMS
+    )
+
+
+def test_every_builtin_victim_defaults_to_a_registered_dataset():
+    registry = get_registry()
+    for entry in registry.entries("victim"):
+        assert entry.dataset in registry.names("dataset"), entry.name
+
+
+def test_builtin_datasets_are_derived_from_a_registered_benchmark():
+    registry = get_registry()
+    for entry in registry.entries("dataset"):
+        options = entry.options
+        assert options["benchmark"] in benchmark_names(), entry.name
+        splits = registry.get("benchmark", options["benchmark"]).splits
+        assert entry.name == dataset_name(options["benchmark"], splits, options["split_type"], options["split"])
+
+
+def test_builtin_bound_recipes_are_derived_for_flagged_benchmarks():
+    registry = get_registry()
+    bound = {entry.name for entry in registry.entries("attack-recipe") if entry.options.get("benchmark")}
+    flagged = {f"semparse-{entry.name}" for entry in registry.entries("benchmark") if entry.attack_recipe}
+    assert bound == flagged
+    assert {"semparse-geo", "semparse-spider", "semparse-atis"} <= bound
+    assert "semparse-geoquery" not in bound and "semparse-advising" not in bound
+
+
+def test_spider_has_one_dataset_and_no_knn_victim():
+    registry = get_registry()
+    assert [name for name in registry.names("dataset") if name.startswith("spider")] == ["spider-dev"]
+    assert not any(name.startswith("knn-spider") for name in registry.names("victim"))
+
+
+def test_real_data_benchmark_descriptions_say_they_need_the_data():
+    for entry in get_registry().entries("benchmark"):
+        if entry.name not in ("geo", "geo-mini"):
+            assert "SEMPARSE_DATA_DIR" in entry.description, entry.name
+
+
+@pytest.mark.real_data
+@pytest.mark.parametrize(
+    ("name", "benchmark", "size", "columns"),
+    [
+        ("atis-query-test", "atis", 347, ("question",)),
+        ("atis-question-test", "atis", 447, ("question",)),
+        ("scholar-query-test", "scholar", 315, ("question",)),
+        ("advising-query-test", "advising", 1832, ("question",)),
+        ("spider-dev", "spider", 1034, ("question", "db_id")),
+        ("geo-lambda-test", "geo-lambda", 280, ("question",)),
+        ("jobs-lambda-test", "jobs-lambda", 140, ("question",)),
+        ("atis-lambda-test", "atis-lambda", 448, ("question",)),
+    ],
+)
+def test_registered_real_datasets_load(
+    real_data_dir: Path, monkeypatch: pytest.MonkeyPatch, name: str, benchmark: str, size: int, columns: tuple[str, ...]
+) -> None:
+    monkeypatch.setenv("SEMPARSE_DATA_DIR", str(real_data_dir))
+    clear_benchmark_cache()
+    dataset = get_registry().get("dataset", name).create()
+    assert len(dataset) == size and dataset.input_columns == columns
+    assert dataset.benchmark.name == benchmark

@@ -15,7 +15,7 @@ from textattack_semparse.attack_attrs import gold_output
 from textattack_semparse.constraints.max_grammar_error_rate import MaxGrammarErrorRate
 from textattack_semparse.datasets.benchmark import benchmark_dataset
 from textattack_semparse.errors import RecipeError
-from textattack_semparse.goal_functions.execution_match import ExecutionMatch
+from textattack_semparse.goal_functions.semantic_parsing_goal_function import SemanticParsingGoalFunction
 from textattack_semparse.recipes.attack.grammar_error_attack_yin_2020 import SEARCHES, GrammarErrorAttackYin2020
 from textattack_semparse.registry import attack_recipe_class, get_registry
 from textattack_semparse.sql.literals import literal_words, sql_literals
@@ -66,7 +66,8 @@ def _assert_literals_kept(results) -> None:
 def test_each_search_builds_and_repr_lists_its_ingredients(victim, search):
     text = repr(GrammarErrorAttackYin2020.build(victim, search=search))
     for ingredient in [
-        "ExecutionMatch",
+        "SemanticParsingGoalFunction",
+        "ExecutionScorer(mode='classical'",
         "GrammarErrorCombined",
         "RepeatModification",
         "PreserveLiterals",
@@ -215,7 +216,7 @@ def test_classifier_victim_gets_untargeted_classification(tiny_classifier):
     dataset = textattack.datasets.Dataset(list(zip(sentences, predictions)))  # labels the model gets right
     attack = GrammarErrorAttackYin2020.build(tiny_classifier, search="greedy", max_modification_rate=0.3)
     assert isinstance(attack.goal_function, UntargetedClassification)
-    assert not isinstance(attack.goal_function, ExecutionMatch)
+    assert not isinstance(attack.goal_function, SemanticParsingGoalFunction)
     results = _attack(attack, dataset, len(sentences))
     kinds = Counter(type(result).__name__ for result in results)
     assert kinds["SkippedAttackResult"] == 0 and sum(kinds.values()) == 3

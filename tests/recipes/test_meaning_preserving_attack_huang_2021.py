@@ -37,8 +37,8 @@ def test_repr_lists_the_documented_ingredients():
     geo = load_benchmark("geo-mini")
     victim = KNNTemplateParser(geo.split("question", "train"), database=geo.database)
     text = repr(MeaningPreservingAttackHuang2021.build(victim, benchmark="geo-mini"))
-    for ingredient in ("ExecutionMatch", "FunctionWordInsertion", "FunctionWordDeletion", "FunctionWordSubstitution",
-                       "DistractionSuffix", "RepeatModification", "PreserveLiterals", "MaxWordsPerturbed",
+    for ingredient in ("SemanticParsingGoalFunction", "ExecutionScorer(mode='classical'", "FunctionWordInsertion",
+                       "FunctionWordDeletion", "FunctionWordSubstitution", "DistractionSuffix", "RepeatModification", "PreserveLiterals", "MaxWordsPerturbed",
                        "SentenceBERTSimilarity", "GreedyWordImportanceSearch"):
         assert ingredient in text
 
@@ -54,6 +54,9 @@ def test_demo_attack_on_geo_mini_succeeds_with_literals_intact(tmp_path):
     results = json.loads(summary.read_text())["Attack Results"]
     assert results["Number of successful attacks:"] >= 1
     assert sum(int(results[key]) for key in ("Number of successful attacks:", "Number of failed attacks:", "Number of skipped attacks:")) == 28
+    # The plugin's rows: nothing left out, so its standard accuracy is TextAttack's original accuracy.
+    assert (results["Gold errors (left out):"], results["Victim errors (left out):"]) == (0, 0)
+    assert results["Standard accuracy (errors left out):"] == results["Original accuracy:"]
     _assert_literals_intact(_successes(log))
 
 

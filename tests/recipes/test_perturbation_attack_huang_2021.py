@@ -52,7 +52,8 @@ def test_offline_recipe_keeps_literals(name, geo_mini_victim):
 
 def test_keep_wraps_the_perturbation_in_top_k(geo_mini_victim):
     text = repr(PerturbationAttackHuang2021.build(geo_mini_victim, perturbation_name="typo", keep=10))
-    for ingredient in ("TopKBySimilarity", "RandomWordTypo", "PreserveLiterals", "SinglePerturbationSearch", "ExecutionMatch"):
+    for ingredient in ("TopKBySimilarity", "RandomWordTypo", "PreserveLiterals", "SinglePerturbationSearch",
+                       "SemanticParsingGoalFunction", "ExecutionScorer(mode='classical'"):
         assert ingredient in text
 
 

@@ -4,20 +4,24 @@ from __future__ import annotations
 
 import pytest
 
+from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.datasets.geo_mini import geo_mini_paths
 from textattack_semparse.metrics.standard_accuracy import evaluate_victim
 from textattack_semparse.robustness.build_test_set import build_test_set
 from textattack_semparse.robustness.evaluate_test_set import (
     evaluate_test_set,
-    evaluation_database,
+    evaluation_scoring,
     gold_losses,
     no_loss_message,
 )
 from textattack_semparse.robustness.perturbed_utterance import PerturbedUtterance
 from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet
+from textattack_semparse.errors import RecipeError
+from textattack_semparse.scoring import Databases, ExactMatchScorer, ExecutionScorer, Scoring
 from textattack_semparse.sql.execution import execution_match
-from textattack_semparse.victims.resolution import create_victim
+from textattack_semparse.victims.prediction import Prediction
+from textattack_semparse.victims.resolution import resolve_victim
 from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser
 
 TEXAS = 'SELECT STATEalias0.CAPITAL FROM STATE AS STATEalias0 WHERE STATEalias0.STATE_NAME = "texas" ;'
@@ -33,7 +37,7 @@ def geo_test_set(geo_mini_env) -> RobustnessTestSet:
 
 @pytest.fixture(scope="module")
 def knn(geo_mini_env):
-    victim, dataset = create_victim("knn-geo")
+    victim, dataset = resolve_victim("knn-geo")
     assert dataset == "geo-question-test"
     return victim
 
@@ -55,7 +59,8 @@ def utterance(example_id: int, original: SemparseExample, perturbed: str, pertur
 def test_knn_report_has_every_perturbation_and_no_black_box_rate(knn, geo_test_set):
     report = evaluate_test_set(knn, geo_test_set, victim_name="knn-geo")
     assert list(report.perturbations) == ["deletion", "distraction"]
-    assert report.scoring == "execution"
+    assert report.scoring == f"execution match (classical) on {knn.database}"
+    assert report.database == str(knn.database)
     assert not report.loss_available
     assert all(metrics.black_box_success_rate is None for metrics in report.perturbations.values())
     assert report.micro.black_box_success_rate is None
@@ -110,7 +115,9 @@ def test_hand_made_case_gives_hand_computed_metrics():
             "capital of texas who is who": TEXAS,  # right
         }
     )
-    report = evaluate_test_set(parser, test_set, victim_name="lookup", database=database)
+    report = evaluate_test_set(
+        parser, test_set, victim_name="lookup", scoring=Scoring(ExecutionScorer(), Databases.at(database))
+    )
     assert (report.original_examples, report.original_correct, report.original_gold_errors) == (3, 1, 1)
     assert report.standard_accuracy == 50.0
     a, b = report.perturbations["a"], report.perturbations["b"]
@@ -130,16 +137,78 @@ def test_without_any_database_outputs_are_exact_matched_and_the_report_says_so()
     )
     parser = LookupParser({"rivers in texas": "( lambda $0 e ( river:t $0 ) )", "the rivers in texas": "(river:t)"})
     report = evaluate_test_set(parser, test_set)
-    assert report.scoring == "exact"
+    assert report.scoring == "exact match (no database)"
     assert report.database is None
     assert (report.standard_accuracy, report.perturbations["a"].perturbation_accuracy) == (100.0, 0.0)
     assert any("exact match" in note for note in report.notes)
     assert report.victim == "LookupParser"
 
 
-def test_database_of_a_registered_dataset_is_its_benchmarks(geo_mini_env):
-    assert evaluation_database(LookupParser({}), "geo-question-test") == geo_mini_paths()[1]
-    assert evaluation_database(LookupParser({}), "not-registered") is None
+def test_scoring_of_a_registered_dataset_is_its_benchmarks(geo_mini_env):
+    assert evaluation_scoring(LookupParser({}), "geo-question-test") is load_benchmark("geo").scoring
+    assert evaluation_scoring(LookupParser({}), "geo-question-test").databases.primary == geo_mini_paths()[1]
+
+
+def test_scoring_of_an_unregistered_dataset_is_the_victims(tmp_path):
+    assert evaluation_scoring(LookupParser({}), "not-registered") == Scoring(ExactMatchScorer())
+    victim = LookupParser({})
+    victim.database = geo_mini_paths()[1]
+    assert evaluation_scoring(victim, "not-registered") == Scoring(ExecutionScorer(), Databases.at(victim.database))
+
+
+def test_registered_datasets_benchmark_wins_over_the_victims_database(geo_mini_env, tmp_path):
+    victim = LookupParser({})
+    victim.database = tmp_path
+    assert evaluation_scoring(victim, "geo-question-test") is load_benchmark("geo").scoring
+
+
+def test_evaluation_scoring_overrides(geo_mini_env):
+    scoring = evaluation_scoring(LookupParser({}), "geo-question-test", mode="test-suite", timeout=2.0, gold_timeout=9.0)
+    assert scoring.scorer == ExecutionScorer(mode="test-suite", timeout=2.0, gold_timeout=9.0)
+    assert scoring.describe().startswith("execution match (test-suite) on ")
+    with pytest.raises(RecipeError, match="scored by exact match"):
+        evaluation_scoring(LookupParser({}), "not-registered", mode="test-suite")
+
+
+def test_victim_errors_are_left_out_and_counted():
+    """An input the victim fails on is neither right nor wrong: it is counted apart."""
+    originals = [
+        SemparseExample("capital of texas", TEXAS),
+        SemparseExample("capital of ohio", OHIO),
+        SemparseExample("capital of utah", TEXAS),
+    ]
+    test_set = RobustnessTestSet(
+        "hand-made",
+        originals,
+        {
+            "a": [
+                utterance(0, originals[0], "the capital of texas", "a"),  # victim fails on the perturbed
+                utterance(1, originals[1], "the capital of ohio", "a"),  # victim fails on the original
+                utterance(2, originals[2], "the capital of utah", "a"),  # judged: wrong original, right perturbed
+            ],
+        },
+    )
+
+    class FailingLookup(LookupParser):
+        def __call__(self, batch):
+            return [
+                Prediction.failure(ValueError(f"cannot parse {q!r}")) if q in ("the capital of texas", "capital of ohio")
+                else Prediction(self.answers[q])
+                for q in batch
+            ]
+
+    parser = FailingLookup(
+        {"capital of texas": TEXAS, "capital of utah": OHIO, "the capital of utah": TEXAS, "the capital of ohio": OHIO}
+    )
+    report = evaluate_test_set(
+        parser, test_set, victim_name="lookup", scoring=Scoring(ExecutionScorer(), Databases.at(geo_mini_paths()[1]))
+    )
+    assert (report.original_examples, report.original_correct, report.original_victim_errors) == (3, 1, 1)
+    assert report.original_gold_errors == 0
+    assert report.standard_accuracy == 50.0  # 1 of the 2 judged originals
+    a = report.perturbations["a"]
+    assert (a.victim_errors, a.gold_errors, a.utterances, a.utterances_correct) == (2, 0, 1, 1)
+    assert (a.perturbation_accuracy, a.robust_accuracy) == (100.0, None)
 
 
 def test_seq2seq_victim_gives_a_black_box_success_rate_from_its_gold_loss(t5_dir, geo_test_set):

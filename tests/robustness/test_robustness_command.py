@@ -53,6 +53,36 @@ def test_evaluate_prints_the_table_and_the_missing_loss_and_writes_json_and_csv(
         assert [row["row"] for row in csv.DictReader(handle)] == ["deletion", "distraction", "micro", "macro", "originals"]
 
 
+def test_evaluate_prints_the_benchmarks_scoring_by_default(built_dir, tmp_path, capsys):
+    from textattack_semparse.datasets.benchmark import load_benchmark
+
+    result = tmp_path / "r.json"
+    assert main(["robustness", "evaluate", "--model", "knn-geo", "--input-dir", str(built_dir), "--output-json", str(result)]) == 0
+    expected = f"execution match (classical) on {load_benchmark('geo').database}"
+    assert f"Scoring: {expected}" in capsys.readouterr().out
+    report = json.loads(result.read_text(encoding="utf-8"))
+    assert report["scoring"] == expected and report["originals"]["victim_errors"] == 0
+
+
+def test_evaluate_execution_mode_gold_timeout_and_timeout_options(built_dir, tmp_path, capsys):
+    result = tmp_path / "r.json"
+    code = main(
+        ["robustness", "evaluate", "--model", "knn-geo", "--input-dir", str(built_dir), "--output-json", str(result),
+         "--execution-mode", "test-suite", "--gold-timeout", "30", "--timeout", "2"]
+    )
+    assert code == 0
+    assert "Scoring: execution match (test-suite) on " in capsys.readouterr().out
+    assert json.loads(result.read_text(encoding="utf-8"))["scoring"].startswith("execution match (test-suite) on ")
+
+
+@pytest.mark.parametrize("option", ["--timeout", "--gold-timeout"])
+def test_evaluate_refuses_a_time_limit_that_is_no_positive_number(built_dir, option, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["robustness", "evaluate", "--model", "knn-geo", "--input-dir", str(built_dir), option, "0"])
+    assert exit_info.value.code == 2
+    assert f"argument {option}: expected a positive number, got '0'" in capsys.readouterr().err
+
+
 def test_table_combines_results_as_perturbations_by_dataset_and_victim(built_dir, tmp_path, capsys):
     result = tmp_path / "r.json"
     assert main(["robustness", "evaluate", "--model", "knn-geo", "--input-dir", str(built_dir), "--output-json", str(result)]) == 0

@@ -12,18 +12,19 @@ from textattack_semparse.robustness.robustness_metrics import RobustnessMetrics
 from textattack_semparse.robustness.robustness_report import CSV_COLUMNS, TABLE_COLUMNS, RobustnessReport
 
 
-def report(loss: bool = False) -> RobustnessReport:
+def report(loss: bool = False, victim_errors: int = 0) -> RobustnessReport:
     def loss_counts(increased: int, incorrect: int) -> dict[str, int | None]:
         return {"loss_increased": increased if loss else None, "loss_increased_incorrect": incorrect if loss else None}
 
     return RobustnessReport(
         victim="knn-geo",
         dataset="geo-question-test",
-        scoring="execution",
+        scoring="execution match (classical) on /data/geography.sqlite",
         database="/data/geography.sqlite",
         original_examples=10,
         original_correct=6,
         original_gold_errors=2,
+        original_victim_errors=victim_errors,
         perturbations={
             "deletion": RobustnessMetrics(4, 3, 4, 2, 3, 2, **loss_counts(2, 1), gold_errors=1),
             "distraction": RobustnessMetrics(8, 6, 8, 7, 6, 6, **loss_counts(0, 0)),
@@ -38,9 +39,28 @@ def test_standard_accuracy_leaves_out_gold_errors():
     assert report().standard_accuracy == 75.0  # 6 of the 8 scorable originals
 
 
+def test_standard_accuracy_leaves_out_victim_errors_too():
+    assert report(victim_errors=2).standard_accuracy == 100.0  # 6 of the 6 judged originals
+
+
+def test_json_reports_victim_errors_and_reads_them_back():
+    data = report(victim_errors=2).to_json()
+    assert data["originals"]["victim_errors"] == 2 and data["originals"]["standard_accuracy"] == 100.0
+    assert RobustnessReport.from_json(json.loads(json.dumps(data))).original_victim_errors == 2
+
+
+def test_json_written_before_victim_errors_reads_as_none_left_out():
+    data = report().to_json()
+    del data["originals"]["victim_errors"]
+    assert RobustnessReport.from_json(data).original_victim_errors == 0
+
+
 def test_json_has_originals_rows_and_averages_and_reads_back():
     data = report(loss=True).to_json()
-    assert data["originals"] == {"examples": 10, "correct": 6, "gold_errors": 2, "standard_accuracy": 75.0}
+    assert data["originals"] == {
+        "examples": 10, "correct": 6, "gold_errors": 2, "victim_errors": 0, "standard_accuracy": 75.0
+    }
+    assert data["scoring"] == "execution match (classical) on /data/geography.sqlite"
     assert data["perturbations"]["deletion"]["robust_accuracy"] == pytest.approx(100 * 2 / 3)
     assert data["perturbations"]["deletion"]["black_box_success_rate"] == 50.0
     assert data["micro"]["utterances"] == 12

@@ -64,9 +64,9 @@ def test_training_questions_get_their_own_gold_query(
 
 
 def test_from_benchmark_binds_database_and_split(parser: KNNTemplateParser, geo_mini: Benchmark) -> None:
-    assert parser.database == geo_mini.database
+    assert parser.database == geo_mini.database and parser.benchmark is geo_mini
     assert parser.num_train_examples == len(geo_mini.split("question", "train"))
-    assert "(split_type):  question" in repr(parser) and "(benchmark):  geo-mini" in repr(parser)
+    assert "(split_type):  question" in repr(parser) and "(benchmark):  Benchmark('geo-mini'," in repr(parser)
 
 
 def test_multi_word_values_are_replaced_by_one_placeholder(parser: KNNTemplateParser) -> None:
@@ -162,7 +162,9 @@ def test_question_without_known_values_still_gets_a_filled_query(parser: KNNTemp
 
 def test_pickled_parser_predicts_the_same(parser: KNNTemplateParser) -> None:
     questions = ["what is the capital of new york", "how long is the rio grande"]
-    assert pickle.loads(pickle.dumps(parser))(questions) == parser(questions)
+    clone = pickle.loads(pickle.dumps(parser))
+    assert clone(questions) == parser(questions)
+    assert clone.benchmark == parser.benchmark  # the bound benchmark travels with it
 
 
 def test_gold_loss_is_unsupported(parser: KNNTemplateParser) -> None:
@@ -233,7 +235,7 @@ def test_geoquery_question_split_accuracy(real_data_dir: Path) -> None:
     ("benchmark", "size", "correct"), [("geo-lambda", 280, 39), ("jobs-lambda", 140, 68), ("atis-lambda", 448, 199)]
 )
 def test_logical_form_benchmark_exact_match(real_data_dir: Path, benchmark: str, size: int, correct: int) -> None:
-    from textattack_semparse.goal_functions.exact_match import normalize_logical_form
+    from textattack_semparse.scoring.exact_match_scorer import normalize_logical_form
 
     parser = KNNTemplateParser.from_benchmark(benchmark, data_dir=real_data_dir)
     test = load_benchmark(benchmark, data_dir=real_data_dir).split("question", "test")

@@ -10,7 +10,8 @@ import pytest
 
 from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.errors import SchemaError, VictimError
-from textattack_semparse.victims.semantic_parser import SemanticParser
+from textattack_semparse.victims.prediction import Prediction
+from textattack_semparse.victims.semantic_parser import MIN_INPUTS_BEFORE_STOP, SemanticParser
 
 
 class LookupParser(SemanticParser):
@@ -21,8 +22,8 @@ class LookupParser(SemanticParser):
         "how many states are there": "SELECT COUNT(*) FROM state",
     }
 
-    def __init__(self, *, database: str | Path | None = None) -> None:
-        super().__init__(database=database)
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
         self.seen_db_ids: list[str | None] = []
 
     def _parse_batch(self, questions: list[str], db_ids: list[str | None]) -> list[str]:
@@ -74,7 +75,7 @@ def test_malformed_input_item_is_a_type_error(bad_input: object) -> None:
         LookupParser()([bad_input])  # type: ignore[list-item]
 
 
-def test_failing_input_gets_empty_prediction_and_others_survive(caplog: pytest.LogCaptureFixture) -> None:
+def test_failing_input_gets_a_victim_error_and_others_survive(caplog: pytest.LogCaptureFixture) -> None:
     parser = LookupParser()
     with caplog.at_level(logging.WARNING, logger="textattack_semparse.victims.semantic_parser"):
         outputs = parser(["what is the capital of texas", "crash the parser", "how many states are there"])
@@ -83,7 +84,49 @@ def test_failing_input_gets_empty_prediction_and_others_survive(caplog: pytest.L
         "",
         LookupParser.QUERIES["how many states are there"],
     ]
+    # The empty text is no answer: it carries why the victim produced none.
+    assert isinstance(outputs[1], Prediction) and outputs[1].error == "RuntimeError: the model crashed"
+    assert getattr(outputs[0], "error", None) is None and getattr(outputs[2], "error", None) is None
     assert "crash the parser" in caplog.text and "RuntimeError" in caplog.text
+    assert (parser.inputs_parsed, parser.inputs_failed) == (3, 1)
+
+
+def test_a_victim_failing_on_too_many_inputs_stops_the_run() -> None:
+    parser = LookupParser()
+    for index in range(MIN_INPUTS_BEFORE_STOP - 1):
+        assert parser([f"crash {index}"])[0].error is not None  # too few inputs to judge the victim yet
+    with pytest.raises(
+        VictimError,
+        match=rf"LookupParser failed on {MIN_INPUTS_BEFORE_STOP} of {MIN_INPUTS_BEFORE_STOP} inputs \(100%\), more "
+        r"than max_failure_rate=0\.1; last error: RuntimeError: the model crashed\. Fix the victim, or raise max_failure_rate\.",
+    ):
+        parser(["crash once more"])
+
+
+def test_failures_up_to_max_failure_rate_do_not_stop_the_run() -> None:
+    parser = LookupParser(max_failure_rate=0.5)
+    for index in range(2 * MIN_INPUTS_BEFORE_STOP):
+        parser(["crash" if index % 2 else "how many states are there"])
+    assert (parser.inputs_parsed, parser.inputs_failed) == (2 * MIN_INPUTS_BEFORE_STOP, MIN_INPUTS_BEFORE_STOP)
+
+
+def test_an_early_failure_does_not_stop_the_run() -> None:
+    parser = LookupParser(max_failure_rate=0.0)
+    assert parser(["crash first"])[0].error is not None
+    assert parser(["how many states are there"] * 3) == [LookupParser.QUERIES["how many states are there"]] * 3
+
+
+def test_no_failure_allowed_stops_at_the_first_failure_after_the_minimum() -> None:
+    parser = LookupParser(max_failure_rate=0.0)
+    parser(["how many states are there"] * MIN_INPUTS_BEFORE_STOP)
+    with pytest.raises(VictimError, match="failed on 1 of 21 inputs"):
+        parser(["crash"])
+
+
+@pytest.mark.parametrize("rate", [-0.1, 1.5, True, "0.1", None])
+def test_max_failure_rate_must_be_a_share(rate: object) -> None:
+    with pytest.raises(ValueError, match="max_failure_rate must be a share between 0 and 1"):
+        LookupParser(max_failure_rate=rate)
 
 
 def test_victim_error_is_raised_not_isolated() -> None:
@@ -122,6 +165,20 @@ def test_database_is_stored_as_path_and_shown_in_repr() -> None:
     assert str(database) in repr(parser)
 
 
+def test_benchmark_binds_its_database() -> None:
+    geo = load_benchmark("geo-mini")
+    parser = LookupParser(benchmark=geo)
+    assert parser.benchmark is geo and parser.database == geo.database
+    assert "Benchmark('geo-mini'" in repr(parser) and "max_failure_rate" in repr(parser)
+
+
+def test_explicit_database_wins_over_the_benchmarks(tmp_path: Path) -> None:
+    other = tmp_path / "other.sqlite"
+    other.write_bytes(load_benchmark("geo-mini").database.read_bytes())
+    parser = LookupParser(benchmark=load_benchmark("geo-mini"), database=other)
+    assert parser.database == other and parser.benchmark.name == "geo-mini"
+
+
 def test_missing_database_is_a_schema_error(tmp_path: Path) -> None:
     with pytest.raises(SchemaError, match="does not exist"):
         LookupParser(database=tmp_path / "nowhere.sqlite")
@@ -133,5 +190,7 @@ def test_database_of_wrong_type_is_a_type_error() -> None:
 
 
 def test_pickle_round_trip_keeps_behaviour() -> None:
-    parser = pickle.loads(pickle.dumps(LookupParser()))
+    parser = pickle.loads(pickle.dumps(LookupParser(benchmark=load_benchmark("geo-mini"), max_failure_rate=0.3)))
     assert parser(["how many states are there"]) == [LookupParser.QUERIES["how many states are there"]]
+    assert parser.max_failure_rate == 0.3 and parser.benchmark == load_benchmark("geo-mini")
+    assert parser(["crash"])[0].error == "RuntimeError: the model crashed"

@@ -45,5 +45,18 @@ def add_scoring_arguments(parser: Any) -> None:
         "docs/sql.md)",
     )
     parser.add_argument(
-        "--gold-timeout", type=float, help="seconds a gold query may run (default: the benchmark's, 60)"
+        "--gold-timeout", type=positive_seconds, help="seconds a gold query may run (default: the benchmark's, 60)"
     )
+
+
+def positive_seconds(value: str) -> float:
+    """An argparse type: a positive number of seconds (a usage error otherwise, not a traceback)."""
+    import argparse
+
+    try:
+        number = float(value)
+    except ValueError:
+        number = 0.0
+    if not number > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {value!r}")
+    return number

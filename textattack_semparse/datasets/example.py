@@ -34,3 +34,16 @@ class SemparseExample:
     variable_types: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     question_split: str | None = None
     query_split: str | None = None
+
+    def __getstate__(self) -> dict[str, object]:
+        # MappingProxyType cannot be pickled; victims bound to a benchmark carry its examples.
+        return {
+            name: dict(value) if name in _MAPPINGS else value for name, value in self.__dict__.items()
+        }
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, MappingProxyType(dict(value)) if name in _MAPPINGS else value)  # type: ignore[call-overload]
+
+
+_MAPPINGS = frozenset({"variables", "variable_types"})

@@ -40,4 +40,6 @@ class AttackLogFigure(Metric):
         value = getattr(metrics_from_rows(rows), self.field)
         if isinstance(value, float):
             return f"{value:.2f}%"
-        return "n/a" if value is None else value
+        # An undefined rate (nothing judged) stays None, JSON null: TextAttack's summary JSON
+        # logger converts every string row to a float and raises on any other text.
+        return value

@@ -132,6 +132,7 @@ def scoring_for(
         where = f"benchmark {benchmark.name!r}" if benchmark is not None else f"{type(victim).__name__} (no database)"
         raise RecipeError(
             f"{where} is scored by {scoring.scorer.name} match; "
-            f"{' and '.join(sorted(overrides))} apply only to execution-scored benchmarks. Leave them out."
+            f"{' and '.join(sorted(overrides))} {'applies' if len(overrides) == 1 else 'apply'} only to "
+            "execution-scored benchmarks. Leave them out."
         )
     return Scoring(dataclasses.replace(scoring.scorer, **overrides), scoring.databases)

@@ -22,11 +22,12 @@ def is_plugin_victim(model: str) -> bool:
 
 def dataset_benchmark(dataset: str | None) -> Benchmark | None:
     """The benchmark a registered dataset is derived from (its entry's ``benchmark`` option);
-    ``None`` for no dataset or a dataset registered without one."""
+    ``None`` for no dataset, an unregistered name (a test set saved from a plugin no longer
+    installed) or a dataset registered without one."""
     from textattack_semparse.datasets.benchmark import load_benchmark
 
     registry = get_registry()
-    if dataset is None:
+    if dataset is None or ("dataset", dataset) not in registry:
         return None
     benchmark = registry.get("dataset", dataset).options.get("benchmark")
     return None if benchmark is None else load_benchmark(benchmark)

@@ -28,6 +28,13 @@ RECORDS = [
 ]
 
 
+def test_left_out_examples_are_counted_apart_and_in_no_rate():
+    records = [*RECORDS, R("Skipped", "rivers in ohio", "rivers in ohio", original_output="[gold error] no such table")]
+    summary = grammar_attack_summary(records)
+    assert (summary["skipped"], summary["gold_errors"], summary["victim_errors"]) == (2, 1, 0)
+    assert summary["standard_accuracy"] == 100 * 5 / 6  # the gold error is in no denominator
+
+
 def test_doctests():
     assert doctest.testmod(grammar_error_analysis).failed == 0
 
@@ -112,7 +119,9 @@ def test_record_from_a_textattack_result():
     success = SuccessfulAttackResult(result(original, GoalFunctionResultStatus.SEARCHING),
                                      result(perturbed, GoalFunctionResultStatus.SUCCEEDED))
     record = record_from_result(success, error_budget=1)
-    assert record == R("Successful", "the film was good", perturbed.text, ("ArtOrDet",), 1)
+    assert record == R(
+        "Successful", "the film was good", perturbed.text, ("ArtOrDet",), 1, original_output="1", num_queries=3
+    )
     failure = FailedAttackResult(result(original, GoalFunctionResultStatus.SEARCHING))
     assert record_from_result(failure).result_type == "Failed"
     assert record_from_result(failure).error_types == ()

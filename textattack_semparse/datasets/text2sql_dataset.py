@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections import OrderedDict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 

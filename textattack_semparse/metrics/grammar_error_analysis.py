@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from textattack_semparse.metrics.attack_metrics import FAILED, SKIPPED, SUCCEEDED, words_perturbed_percent
+from textattack_semparse.metrics.accuracy import attack_success_rate, percent
+from textattack_semparse.metrics.attack_metrics import FAILED, SUCCEEDED, metrics_from_rows
 from textattack_semparse.transformations.grammar.error_model import ERROR_TYPES
 
 
@@ -33,6 +34,9 @@ class GrammarAttackRecord:
         perturbed_text (str): the question the attack ended with.
         error_types (tuple[str, ...]): type of each error in ``perturbed_text``.
         error_budget (int | None): errors the attack allowed for this question, if known.
+        original_output (str): the victim's displayed output on the original question
+            (``[gold error] ...``/``[victim error] ...`` for examples left out).
+        num_queries (int): victim queries the attack made.
     """
 
     result_type: str
@@ -40,10 +44,8 @@ class GrammarAttackRecord:
     perturbed_text: str
     error_types: tuple[str, ...] = ()
     error_budget: int | None = None
-
-
-def _percent(part: float, whole: float) -> float | None:
-    return 100.0 * part / whole if whole else None
+    original_output: str = ""
+    num_queries: int = 0
 
 
 def record_from_result(result: Any, error_budget: int | None = None) -> GrammarAttackRecord:
@@ -57,6 +59,8 @@ def record_from_result(result: Any, error_budget: int | None = None) -> GrammarA
         perturbed_text=perturbed.text,
         error_types=tuple(edit.error_type for edit in perturbed.attack_attrs.get(GRAMMAR_ERRORS_ATTR, ())),
         error_budget=error_budget,
+        original_output=str(result.original_result.output),
+        num_queries=result.num_queries,
     )
 
 
@@ -80,7 +84,7 @@ def error_type_counts(records: Iterable[GrammarAttackRecord]) -> dict[str, dict[
     total = sum(errors.values())
     names = list(ERROR_TYPES) + sorted(set(errors) - set(ERROR_TYPES))
     return {
-        name: {"errors": errors[name], "errors_percent": _percent(errors[name], total), "successes": attacks[name]}
+        name: {"errors": errors[name], "errors_percent": percent(errors[name], total), "successes": attacks[name]}
         for name in names
     }
 
@@ -116,7 +120,7 @@ def success_vs_budget(
         {
             "max_errors": k,
             "succeeded": sum(count <= k for count in used),
-            "attack_success_rate": _percent(sum(count <= k for count in used), len(attacked)),
+            "attack_success_rate": attack_success_rate(sum(count <= k for count in used), len(attacked)),
         }
         for k in range(1, max_errors + 1)
     ]
@@ -125,8 +129,10 @@ def success_vs_budget(
 def grammar_attack_summary(records: Sequence[GrammarAttackRecord]) -> dict[str, Any]:
     """Tables 3 and 4 and Figure 1 of Yin et al. (2020) for one attack run.
 
+    The counts and rates are those of ``textattack-semparse metrics``
+    (:func:`~textattack_semparse.metrics.attack_metrics.metrics_from_rows`):
     ``attack_success_rate`` is over the attacked questions (``succeeded + failed``; skipped
-    ones were wrong before the attack); ``modified_words_percent`` is the mean, over
+    ones were wrong before the attack, or left out as gold or victim errors); ``modified_words_percent`` is the mean, over
     successful attacks, of the share of the original words replaced, deleted or with a word
     inserted beside them (word-level diff, as in ``textattack-semparse metrics``);
     ``errors_per_success`` the mean number of errors of a successful attack.
@@ -139,22 +145,33 @@ def grammar_attack_summary(records: Sequence[GrammarAttackRecord]) -> dict[str, 
         >>> summary["attack_success_rate"], round(summary["modified_words_percent"], 2), summary["errors_per_success"]
         (50.0, 16.67, 1.0)
     """
-    kinds = Counter(record.result_type for record in records)
-    succeeded, failed, skipped = kinds[SUCCEEDED], kinds[FAILED], kinds[SKIPPED]
+    metrics = metrics_from_rows(
+        {
+            "original_text": record.original_text,
+            "perturbed_text": record.perturbed_text,
+            "original_output": record.original_output,
+            "num_queries": record.num_queries,
+            "result_type": record.result_type,
+        }
+        for record in records
+    )
     successes = [record for record in records if record.result_type == SUCCEEDED]
     return {
-        "examples": len(records),
-        "succeeded": succeeded,
-        "failed": failed,
-        "skipped": skipped,
-        "standard_accuracy": _percent(succeeded + failed, len(records)),
-        "attack_success_rate": _percent(succeeded, succeeded + failed),
-        "robust_accuracy": _percent(failed, succeeded + failed),
-        "modified_words_percent": (
-            sum(words_perturbed_percent(r.original_text, r.perturbed_text) for r in successes) / len(successes)
-            if successes
-            else None
-        ),
+        **{
+            name: getattr(metrics, name)
+            for name in (
+                "examples",
+                "succeeded",
+                "failed",
+                "skipped",
+                "gold_errors",
+                "victim_errors",
+                "standard_accuracy",
+                "attack_success_rate",
+                "robust_accuracy",
+            )
+        },
+        "modified_words_percent": metrics.words_perturbed_percent,
         "errors_per_success": (
             sum(len(record.error_types) for record in successes) / len(successes) if successes else None
         ),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from textattack_semparse.cache import cache_dir, write_atomically
-from textattack_semparse.transformations.function_words import load_function_words
+from textattack_semparse.linguistics.function_words import load_function_words
 
 STOPWORDS_RESOURCE = "corpora/stopwords/english"
 

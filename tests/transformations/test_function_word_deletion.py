@@ -8,7 +8,7 @@ from textattack.shared import AttackedText
 from textattack.transformations import WordDeletion
 
 from textattack_semparse.transformations.function_word_deletion import FunctionWordDeletion
-from textattack_semparse.transformations.function_words import FUNCTION_WORDS, load_function_word_classes
+from textattack_semparse.linguistics.function_words import FUNCTION_WORDS, load_function_word_classes
 
 EVERY_CLASS = tuple(load_function_word_classes())
 

@@ -11,7 +11,7 @@ from textattack.shared import AttackedText
 from textattack.transformations import WordInsertion
 
 from textattack_semparse.transformations.function_word_insertion import FunctionWordInsertion
-from textattack_semparse.transformations.function_words import FUNCTION_WORDS, load_function_word_classes
+from textattack_semparse.linguistics.function_words import FUNCTION_WORDS, load_function_word_classes
 
 EVERY_CLASS = tuple(load_function_word_classes())
 

@@ -12,7 +12,7 @@ from textattack.shared.validators import transformation_consists_of_word_swaps
 from textattack.transformations import WordSwap
 
 from textattack_semparse.transformations.function_word_substitution import FunctionWordSubstitution
-from textattack_semparse.transformations.function_words import FUNCTION_WORDS, load_function_word_classes
+from textattack_semparse.linguistics.function_words import FUNCTION_WORDS, load_function_word_classes
 
 EVERY_CLASS = tuple(load_function_word_classes())
 

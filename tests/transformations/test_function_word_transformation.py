@@ -6,7 +6,7 @@ import pytest
 
 from textattack_semparse.transformations.function_word_insertion import FunctionWordInsertion
 from textattack_semparse.transformations.function_word_substitution import FunctionWordSubstitution
-from textattack_semparse.transformations.function_words import (
+from textattack_semparse.linguistics.function_words import (
     FUNCTION_WORDS,
     MEANING_PRESERVING_CLASSES,
     load_function_word_classes,

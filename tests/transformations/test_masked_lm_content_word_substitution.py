@@ -11,7 +11,7 @@ from textattack.shared import AttackedText
 from textattack.transformations import WordSwap
 
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
-from textattack_semparse.transformations.function_words import FUNCTION_WORDS
+from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 from textattack_semparse.transformations.masked_lm_content_word_substitution import MaskedLMContentWordSubstitution
 
 

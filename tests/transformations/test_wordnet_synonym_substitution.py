@@ -12,7 +12,7 @@ from textattack.transformations import WordSwap
 
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.linguistics.wordnet import load_wordnet
-from textattack_semparse.transformations.function_words import FUNCTION_WORDS
+from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 from textattack_semparse.transformations.wordnet_synonym_substitution import WordNetSynonymSubstitution
 
 POS = {"n": "NOUN", "v": "VERB", "a": "ADJ", "s": "ADJ", "r": "ADV"}

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from textattack.transformations import Transformation
 
 from textattack_semparse.errors import closest_match_hint
-from textattack_semparse.transformations.function_words import (
+from textattack_semparse.linguistics.function_words import (
     MEANING_PRESERVING_CLASSES,
     load_function_word_classes,
 )

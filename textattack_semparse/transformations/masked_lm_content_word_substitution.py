@@ -13,7 +13,7 @@ from textattack.shared import AttackedText
 from textattack.transformations import WordSwap
 
 from textattack_semparse.transformations.derived_text import match_case, question_text, question_word_count
-from textattack_semparse.transformations.function_words import FUNCTION_WORDS
+from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 from textattack_semparse.transformations.masked_lm_candidates import MaskedLMCandidates
 
 DEFAULT_MODEL = "google/electra-base-generator"

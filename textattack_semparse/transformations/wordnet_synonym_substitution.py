@@ -17,7 +17,7 @@ from textattack_semparse.linguistics.inflection import lemmatize
 from textattack_semparse.linguistics.spacy_pipeline import DEFAULT_PIPELINE, parse_words
 from textattack_semparse.linguistics.wordnet import load_wordnet
 from textattack_semparse.transformations.derived_text import is_single_word, match_case, question_word_count
-from textattack_semparse.transformations.function_words import FUNCTION_WORDS
+from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 
 _WORDNET_POS = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
 # Penn tags whose form differs from the lemma; other tags take the WordNet lemma as is.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from textattack_semparse.transformations.function_words import FUNCTION_WORDS, load_function_words
+from textattack_semparse.linguistics.function_words import FUNCTION_WORDS, load_function_words
 
 
 def test_constant_is_the_loaded_list() -> None:
@@ -42,7 +42,7 @@ def test_excludes_content_words_of_geoquery_questions() -> None:
 
 def test_loading_does_not_import_textattack_or_torch() -> None:
     code = (
-        "import sys; import textattack_semparse.transformations.function_words as m; "
+        "import sys; import textattack_semparse.linguistics.function_words as m; "
         "print(sorted(x for x in ('textattack', 'torch', 'nltk') if x in sys.modules))"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from textattack_semparse.commands.output import add_scoring_arguments
+from textattack_semparse.commands.output import add_scoring_arguments, positive_seconds
 from textattack_semparse.robustness.robustness_metrics import RATES
 from textattack_semparse.robustness.selection_settings import DEFAULT_SETTING, SELECTION_SETTINGS
 
@@ -63,16 +63,6 @@ def _positive_int(value: str) -> int:
     return count
 
 
-def _positive_float(value: str) -> float:
-    try:
-        number = float(value)
-    except ValueError:
-        number = 0.0
-    if not number > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {value!r}")
-    return number
-
-
 def _count_or_all(value: str) -> int | str:
     return value if value == "all" else _positive_int(value)
 
@@ -104,7 +94,7 @@ def _add_evaluate_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--batch-size", type=_positive_int, default=64, help="inputs per victim call (default 64)")
     parser.add_argument(
         "--timeout",
-        type=_positive_float,
+        type=positive_seconds,
         help="seconds each predicted SQL query may run (default: the benchmark's, 5)",
     )
     add_scoring_arguments(parser)

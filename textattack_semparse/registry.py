@@ -126,6 +126,9 @@ def _entry_from_spec(kind: str, name: str, spec: hookspecs.EntrySpec, provider: 
             f"accepted: {', '.join(sorted(accepted))}."
         )
     extras: dict[str, Any] = {key: spec[key] for key in ("knn_victims", "attack_recipe") if key in spec}
+    for key, value in extras.items():
+        if not isinstance(value, bool):
+            raise RegistryError(f"{kind} {name!r} from plugin {provider!r}: {key!r} must be true or false, got {value!r}.")
     if "splits" in spec:
         extras["splits"] = _checked_splits(kind, name, provider, spec["splits"])
     return Entry(

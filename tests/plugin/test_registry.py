@@ -405,3 +405,11 @@ def test_registered_real_datasets_load(
     dataset = get_registry().get("dataset", name).create()
     assert len(dataset) == size and dataset.input_columns == columns
     assert dataset.benchmark.name == benchmark
+
+
+def test_benchmark_flags_must_be_booleans():
+    from textattack_semparse.errors import RegistryError
+    from textattack_semparse.registry import _entry_from_spec
+
+    with pytest.raises(RegistryError, match=r"benchmark 'zoo' from plugin 'acme': 'knn_victims' must be true or false, got 'yes'"):
+        _entry_from_spec("benchmark", "zoo", {"target": "acme.zoo:load", "knn_victims": "yes"}, "acme")

@@ -157,14 +157,14 @@ def semparse_attack_recipes() -> Mapping[str, EntrySpec]:
         "nucle-beam": {
             "target": _YIN,
             "options": {"search": "beam"},
-            "description": "Learner grammatical errors (Yin et al. 2020), beam search (width 5), at most 15% "
-            "of the words; goal by victim.",
+            "description": "Learner grammatical errors (Yin et al. 2020), beam search (width 5) over the words "
+            "in order of importance, one word per step, at most 15% of the words; goal by victim.",
         },
         "nucle-genetic": {
             "target": _YIN,
             "options": {"search": "genetic"},
             "description": "Learner grammatical errors (Yin et al. 2020), genetic search (population 60, "
-            "0.23 x positions iterations), no insertions/deletions; goal by victim.",
+            "ceil(0.23 x words) generations), all error types incl. insertions/deletions; goal by victim.",
         },
         "nucle-probabilistic": {
             "target": _YIN,
@@ -204,10 +204,22 @@ def semparse_perturbations() -> Mapping[str, EntrySpec]:
         return {"target": f"{_TRANSFORMATIONS}.{module}:{cls}", "options": options, "description": description}
 
     return {
-        "insertion": entry("function_word_insertion", "FunctionWordInsertion", "Huang 2021: insert a function word.", seed=0),
-        "deletion": entry("function_word_deletion", "FunctionWordDeletion", "Huang 2021: delete a function word."),
+        "insertion": entry(
+            "function_word_insertion",
+            "FunctionWordInsertion",
+            "Huang 2021: insert a meaning-preserving function word (word_list='huang-2021': any stop word).",
+            seed=0,
+        ),
+        "deletion": entry(
+            "function_word_deletion",
+            "FunctionWordDeletion",
+            "Huang 2021: delete a meaning-preserving function word (word_list='huang-2021': also punctuation).",
+        ),
         "substitution-f": entry(
-            "function_word_substitution", "FunctionWordSubstitution", "Huang 2021: swap a function word within its class.", seed=0
+            "function_word_substitution",
+            "FunctionWordSubstitution",
+            "Huang 2021: swap a function word within its class (word_list='huang-2021': for any other).",
+            seed=0,
         ),
         "substitution-nf": entry(
             "masked_lm_content_word_substitution",

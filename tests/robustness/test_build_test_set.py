@@ -22,6 +22,7 @@ from textattack_semparse.robustness.build_test_set import (
     perturb_examples,
 )
 from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet
+from textattack_semparse.robustness.selection_settings import SETTING_PERTURBATION_OPTIONS
 from textattack_semparse.sql.literals import literal_words, sql_literals
 from textattack_semparse.transformations.function_word_deletion import FunctionWordDeletion
 
@@ -100,13 +101,41 @@ def test_deletion_deletes_exactly_one_word(built):
 
 
 def test_examples_without_a_function_word_get_no_deletion(built):
-    no_candidates = built.no_candidates()["deletion"]
-    assert no_candidates
-    deletion = FunctionWordDeletion()
-    for example_id in no_candidates:
-        words = words_from_text(built.originals[example_id].question)
-        literals = {w for literal in sql_literals(built.originals[example_id].gold) for w in literal_words(literal)}
-        assert not any(deletion.is_function_word(word) and word.lower() not in literals for word in words)
+    # The huang-2021 setting deletes any word of Huang et al.'s list (stop words, punctuation).
+    deletion = FunctionWordDeletion(word_list="huang-2021")
+    no_candidates = set(built.no_candidates()["deletion"])
+    for example_id, original in enumerate(built.originals):
+        words = words_from_text(original.question)
+        literals = {w for literal in sql_literals(original.gold) for w in literal_words(literal)}
+        deletable = any(deletion.is_function_word(word) and word.lower() not in literals for word in words)
+        assert (example_id in no_candidates) == (not deletable), original.question
+
+
+def test_huang_setting_gives_the_function_word_perturbations_the_papers_list(geo_mini_env):
+    options = SETTING_PERTURBATION_OPTIONS["huang-2021"]
+    assert set(options) == {"insertion", "deletion", "substitution-f"}
+    for name in options:
+        assert create_perturbation(name, seed=0, options=options[name]).word_list == "huang-2021"
+    assert create_perturbation("insertion", seed=0, options=options["insertion"]).deterministic
+    assert "zhuo-2023" not in SETTING_PERTURBATION_OPTIONS
+    assert create_perturbation("insertion", seed=0).word_list is None
+
+
+def test_huang_setting_deletes_words_the_default_list_keeps(built):
+    default = FunctionWordDeletion()
+    huang = FunctionWordDeletion(word_list="huang-2021")
+    deleted = set()
+    for item in built.utterances["deletion"]:
+        original, perturbed = words_from_text(item.original), words_from_text(item.perturbed)
+        (word,) = [w for p, w in enumerate(original) if original[:p] + original[p + 1 :] == perturbed][:1]
+        assert huang.is_function_word(word)
+        deleted.add(word)
+    assert any(not default.is_function_word(word) for word in deleted)
+
+
+def test_options_a_perturbation_does_not_take_are_left_out(geo_mini_env):
+    deletion = create_perturbation("deletion", seed=0, options={"max_candidates_per_position": None})
+    assert isinstance(deletion, FunctionWordDeletion)
 
 
 def test_files_and_manifest_are_written(built, tmp_path):

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import inspect
+from collections import OrderedDict
 
+from textattack.constraints.pre_transformation import InputColumnModification
 from textattack.shared import AttackedText
 from textattack.transformations import WordDeletion
 
 from textattack_semparse.transformations.function_word_deletion import FunctionWordDeletion
-from textattack_semparse.linguistics.function_words import FUNCTION_WORDS, load_function_word_classes
+from textattack_semparse.linguistics.function_words import (
+    FUNCTION_WORDS,
+    load_function_word_classes,
+    load_word_list,
+)
 
 EVERY_CLASS = tuple(load_function_word_classes())
 
@@ -73,3 +79,54 @@ def test_default_never_deletes_words_that_carry_meaning():
     text = AttackedText("how many rivers do not run through the state of texas")
     deleted = {deleted_word(text.words, c.words) for c in FunctionWordDeletion()(text)}
     assert deleted == {"the"}
+
+
+# --- word_list="huang-2021" ------------------------------------------------------------
+
+HUANG_QUESTION = "show me the rivers in texas ?"
+
+
+def test_huang_list_deletes_every_listed_token() -> None:
+    """Huang et al. (2021) delete *any* function word, and their test sets count
+    stop-word-list words and punctuation as function words: every token of the question
+    that is in the list, and only those, is deleted, one per candidate."""
+    listed = set(load_word_list("huang-2021"))
+    tokens = HUANG_QUESTION.split()
+    expected = {" ".join(tokens[:p] + tokens[p + 1 :]) for p, token in enumerate(tokens) if token in listed}
+    candidates = [c.text for c in FunctionWordDeletion(word_list="huang-2021")(AttackedText(HUANG_QUESTION))]
+    assert len(candidates) == len(expected) == 5  # show, me, the, in, ?
+    assert set(candidates) == expected
+
+
+def test_huang_list_deletes_attached_punctuation_and_contraction_stems() -> None:
+    text = AttackedText("what isn the capital, of texas?")
+    candidates = {c.text for c in FunctionWordDeletion(word_list="huang-2021")(text)}
+    assert "what isn the capital of texas?" in candidates
+    assert "what isn the capital, of texas" in candidates
+    assert "what the capital, of texas?" in candidates
+
+
+def test_punctuation_deletion_keeps_the_words_and_their_indices() -> None:
+    text = AttackedText(HUANG_QUESTION)
+    (deleted,) = [c for c in FunctionWordDeletion(function_words=["?"])(text)]
+    assert deleted.text == "show me the rivers in texas"
+    assert deleted.words == text.words and deleted.attack_attrs["newly_modified_indices"] == set()
+    assert deleted.attack_attrs["previous_attacked_text"] is text
+
+
+def test_punctuation_inside_a_protected_span_is_kept() -> None:
+    text = AttackedText("rivers in st. louis ?")
+    deletion = FunctionWordDeletion(function_words=["."])
+    assert [c.text for c in deletion(text, indices_to_modify={0, 1})] == []
+    assert [c.text for c in deletion(text, indices_to_modify={0, 1, 2})] == ["rivers in st louis ?"]
+
+
+def test_punctuation_of_a_frozen_column_is_kept() -> None:
+    text = AttackedText(OrderedDict(question="how many singers ?", db_id="concert-singer !"))
+    frozen = InputColumnModification(["question", "db_id"], {"db_id"})
+    candidates = FunctionWordDeletion(function_words=["?", "!"])(text, pre_transformation_constraints=[frozen])
+    assert [c._text_input for c in candidates] == [OrderedDict(question="how many singers", db_id="concert-singer !")]
+
+
+def test_default_list_never_deletes_punctuation() -> None:
+    assert FunctionWordDeletion()(AttackedText("rivers in texas ?")) == []

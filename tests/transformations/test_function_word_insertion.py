@@ -11,7 +11,7 @@ from textattack.shared import AttackedText
 from textattack.transformations import WordInsertion
 
 from textattack_semparse.transformations.function_word_insertion import FunctionWordInsertion
-from textattack_semparse.linguistics.function_words import FUNCTION_WORDS, load_function_word_classes
+from textattack_semparse.linguistics.function_words import FUNCTION_WORDS, load_function_word_classes, load_word_list
 
 EVERY_CLASS = tuple(load_function_word_classes())
 
@@ -113,3 +113,33 @@ def test_repr_lists_every_init_parameter() -> None:
     for name in inspect.signature(FunctionWordInsertion.__init__).parameters:
         if name != "self":
             assert f"({name})" in text
+
+
+# --- word_list="huang-2021" ------------------------------------------------------------
+
+HUANG_QUESTION = "show me the rivers in texas ?"
+
+
+def test_huang_list_inserts_every_listed_word_at_every_position() -> None:
+    """Huang et al. (2021) insert *any* function word (their Table 1 inserts "in"), and
+    their test sets count stop-word-list words and punctuation as function words. Without
+    sampling: every listed entry before each of the n words and after the last one,
+    (n + 1) * |list| candidates."""
+    listed = load_word_list("huang-2021")
+    tokens = HUANG_QUESTION.split()  # the words and the final "?"
+    n = len(tokens) - 1
+    expected = [
+        " ".join(tokens[:p] + [word] + tokens[p:]) for p in range(n) for word in listed
+    ] + [" ".join(tokens[:n] + [word] + tokens[n:]) for word in listed]  # after "texas", before "?"
+    insertion = FunctionWordInsertion(word_list="huang-2021", max_candidates_per_position=None)
+    candidates = [c.text for c in insertion(AttackedText(HUANG_QUESTION))]
+    assert len(candidates) == (n + 1) * len(listed) == len(expected)
+    assert sorted(candidates) == sorted(expected)
+    assert insertion.deterministic
+
+
+def test_huang_list_inserts_words_the_default_never_does() -> None:
+    insertion = FunctionWordInsertion(word_list="huang-2021", max_candidates_per_position=None, insert_at_end=False)
+    inserted = {c.words[0] for c in insertion(AttackedText("rivers in texas"), indices_to_modify={0})}
+    assert {"in", "show", "isn", "becomes", "thru"} <= inserted
+    assert "in" not in FunctionWordInsertion(max_candidates_per_position=None)._candidate_words()

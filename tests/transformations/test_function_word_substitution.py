@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import string
 
 import pytest
 
@@ -12,7 +13,11 @@ from textattack.shared.validators import transformation_consists_of_word_swaps
 from textattack.transformations import WordSwap
 
 from textattack_semparse.transformations.function_word_substitution import FunctionWordSubstitution
-from textattack_semparse.linguistics.function_words import FUNCTION_WORDS, load_function_word_classes
+from textattack_semparse.linguistics.function_words import (
+    FUNCTION_WORDS,
+    load_function_word_classes,
+    load_word_list,
+)
 
 EVERY_CLASS = tuple(load_function_word_classes())
 
@@ -100,3 +105,42 @@ def test_repr_lists_every_init_parameter() -> None:
     for name in inspect.signature(FunctionWordSubstitution.__init__).parameters:
         if name != "self":
             assert f"({name})" in text
+
+
+# --- word_list="huang-2021" ------------------------------------------------------------
+
+HUANG_QUESTION = "show me the rivers in texas ?"
+
+
+def test_huang_list_substitutes_every_different_listed_word() -> None:
+    """Huang et al. (2021): "substitution replaces a function word by a random different
+    function word", any listed word, not one of its class. Without sampling, each listed
+    word of the question gets every other listed word (punctuation marks are not words in
+    TextAttack, so they do not fill a word's slot)."""
+    words = [w for w in load_word_list("huang-2021") if w not in string.punctuation]
+    text = AttackedText(HUANG_QUESTION)
+    swap = FunctionWordSubstitution(word_list="huang-2021", max_candidates_per_position=None)
+    candidates = {c.text for c in swap(text)}
+    tokens = HUANG_QUESTION.split()
+    expected = {
+        " ".join(tokens[:p] + [other] + tokens[p + 1 :])
+        for p, token in enumerate(tokens)
+        if token in words
+        for other in words
+        if other != token
+    }
+    assert candidates == expected
+    assert len(expected) == 4 * (len(words) - 1)  # show, me, the, in
+
+
+def test_huang_list_substitutes_across_classes() -> None:
+    swap = FunctionWordSubstitution(word_list="huang-2021", max_candidates_per_position=None)
+    replacements = set(swap._get_replacement_words("in"))
+    assert {"on", "the", "show", "isn", "not", "many"} <= replacements and "in" not in replacements
+    assert swap._get_replacement_words("texas") == []
+
+
+def test_huang_list_samples_per_word() -> None:
+    text = AttackedText(HUANG_QUESTION)
+    candidates = FunctionWordSubstitution(word_list="huang-2021", max_candidates_per_position=3, seed=0)(text)
+    assert len(candidates) == 4 * 3

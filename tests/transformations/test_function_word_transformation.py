@@ -10,6 +10,7 @@ from textattack_semparse.linguistics.function_words import (
     FUNCTION_WORDS,
     MEANING_PRESERVING_CLASSES,
     load_function_word_classes,
+    load_word_list,
 )
 
 
@@ -64,3 +65,35 @@ def test_limit_at_least_vocabulary_size_is_deterministic() -> None:
 def test_is_function_word_ignores_case() -> None:
     insertion = FunctionWordInsertion()
     assert insertion.is_function_word("The") and not insertion.is_function_word("Texas")
+
+
+def test_word_list_meaning_preserving_is_the_default() -> None:
+    explicit = FunctionWordSubstitution(word_list="meaning-preserving", max_candidates_per_position=None)
+    assert explicit._vocabulary == FunctionWordSubstitution(max_candidates_per_position=None)._vocabulary
+    assert FunctionWordSubstitution().word_list is None
+
+
+def test_huang_word_list_is_one_group_of_the_whole_list() -> None:
+    swap = FunctionWordSubstitution(word_list="huang-2021", max_candidates_per_position=None)
+    assert swap._vocabulary == tuple(sorted(load_word_list("huang-2021")))
+    assert len(swap._groups) == 1 and swap.deterministic
+
+
+def test_unknown_word_list_suggests_the_closest() -> None:
+    with pytest.raises(ValueError, match="Did you mean 'huang-2021'"):
+        FunctionWordInsertion(word_list="huang-2012")
+
+
+def test_word_list_must_be_a_name() -> None:
+    with pytest.raises(TypeError, match="word_list"):
+        FunctionWordInsertion(word_list=["the"])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("other", [{"function_words": ["the"]}, {"word_classes": ["articles"]}])
+def test_huang_word_list_excludes_other_word_choices(other: dict) -> None:
+    with pytest.raises(ValueError, match="not both"):
+        FunctionWordSubstitution(word_list="huang-2021", **other)
+
+
+def test_word_list_is_in_the_repr() -> None:
+    assert "(word_list):  huang-2021" in repr(FunctionWordInsertion(word_list="huang-2021"))

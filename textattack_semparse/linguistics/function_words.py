@@ -17,11 +17,28 @@ Example:
 from __future__ import annotations
 
 import functools
+import string
 from collections.abc import Mapping
 from importlib import resources
 from types import MappingProxyType
 
+from textattack_semparse.errors import closest_match_hint
+
 _RESOURCE = "function_words.txt"
+
+WORD_LISTS: Mapping[str, str | None] = MappingProxyType(
+    {"meaning-preserving": None, "huang-2021": "huang_2021_function_words.txt"}
+)
+"""Named word lists of the function-word transformations (``word_list=``) -> packaged file.
+
+``"meaning-preserving"`` (``None``: the classes of ``function_words.txt``, see
+:data:`MEANING_PRESERVING_CLASSES`) is the default; ``"huang-2021"`` is the stop-word notion
+of Huang et al. (2021), "On Robustness of Neural Semantic Parsers", EACL 2021,
+https://aclanthology.org/2021.eacl-main.292/: NLTK's English stop words | scikit-learn's
+``ENGLISH_STOP_WORDS`` | the ASCII punctuation marks (see :func:`load_word_list`)."""
+
+PUNCTUATION: frozenset[str] = frozenset(string.punctuation)
+"""The ASCII punctuation marks; TextAttack's ``AttackedText.words`` never contains them."""
 
 MEANING_PRESERVING_CLASSES: tuple[str, ...] = ("articles", "forms of be", "function adverbs")
 """Classes whose insertion, deletion or substitution within the class rarely changes what a
@@ -61,3 +78,36 @@ def load_function_words() -> frozenset[str]:
 
 
 FUNCTION_WORDS: frozenset[str] = load_function_words()
+
+
+@functools.lru_cache(maxsize=None)
+def load_word_list(name: str) -> tuple[str, ...]:
+    """The packaged flat word list ``name`` of :data:`WORD_LISTS`, in file order (cached).
+
+    ``"huang-2021"``: NLTK's 179 English stop words (with their contraction stems "isn",
+    "don", "ll", ...), scikit-learn's ``ENGLISH_STOP_WORDS`` and the 32 ASCII punctuation
+    marks. A line that is exactly ``#`` is the punctuation mark; longer ``#`` lines are
+    comments. ``"meaning-preserving"`` has no flat list (it is made of classes); ask
+    :func:`load_function_word_classes`.
+
+    Raises:
+        ValueError: ``name`` has no flat list; the message suggests the closest name.
+
+    Example:
+        >>> words = load_word_list("huang-2021")
+        >>> {"show", "isn", "the", "?"} <= set(words) and "texas" not in words
+        True
+    """
+    resource = WORD_LISTS.get(name)
+    if resource is None:
+        flat = [key for key, value in WORD_LISTS.items() if value is not None]
+        raise ValueError(
+            f"No flat function-word list {name!r}.{closest_match_hint(name, WORD_LISTS)} Lists: {', '.join(flat)}."
+        )
+    text = resources.files("textattack_semparse").joinpath("resources", resource).read_text("utf-8")
+    words: dict[str, None] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not (line.startswith("#") and line != "#"):
+            words[line.lower()] = None
+    return tuple(words)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 
 from textattack.constraints.pre_transformation import RepeatModification
@@ -18,7 +18,11 @@ from textattack_semparse.errors import DatasetError, ResourceError, SemparseErro
 from textattack_semparse.registry import get_registry
 from textattack_semparse.robustness.perturbed_utterance import PerturbedUtterance
 from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet, check_perturbation_name
-from textattack_semparse.robustness.selection_settings import DEFAULT_SETTING, SELECTION_SETTINGS
+from textattack_semparse.robustness.selection_settings import (
+    DEFAULT_SETTING,
+    SELECTION_SETTINGS,
+    SETTING_PERTURBATION_OPTIONS,
+)
 from textattack_semparse.transformations.top_k_by_similarity import TopKBySimilarity
 
 UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (OSError, ImportError, SemparseError)
@@ -51,14 +55,23 @@ def dataset_examples(dataset: str, *, limit: int | None = None) -> list[Semparse
     return examples[:limit]
 
 
-def create_perturbation(name: str, *, seed: int | None = None) -> Transformation:
-    """The registered perturbation ``name``, seeded with ``seed`` when it takes a ``seed``."""
+def create_perturbation(
+    name: str, *, seed: int | None = None, options: Mapping[str, object] | None = None
+) -> Transformation:
+    """The registered perturbation ``name``, seeded with ``seed`` when it takes a ``seed``.
+
+    ``options`` (e.g. a setting's :data:`SETTING_PERTURBATION_OPTIONS`) override the
+    registered options; those the constructor does not take are left out.
+    """
     entry = get_registry().get("perturbation", name)
     try:
         parameters = inspect.signature(entry.load()).parameters
     except (TypeError, ValueError):  # a callable without an inspectable signature
         parameters = MappingProxyType({})
-    return entry.create(**({"seed": seed} if "seed" in parameters else {}))
+    overrides = {key: value for key, value in (options or {}).items() if key in parameters}
+    if "seed" in parameters:
+        overrides["seed"] = seed
+    return entry.create(**overrides)
 
 
 def check_selection(candidates: int | None, keep: int | None) -> None:
@@ -154,12 +167,14 @@ def build_test_set(
     for name in names:
         registry.get("perturbation", check_perturbation_name(name))
     examples = dataset_examples(dataset, limit=limit)
+    setting = next((key for key, value in SELECTION_SETTINGS.items() if value == (candidates, keep)), None)
+    setting_options = SETTING_PERTURBATION_OPTIONS.get(setting, {}) if setting is not None else {}
     encoder = encoder if encoder is not None else SentenceBERTSimilarity()
     utterances: dict[str, list[PerturbedUtterance]] = {}
     skipped: dict[str, str] = {}
     for name in names:
         try:
-            transformation = create_perturbation(name, seed=seed)
+            transformation = create_perturbation(name, seed=seed, options=setting_options.get(name))
             utterances[name] = perturb_examples(
                 examples,
                 transformation,
@@ -180,7 +195,6 @@ def build_test_set(
                 f"resource is not available (offline?); make it available or leave {name!r} out of "
                 "--perturbations."
             ) from error
-    setting = next((key for key, value in SELECTION_SETTINGS.items() if value == (candidates, keep)), None)
     return RobustnessTestSet(
         dataset=dataset,
         originals=examples,

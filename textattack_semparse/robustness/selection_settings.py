@@ -18,3 +18,20 @@ SELECTION_SETTINGS: Mapping[str, tuple[int | None, int | None]] = MappingProxyTy
 """Setting name -> (candidates sampled, candidates kept) per example and perturbation."""
 
 DEFAULT_SETTING = "huang-2021"
+
+SETTING_PERTURBATION_OPTIONS: Mapping[str, Mapping[str, Mapping[str, object]]] = MappingProxyType(
+    {
+        # Huang et al. (2021) insert, delete and substitute *any* function word, their test
+        # sets counting stop-word-list words (NLTK | scikit-learn) and punctuation as function
+        # words; a substitute is any different one. Every output is a candidate.
+        "huang-2021": MappingProxyType(
+            {
+                "insertion": MappingProxyType({"word_list": "huang-2021", "max_candidates_per_position": None}),
+                "deletion": MappingProxyType({"word_list": "huang-2021"}),
+                "substitution-f": MappingProxyType({"word_list": "huang-2021", "max_candidates_per_position": None}),
+            }
+        ),
+    }
+)
+"""Setting name -> perturbation name -> constructor options the setting gives it (on top of
+the registered options; an option the perturbation's constructor does not take is left out)."""

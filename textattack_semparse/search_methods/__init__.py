@@ -6,6 +6,7 @@ __getattr__, __dir__ = lazy_exports(
     __name__,
     {
         "GrammarEditPositions": "grammar_edit_positions",
+        "GrammarErrorBeamSearch": "grammar_error_beam_search",
         "GrammarErrorGeneticAlgorithm": "grammar_error_genetic_algorithm",
         "GrammarErrorGreedySearch": "grammar_error_greedy_search",
         "GrammarErrorSamplingSearch": "grammar_error_sampling_search",

@@ -31,6 +31,12 @@ class FunctionWordInsertion(FunctionWordTransformation, WordInsertion):
     question of ``n`` words would yield ``250 * (n + 1)`` candidates per step; by default
     ten words are sampled per position from the transformation's own seeded generator.
 
+    With ``word_list="huang-2021"`` any word of the paper's list may be inserted at any
+    position (Huang et al. 2021 insert any function word, e.g. "in" in their Table 1): the
+    stop words of NLTK and scikit-learn and the ASCII punctuation marks, 378 + 32 entries.
+    With ``max_candidates_per_position=None`` the candidates are every (position, entry)
+    pair, ``410 * (n + 1)`` for ``n`` modifiable words with ``insert_at_end``.
+
     Huang et al. (2021), "On Robustness of Neural Semantic Parsers", EACL 2021,
     https://aclanthology.org/2021.eacl-main.292/ (word-level perturbation by function-word
     insertion).
@@ -41,6 +47,8 @@ class FunctionWordInsertion(FunctionWordTransformation, WordInsertion):
         word_classes (Iterable[str] | None): Classes of the packaged list; default ``None``
             = articles and function adverbs: an inserted form of *be* ("the capital *am* of
             texas") garbles a question more than it keeps it readable.
+        word_list (str | None): ``"huang-2021"`` = the paper's list (see above);
+            ``None``/``"meaning-preserving"`` = the classes. Default ``None``.
         max_candidates_per_position (int | None): Words sampled per insertion point;
             ``None`` = all (then the transformation is deterministic). Default ``10``.
         insert_at_end (bool): Also insert after the last word of a column. Default ``True``.
@@ -62,10 +70,12 @@ class FunctionWordInsertion(FunctionWordTransformation, WordInsertion):
         max_candidates_per_position: int | None = 10,
         insert_at_end: bool = True,
         seed: int | None = None,
+        word_list: str | None = None,
     ) -> None:
         super().__init__(
             function_words,
             word_classes=word_classes,
+            word_list=word_list,
             max_candidates_per_position=max_candidates_per_position,
             seed=seed,
         )

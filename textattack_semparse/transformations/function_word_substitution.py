@@ -23,6 +23,11 @@ class FunctionWordSubstitution(FunctionWordTransformation, WordSwap):
     function-word list are replaced; candidates never include the original word (compared
     case-insensitively) and take its capitalisation ("What" -> "Which").
 
+    With ``word_list="huang-2021"`` the paper's rule applies: "substitution replaces a
+    function word by a random different function word", any listed word by any *different*
+    listed word, not within a class (the stop words of NLTK and scikit-learn; punctuation
+    marks are not words in TextAttack's sense, so they neither replace nor are replaced).
+
     Huang et al. (2021), "On Robustness of Neural Semantic Parsers", EACL 2021,
     https://aclanthology.org/2021.eacl-main.292/ (word-level perturbation by function-word
     substitution).
@@ -36,6 +41,8 @@ class FunctionWordSubstitution(FunctionWordTransformation, WordSwap):
         max_candidates_per_position (int | None): Replacements sampled per word; ``None`` =
             all (then the transformation is deterministic). Default ``10``.
         seed (int | None): Seed of the sampler. Default ``None``.
+        word_list (str | None): ``"huang-2021"`` = the paper's list and rule (see above);
+            ``None``/``"meaning-preserving"`` = the classes. Default ``None``.
 
     Example:
         >>> from textattack.shared import AttackedText
@@ -50,10 +57,12 @@ class FunctionWordSubstitution(FunctionWordTransformation, WordSwap):
         word_classes: Iterable[str] | None = None,
         max_candidates_per_position: int | None = 10,
         seed: int | None = None,
+        word_list: str | None = None,
     ) -> None:
         super().__init__(
             function_words,
             word_classes=word_classes,
+            word_list=word_list,
             max_candidates_per_position=max_candidates_per_position,
             seed=seed,
         )
@@ -61,7 +70,7 @@ class FunctionWordSubstitution(FunctionWordTransformation, WordSwap):
     def _get_replacement_words(self, word: str) -> list[str]:
         if not self.is_function_word(word):
             return []
-        candidates = self._candidate_words(exclude=word.lower())
+        candidates = self._candidate_words(exclude=word.lower(), words_only=True)
         if word[:1].isupper():
             return [candidate[:1].upper() + candidate[1:] for candidate in candidates]
         return candidates

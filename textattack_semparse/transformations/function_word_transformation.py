@@ -15,7 +15,10 @@ from textattack.transformations import Transformation
 from textattack_semparse.errors import closest_match_hint
 from textattack_semparse.linguistics.function_words import (
     MEANING_PRESERVING_CLASSES,
+    PUNCTUATION,
+    WORD_LISTS,
     load_function_word_classes,
+    load_word_list,
 )
 
 
@@ -33,12 +36,26 @@ class FunctionWordTransformation(Transformation):
     become "how *each* states", nor "rivers *in* texas" "rivers *near* texas". Pass
     ``word_classes`` (any class of the packaged list) to widen it.
 
+    ``word_list="huang-2021"`` follows the paper instead: its function words are the
+    stop-word-list words (NLTK's English stop words, scikit-learn's ``ENGLISH_STOP_WORDS``,
+    contraction stems such as "isn", and the ASCII punctuation marks; see
+    :func:`~textattack_semparse.linguistics.function_words.load_word_list`), all in one
+    group, so any listed word may be inserted or deleted and a substitute is any *different*
+    listed word, whatever its class. TextAttack's words never contain punctuation, so a
+    punctuation mark is never put in, or replaced in, a word's slot (insertion puts it
+    between words, deletion removes it from between words).
+
     Args:
         function_words (Iterable[str] | None): An explicit word list (one class), instead of
             ``word_classes``. Default ``None``.
         word_classes (Iterable[str] | None): Classes of the packaged list to use; default
             ``None`` = the subclass's ``default_word_classes`` (:data:`MEANING_PRESERVING_CLASSES`
             unless it narrows them).
+        word_list (str | None): A named list of
+            :data:`~textattack_semparse.linguistics.function_words.WORD_LISTS`:
+            ``"meaning-preserving"`` (the classes above) or ``"huang-2021"`` (the paper's rule).
+            Default ``None`` = ``"meaning-preserving"``. Not with ``function_words`` or a
+            ``word_classes`` for ``"huang-2021"``.
         max_candidates_per_position (int | None): For subclasses that propose new words: how
             many words to sample at each position; ``None`` = every function word. Default
             ``None``.
@@ -52,12 +69,26 @@ class FunctionWordTransformation(Transformation):
         function_words: Iterable[str] | None = None,
         *,
         word_classes: Iterable[str] | None = None,
+        word_list: str | None = None,
         max_candidates_per_position: int | None = None,
         seed: int | None = None,
     ) -> None:
         super().__init__()
         if function_words is not None and word_classes is not None:
             raise ValueError("Pass function_words or word_classes, not both.")
+        requested_list = word_list
+        if word_list is not None:
+            if not isinstance(word_list, str):
+                raise TypeError(f"word_list must be a list name (str) or None, got {word_list!r}.")
+            if word_list not in WORD_LISTS:
+                raise ValueError(
+                    f"Unknown word_list {word_list!r}.{closest_match_hint(word_list, WORD_LISTS)} "
+                    f"Lists: {', '.join(WORD_LISTS)}."
+                )
+            if word_list == "meaning-preserving":
+                word_list = None
+            elif function_words is not None or word_classes is not None:
+                raise ValueError(f"Pass word_list={word_list!r} or function_words/word_classes, not both.")
         if isinstance(function_words, str):
             raise TypeError(
                 f"function_words must be an iterable of words, not the string {function_words!r}; "
@@ -80,12 +111,16 @@ class FunctionWordTransformation(Transformation):
             raise TypeError(f"seed must be an int or None, got {seed!r}.")
         self.function_words = function_words
         self.word_classes = None if word_classes is None else tuple(word_classes)
+        self.word_list = requested_list
         self.max_candidates_per_position = max_candidates_per_position
         self.seed = seed
         # Sorted, so a seeded sample does not depend on the process's string hashing.
-        self._groups: tuple[tuple[str, ...], ...] = (
-            (function_words,) if function_words else self._class_groups(self.word_classes or self.default_word_classes)
-        )
+        if word_list is not None:
+            self._groups: tuple[tuple[str, ...], ...] = (tuple(sorted(load_word_list(word_list))),)
+        elif function_words:
+            self._groups = (function_words,)
+        else:
+            self._groups = self._class_groups(self.word_classes or self.default_word_classes)
         self._vocabulary: tuple[str, ...] = tuple(sorted({word for group in self._groups for word in group}))
         self._vocabulary_set = frozenset(self._vocabulary)
         self._rng = random.Random(seed)
@@ -105,16 +140,19 @@ class FunctionWordTransformation(Transformation):
         """Whether ``word`` (any case) is one of this transformation's function words."""
         return word.lower() in self._vocabulary_set
 
-    def _candidate_words(self, exclude: str | None = None) -> list[str]:
+    def _candidate_words(self, exclude: str | None = None, *, words_only: bool = False) -> list[str]:
         """Function words to propose at one position, sampled when a limit is set.
 
         With ``exclude`` (the word being replaced), only words of its own class(es).
+        ``words_only`` leaves out punctuation marks (which cannot fill a word's slot).
 
         A sample keeps the generator's order, not the alphabet's: search methods break score
         ties by candidate order, and sorting would favour words starting with "a".
         """
         groups = [group for group in self._groups if exclude in group] if exclude else [self._vocabulary]
         pool = sorted({word for group in groups for word in group} - {exclude})
+        if words_only:
+            pool = [word for word in pool if word not in PUNCTUATION]
         limit = self.max_candidates_per_position
         if limit is None or limit >= len(pool):
             return pool
@@ -126,4 +164,4 @@ class FunctionWordTransformation(Transformation):
         return limit is None or limit >= len(self._vocabulary)
 
     def extra_repr_keys(self) -> list[str]:
-        return ["function_words", "word_classes"] + super().extra_repr_keys()
+        return ["function_words", "word_classes", "word_list"] + super().extra_repr_keys()

@@ -7,12 +7,13 @@ from typing import Any
 
 from textattack import Attack
 from textattack.constraints.pre_transformation import RepeatModification
-from textattack.search_methods import BeamSearch, SearchMethod
+from textattack.search_methods import SearchMethod
 
 from textattack_semparse.constraints.max_grammar_error_rate import MaxGrammarErrorRate
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.errors import RecipeError, closest_match_hint
 from textattack_semparse.recipes.attack.recipe_ingredients import benchmark_goal_function
+from textattack_semparse.search_methods.grammar_error_beam_search import GrammarErrorBeamSearch
 from textattack_semparse.search_methods.grammar_error_genetic_algorithm import GrammarErrorGeneticAlgorithm
 from textattack_semparse.search_methods.grammar_error_greedy_search import GrammarErrorGreedySearch
 from textattack_semparse.search_methods.grammar_error_sampling_search import GrammarErrorSamplingSearch
@@ -60,9 +61,10 @@ class GrammarErrorAttackYin2020:
             search: ``"greedy"``, ``"beam"``, ``"genetic"`` or ``"probabilistic"`` (the
                 paper's "dist." corruption: sampled errors, no search).
             max_modification_rate: Errors allowed per word of the question (at least one).
-            beam_width: Beam search only: beams kept per step.
-            population_size: Genetic search only: population size.
-            iterations_ratio: Genetic search only: iterations per perturbable position.
+            beam_width: Beam search only: texts kept per step (paper: 5).
+            population_size: Genetic search only: population size (paper: 60).
+            iterations_ratio: Genetic search only: generations per word of the question, rounded
+                up (paper: 0.23).
             num_samples: Probabilistic only: corrupted copies tried per question.
             error_model: JSON written by ``fit-grammar-errors``; ``None`` uses the packaged sets.
             error_types: Error types to simulate (default all eight).
@@ -82,7 +84,8 @@ class GrammarErrorAttackYin2020:
         # Yin et al. §3: the eight NUCLE error types of Table 1. Worst case (greedy, beam,
         # genetic): every applicable error at each position; "dist.": errors sampled from the
         # error model's type distribution and confusion weights, up to the rate (paper: 15%).
-        # The genetic crossover mixes words by index, so it gets no insertions or deletions.
+        # Every search gets every error type, insertions and deletions included (the genetic
+        # crossover recombines errors at original positions, not word indices).
         transformation = GrammarErrorCombined(
             error_model=error_model,
             error_types=tuple(error_types),
@@ -90,7 +93,6 @@ class GrammarErrorAttackYin2020:
             rate=max_modification_rate,
             num_samples=num_samples,
             seed=seed,
-            length_preserving=search == "genetic",
         )
         constraints = [
             # No word is corrupted twice.
@@ -108,11 +110,12 @@ class GrammarErrorAttackYin2020:
             # error at each word in turn, until the victim fails.
             search_method = GrammarErrorGreedySearch(wir_method="delete")
         elif search == "beam":
-            # Yin et al.: beam search, beam width 5.
-            search_method = BeamSearch(beam_width=beam_width)
+            # Yin et al.: beam search, beam width 5, over the words in the greedy attack's order of
+            # importance (score change when deleted): step t expands only the t-th word.
+            search_method = GrammarErrorBeamSearch(beam_width=beam_width, wir_method="delete")
         elif search == "genetic":
-            # Yin et al., after Alzantot et al. 2018: population 60, at most 0.23 x the number of
-            # perturbable positions iterations (computed per question).
+            # Yin et al., after Alzantot et al. 2018: population 60, at most ceil(0.23 x the
+            # question's number of words) generations (computed per question).
             search_method = GrammarErrorGeneticAlgorithm(
                 pop_size=population_size, iterations_ratio=iterations_ratio, seed=seed
             )

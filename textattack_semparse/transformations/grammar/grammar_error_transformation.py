@@ -73,8 +73,10 @@ class GrammarErrorTransformation(WordSwap):
       replacement by the confusion weights ``w_ij``; errors never overlap.
 
     It subclasses ``WordSwap`` so that TextAttack's greedy-WIR and genetic searches accept
-    it; insertions and deletions change the word count, which the genetic search's index
-    crossover cannot follow, so use ``length_preserving=True`` there.
+    it; insertions and deletions change the word count, which TextAttack's own
+    ``AlzantotGeneticAlgorithm`` (index-wise crossover) cannot follow, so use
+    ``length_preserving=True`` there (the plugin's ``GrammarErrorGeneticAlgorithm`` crosses
+    over errors at original positions and takes every edit).
     The number of errors is :func:`error_budget` (``floor(rate * words)``, at least 1), as in
     ``MaxGrammarErrorRate``, so the sampled and the searched attacks share one budget.
 

@@ -36,6 +36,9 @@ class Benchmark:
         scoring (Scoring): The scorer (execution or exact match) and the databases gold
             outputs run on (one file, a suite of one schema, one per ``db_id``, or none).
         source (str, default ""): Where the data came from, for reports.
+        schema_file (Path | None, default None): The schema as the benchmark publishes it
+            (text2sql-data's ``<stem>-schema.csv``), for tools that need the schema of a
+            benchmark without a database (test-suite generation).
 
     Example:
         >>> geo = load_benchmark("geo-mini")
@@ -47,6 +50,7 @@ class Benchmark:
     examples: tuple[SemparseExample, ...]
     scoring: Scoring
     source: str = ""
+    schema_file: Path | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "examples", tuple(self.examples))

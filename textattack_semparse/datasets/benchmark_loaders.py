@@ -73,6 +73,7 @@ def load_text2sql_benchmark(
         examples=examples,
         scoring=scoring,
         source=f"questions {json_path}; database {database}",
+        schema_file=schema_file if (schema_file := folder / f"{stem}-schema.csv").is_file() else None,
     )
 
 

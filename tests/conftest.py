@@ -10,6 +10,8 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# Tests that score on a test suite pass its folder explicitly; a user's suites must not leak in.
+os.environ.pop("SEMPARSE_TEST_SUITE_DIR", None)
 
 
 @pytest.fixture(scope="session")

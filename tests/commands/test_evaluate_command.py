@@ -90,3 +90,50 @@ def test_execution_options_for_an_exact_match_benchmark_are_a_one_line_error(rea
     err = capsys.readouterr().err.strip()
     assert "\n" not in err
     assert "benchmark 'scholar' is scored by exact match; mode applies only to execution-scored benchmarks" in err
+
+
+def test_with_a_test_suite_reports_suite_and_single_database_accuracy(tmp_path):
+    """Zhong et al. (2020): correct on the suite = correct on every one of its databases."""
+    import shutil
+    import sqlite3
+
+    from textattack_semparse.scoring.databases import Databases
+    from textattack_semparse.scoring.scoring import Scoring
+
+    original = load_benchmark("geo").database
+    fuzz = tmp_path / "geo-mini" / "fuzz-0000.sqlite"
+    fuzz.parent.mkdir()
+    shutil.copyfile(original, fuzz)
+    with sqlite3.connect(fuzz) as connection:
+        connection.execute("UPDATE state SET population = population * 7 WHERE state_name > 'm'")
+        connection.execute("DELETE FROM river WHERE length < 1500")
+    report = evaluate_victim("knn-geo", test_suite_dir=tmp_path)
+
+    victim, _ = resolve_victim("knn-geo")
+    test = load_benchmark("geo").split("question", "test")
+    predictions = victim([e.question for e in test])
+    golds = [e.gold for e in test]
+    scorer = load_benchmark("geo", test_suite_dir=tmp_path).scoring.scorer
+    on_original = judge_predictions(Scoring(scorer, Databases.at(original)), predictions, golds)
+    on_fuzz = judge_predictions(Scoring(scorer, Databases.at(fuzz)), predictions, golds)
+    both = sum(a is Outcome.CORRECT and b is Outcome.CORRECT for a, b in zip(on_original, on_fuzz))
+    original_only = sum(a is Outcome.CORRECT and b is Outcome.WRONG for a, b in zip(on_original, on_fuzz))
+
+    assert report["scoring"].startswith("execution match (test-suite) on suite of 2 databases")
+    assert report["correct"] == both
+    assert report["single_database"] == str(original)
+    assert report["single_database_correct"] == on_original.count(Outcome.CORRECT)
+    # knn-geo's correct geo-mini predictions are the gold texts, so none is a false positive here;
+    # tests/datasets/test_benchmark_test_suite.py builds one.
+    assert report["accepted_by_single_database_only"] == original_only
+    assert report["standard_accuracy"] <= report["single_database_accuracy"]
+
+
+def test_command_takes_a_test_suite_dir(tmp_path, capsys):
+    import shutil
+
+    (tmp_path / "geo-mini").mkdir()
+    shutil.copyfile(load_benchmark("geo").database, tmp_path / "geo-mini" / "fuzz-0000.sqlite")
+    assert main(["evaluate", "--model", "knn-geo", "--num-examples", "3", "--test-suite-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "single database accuracy" in out and "Scoring: execution match (test-suite) on suite of 2" in out

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from textattack_semparse.datasets.data_dir import resolve_data_dir
+from textattack_semparse.datasets.data_dir import resolve_data_dir, resolve_test_suite_dir
 from textattack_semparse.errors import DatasetError
 
 
@@ -48,3 +48,12 @@ def test_a_file_is_not_a_data_dir(tmp_path: Path) -> None:
     file.write_text("[]", encoding="utf-8")
     with pytest.raises(DatasetError, match="is not a directory"):
         resolve_data_dir(file)
+
+
+def test_test_suite_dir_follows_the_same_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SEMPARSE_TEST_SUITE_DIR", raising=False)
+    assert resolve_test_suite_dir() is None
+    monkeypatch.setenv("SEMPARSE_TEST_SUITE_DIR", str(tmp_path))
+    assert resolve_test_suite_dir() == tmp_path
+    with pytest.raises(DatasetError, match=r"\(from the test_suite_dir argument\).*test-suite build --benchmark"):
+        resolve_test_suite_dir(tmp_path / "nowhere")

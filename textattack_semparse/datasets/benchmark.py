@@ -8,16 +8,18 @@ names, ``knn-*`` victims and bound attack recipes are derived from the benchmark
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textattack_semparse.datasets.data_dir import resolve_data_dir
+from textattack_semparse.datasets.data_dir import resolve_data_dir, resolve_test_suite_dir
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.datasets.text2sql import select_split
-from textattack_semparse.errors import DatasetError
+from textattack_semparse.errors import DatasetError, SchemaError
 from textattack_semparse.scoring.databases import Databases
+from textattack_semparse.scoring.execution_scorer import ExecutionScorer
 from textattack_semparse.scoring.scoring import Scoring
 
 if TYPE_CHECKING:
@@ -39,6 +41,8 @@ class Benchmark:
         schema_file (Path | None, default None): The schema as the benchmark publishes it
             (text2sql-data's ``<stem>-schema.csv``), for tools that need the schema of a
             benchmark without a database (test-suite generation).
+        test_suite (Path | None, default None): The distilled test suite the benchmark is
+            scored on (see :meth:`with_test_suite`).
 
     Example:
         >>> geo = load_benchmark("geo-mini")
@@ -51,9 +55,53 @@ class Benchmark:
     scoring: Scoring
     source: str = ""
     schema_file: Path | None = None
+    test_suite: Path | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "examples", tuple(self.examples))
+
+    def with_test_suite(self, folder: str | Path) -> Benchmark:
+        """This benchmark scored on a distilled test suite: test-suite execution accuracy.
+
+        Zhong, Yu and Klein (2020), "Semantic Evaluation for Text-to-SQL with Distilled Test
+        Suites" (https://aclanthology.org/2020.emnlp-main.29/), the metric of Zhuo et al.
+        (2023): a prediction is correct only if it matches the gold on every database of the
+        suite, compared as their evaluator compares (``mode="test-suite"``). The suite is the
+        benchmark's own database (when it has one) followed by the ``*.sqlite`` files of
+        ``folder`` (``textattack-semparse test-suite build`` writes them); a benchmark scored
+        by exact match (Scholar: no database) becomes execution-scored. Timeouts of an
+        execution scorer carry over.
+
+        Raises:
+            SchemaError: ``folder`` holds no ``*.sqlite`` file, or the benchmark has one
+                database per ``db_id`` (those take suites beside each database).
+        """
+        folder = Path(folder)
+        members = sorted(folder.glob("*.sqlite"))
+        if not members:
+            raise SchemaError(
+                f"Test suite {str(folder)!r} of benchmark {self.name!r} holds no *.sqlite database. Build it with "
+                f"'textattack-semparse test-suite build --benchmark {self.name} --output-dir {folder.parent}'."
+            )
+        databases = self.databases
+        if databases is not None and databases.root is not None:
+            raise SchemaError(
+                f"Benchmark {self.name!r} has one database per db_id; put each database's suite beside it "
+                f"('<db_id>/*.sqlite' under {str(databases.root)!r}) instead of a test-suite directory."
+            )
+        scorer = self.scoring.scorer
+        scorer = (
+            dataclasses.replace(scorer, mode="test-suite")
+            if isinstance(scorer, ExecutionScorer)
+            else ExecutionScorer(mode="test-suite")
+        )
+        original = () if databases is None else databases.files
+        return dataclasses.replace(
+            self,
+            scoring=Scoring(scorer, Databases.suite((*original, *members))),
+            source=f"{self.source}; test suite {folder}",
+            test_suite=folder,
+        )
 
     def __repr__(self) -> str:
         return f"Benchmark({self.name!r}, {len(self.examples)} examples, {self.scoring.describe()})"
@@ -65,9 +113,13 @@ class Benchmark:
 
     @property
     def database(self) -> Path | None:
-        """The benchmark's (first) SQLite file, for victims that read one database's values;
-        ``None`` for per-``db_id`` benchmarks and benchmarks without a database."""
-        return None if self.databases is None else self.databases.primary
+        """The benchmark's own SQLite file, for victims that read one database's values;
+        ``None`` for per-``db_id`` benchmarks and benchmarks without a database (a test suite's
+        fuzzed databases are not the benchmark's: their planted values come from gold queries)."""
+        primary = None if self.databases is None else self.databases.primary
+        if primary is None or (self.test_suite is not None and primary.parent == self.test_suite):
+            return None
+        return primary
 
     def split(self, split_type: str = "question", split: str | None = "test") -> list[SemparseExample]:
         """The examples of one split (``None``: all) of the ``"question"`` or ``"query"`` split.
@@ -95,7 +147,7 @@ def benchmark_names() -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=None)
-def _cached_benchmark(name: str, data_dir: Path | None) -> Benchmark:
+def _cached_benchmark(name: str, data_dir: Path | None, test_suite_dir: Path | None) -> Benchmark:
     from textattack_semparse.registry import get_registry
 
     entry = get_registry().get("benchmark", name)
@@ -105,10 +157,14 @@ def _cached_benchmark(name: str, data_dir: Path | None) -> Benchmark:
             f"Benchmark {name!r} from plugin {entry.provider!r}: {entry.target} returned "
             f"{type(benchmark).__name__}, not a Benchmark."
         )
+    if test_suite_dir is not None and (test_suite_dir / benchmark.name).is_dir():
+        return benchmark.with_test_suite(test_suite_dir / benchmark.name)
     return benchmark
 
 
-def load_benchmark(name: str, *, data_dir: str | Path | None = None) -> Benchmark:
+def load_benchmark(
+    name: str, *, data_dir: str | Path | None = None, test_suite_dir: str | Path | None = None
+) -> Benchmark:
     """Load a registered benchmark by name; the result is cached per (name, data directory).
 
     Args:
@@ -119,18 +175,23 @@ def load_benchmark(name: str, *, data_dir: str | Path | None = None) -> Benchmar
             ``"geo-lambda"``, ``"jobs-lambda"``, ``"atis-lambda"`` (see ``docs/datasets.md``).
             Case and ``_``/``-`` do not matter.
         data_dir (str | Path | None): The real-data folder; default ``$SEMPARSE_DATA_DIR``.
+        test_suite_dir (str | Path | None): A folder of distilled test suites; default
+            ``$SEMPARSE_TEST_SUITE_DIR``. When it holds a folder named after the loaded
+            benchmark (``geoquery/``, ``scholar/``), the benchmark is scored on that suite
+            (:meth:`Benchmark.with_test_suite`).
 
     Raises:
         RegistryError: Unknown name (with the registered names and the closest one).
         DatasetError: A real-data benchmark without a data directory, or missing or
-            malformed files.
+            malformed files; a configured directory that does not exist.
+        SchemaError: The benchmark's test-suite folder holds no database.
 
     Example:
         >>> load_benchmark("geo-mini").name
         'geo-mini'
     """
     key = name.strip().lower().replace("_", "-")
-    return _cached_benchmark(key, resolve_data_dir(data_dir))
+    return _cached_benchmark(key, resolve_data_dir(data_dir), resolve_test_suite_dir(test_suite_dir))
 
 
 def clear_benchmark_cache() -> None:

@@ -1,4 +1,4 @@
-"""Where the real benchmarks live: an explicit argument, else ``SEMPARSE_DATA_DIR``."""
+"""Where the real benchmarks and their test suites live: an explicit argument, else the environment."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 from textattack_semparse.errors import DatasetError
 
 DATA_DIR_ENV = "SEMPARSE_DATA_DIR"
+TEST_SUITE_DIR_ENV = "SEMPARSE_TEST_SUITE_DIR"
 
 
 def resolve_data_dir(explicit: str | Path | None = None) -> Path | None:
@@ -23,19 +24,48 @@ def resolve_data_dir(explicit: str | Path | None = None) -> Path | None:
         >>> resolve_data_dir(".").is_dir()
         True
     """
+    return _resolve_directory(
+        explicit,
+        DATA_DIR_ENV,
+        argument="data_dir",
+        what="Data directory",
+        fix=f"Point {DATA_DIR_ENV} (or --data-dir) at the folder that holds 'text2sql/', "
+        "or unset it to use the embedded 'geo-mini' benchmark.",
+    )
+
+
+def resolve_test_suite_dir(explicit: str | Path | None = None) -> Path | None:
+    """Return the folder of distilled test suites (one ``<benchmark>/`` folder each), or ``None``.
+
+    ``explicit`` (``--test-suite-dir`` or ``test_suite_dir=``) wins over
+    ``SEMPARSE_TEST_SUITE_DIR``; an empty variable counts as unset. Suites are written by
+    ``textattack-semparse test-suite build`` (``docs/test_suites.md``).
+
+    Raises:
+        DatasetError: The chosen directory does not exist.
+    """
+    return _resolve_directory(
+        explicit,
+        TEST_SUITE_DIR_ENV,
+        argument="test_suite_dir",
+        what="Test-suite directory",
+        fix="Build one with 'textattack-semparse test-suite build --benchmark NAME --output-dir DIR' and point "
+        f"{TEST_SUITE_DIR_ENV} (or --test-suite-dir) at DIR, or unset it.",
+    )
+
+
+def _resolve_directory(
+    explicit: str | Path | None, variable: str, *, argument: str, what: str, fix: str
+) -> Path | None:
     if explicit is not None and str(explicit) != "":
-        source = "the data_dir argument"
+        source = f"the {argument} argument"
         raw = str(explicit)
     else:
-        raw = os.environ.get(DATA_DIR_ENV, "")
+        raw = os.environ.get(variable, "")
         if not raw:
             return None
-        source = f"the environment variable {DATA_DIR_ENV}"
+        source = f"the environment variable {variable}"
     path = Path(raw).expanduser()
     if not path.is_dir():
-        raise DatasetError(
-            f"Data directory {str(path)!r} (from {source}) does not exist or is not a directory. "
-            f"Point {DATA_DIR_ENV} (or --data-dir) at the folder that holds 'text2sql/', "
-            f"or unset it to use the embedded 'geo-mini' benchmark."
-        )
+        raise DatasetError(f"{what} {str(path)!r} (from {source}) does not exist or is not a directory. {fix}")
     return path

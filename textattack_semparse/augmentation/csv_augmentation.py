@@ -15,6 +15,7 @@ from typing import Any
 
 from textattack_semparse.augmentation.literal_protection import keeps_literals
 from textattack_semparse.augmentation.output_files import check_paths
+from textattack_semparse.augmentation.per_operation import AugmentationItem
 from textattack_semparse.errors import DatasetError, closest_match_hint
 from textattack_semparse.sql.literals import sql_literals
 
@@ -63,6 +64,39 @@ def augment_csv(
     """
     input_csv, output_csv = Path(input_csv), Path(output_csv)
     check_paths(input_csv, output_csv, "Input CSV", overwrite=overwrite)
+    fieldnames, rows = _read_rows(input_csv, input_column, gold_column)
+    literals = None if gold_column is None else (lambda row: sql_literals(row[gold_column]))
+    output = augment_rows(rows, input_column, augment, include_original=include_original, literals=literals)
+    with output_csv.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fieldnames)
+        writer.writeheader()
+        writer.writerows(output)
+    return len(output)
+
+def csv_items(input_csv: str | Path, input_column: str, gold_column: str | None = None) -> list[AugmentationItem]:
+    """The rows :func:`augment_csv` would augment (every row), in file order.
+
+    With ``gold_column``, an item's literals are that row's SQL literals and an augmentation
+    must keep them; without it, every augmentation is written.
+    """
+    input_csv = Path(input_csv)
+    if not input_csv.is_file():
+        raise DatasetError(f"Input CSV {str(input_csv)!r} does not exist; pass an existing file.")
+    _, rows = _read_rows(input_csv, input_column, gold_column)
+    items = []
+    for row in rows:
+        question = row[input_column]
+        literals = () if gold_column is None else tuple(sql_literals(row[gold_column]))
+        items.append(
+            AugmentationItem(
+                question=question,
+                literals=literals,
+                accept=lambda new, question=question, literals=literals: keeps_literals(question, new, literals),
+            )
+        )
+    return items
+
+def _read_rows(input_csv: Path, input_column: str, gold_column: str | None) -> tuple[list[str], list[dict[str, str]]]:
     with input_csv.open(newline="", encoding="utf-8") as handle:
         reader = csv.DictReader(handle)
         fieldnames = list(reader.fieldnames or [])
@@ -73,13 +107,7 @@ def augment_csv(
                 f"Column {column!r} is not in {str(input_csv)!r}.{closest_match_hint(column, fieldnames)} "
                 f"Columns: {', '.join(fieldnames)}."
             )
-    literals = None if gold_column is None else (lambda row: sql_literals(row[gold_column]))
-    output = augment_rows(rows, input_column, augment, include_original=include_original, literals=literals)
-    with output_csv.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=fieldnames)
-        writer.writeheader()
-        writer.writerows(output)
-    return len(output)
+    return fieldnames, rows
 
 def augment_csv_from_args(augmenter_class: Callable[..., Any], args: Any) -> int:
     """Run :func:`augment_csv` with the options of ``textattack augment``."""

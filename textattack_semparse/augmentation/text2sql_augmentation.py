@@ -10,9 +10,12 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 from textattack_semparse.augmentation.literal_protection import LiteralAugment, keeps_literals, new_questions
 from textattack_semparse.augmentation.output_files import AugmentationCounts, check_paths
+from textattack_semparse.augmentation.per_operation import AugmentationItem
+from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.datasets.text2sql import fill_placeholders, load_text2sql, select_split
 from textattack_semparse.sql.literals import sql_literals
 
@@ -134,11 +137,10 @@ def augment_text2sql(
                 kept.append(sentence)
             if id(example) not in selected:
                 continue
-            in_text = [value for name, value in example.variables.items() if _occurs(name, sentence["text"])]
-            literals = list(dict.fromkeys([*in_text, *sql_literals(example.gold)]))
+            literals = _literals(example, sentence)
             for augmented in new_questions(augment(example.question, literals), example.question):
-                template = retemplate(augmented, sentence["text"], example.variables)
-                if template is None or not keeps_literals(example.question, augmented, literals):
+                template = _template(example, sentence, literals, augmented)
+                if template is None:
                     rejected += 1
                     continue
                 new.append({**sentence, "text": template})
@@ -149,3 +151,53 @@ def augment_text2sql(
             output_entries.append({**entry, "sentences": sentences})
     output_json.write_text(json.dumps(output_entries, indent=4, ensure_ascii=False) + "\n", encoding="utf-8")
     return AugmentationCounts(written=written, added=added, rejected=rejected)
+
+
+def text2sql_items(
+    input_json: str | Path, *, split_type: str = "question", splits: Iterable[str] | str | None = None
+) -> list[AugmentationItem]:
+    """The sentences :func:`augment_text2sql` would augment, in the order it augments them.
+
+    Each item has the filled question, the literals protected while it is augmented, and
+    whether an augmented question would be written (it keeps the literals and can be turned back
+    into a template of the sentence).
+
+    Example:
+        >>> from textattack_semparse.datasets.geo_mini import geo_mini_paths
+        >>> items = text2sql_items(geo_mini_paths()[0], splits="train")
+        >>> len(items), items[0].accept(items[0].question)
+        (70, True)
+    """
+    input_json = Path(input_json)
+    examples = load_text2sql(input_json)
+    selected = {id(example) for example in select_split(examples, split_type, splits, source=str(input_json))}
+    entries = json.loads(input_json.read_text(encoding="utf-8"))
+    remaining = iter(examples)
+    items = []
+    for entry in entries:
+        for sentence in entry["sentences"]:
+            example = next(remaining)
+            if id(example) not in selected:
+                continue
+            literals = _literals(example, sentence)
+            items.append(
+                AugmentationItem(
+                    question=example.question,
+                    literals=tuple(literals),
+                    accept=lambda new, example=example, sentence=sentence, literals=literals: (
+                        _template(example, sentence, literals, new) is not None
+                    ),
+                )
+            )
+    return items
+
+def _literals(example: SemparseExample, sentence: Mapping[str, Any]) -> list[str]:
+    """The values of the sentence's placeholders, then the literals of its gold SQL."""
+    in_text = [value for name, value in example.variables.items() if _occurs(name, sentence["text"])]
+    return list(dict.fromkeys([*in_text, *sql_literals(example.gold)]))
+
+def _template(example: SemparseExample, sentence: Mapping[str, Any], literals: list[str], augmented: str) -> str | None:
+    """``augmented`` as a template of ``sentence``, or ``None`` when it changed a literal or cannot be one."""
+    if not keeps_literals(example.question, augmented, literals):
+        return None
+    return retemplate(augmented, sentence["text"], example.variables)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from textattack_semparse.augmentation.literal_protection import LiteralAugment, keeps_literals, new_questions
 from textattack_semparse.augmentation.output_files import AugmentationCounts, check_paths
+from textattack_semparse.augmentation.per_operation import AugmentationItem
 from textattack_semparse.datasets.logical_form import logical_form_literals, parse_logical_form_line
 from textattack_semparse.errors import DatasetError
 
@@ -34,10 +36,7 @@ def augment_tsv(
     """
     input_tsv, output_tsv = Path(input_tsv), Path(output_tsv)
     check_paths(input_tsv, output_tsv, "TSV file", overwrite=overwrite)
-    try:
-        lines = input_tsv.read_bytes().decode("utf-8").splitlines(keepends=True)  # keeps \r\n endings
-    except UnicodeDecodeError as error:
-        raise DatasetError(f"TSV file {str(input_tsv)!r} is not UTF-8 text: {error}.") from error
+    lines = _read_lines(input_tsv)
     output, added, rejected = [], 0, 0
     for number, line in enumerate(lines, start=1):
         body = line.rstrip("\r\n")
@@ -50,7 +49,7 @@ def augment_tsv(
         literals = logical_form_literals(question, logical_form)
         raw_logical_form = body.split("\t", 1)[1]
         for augmented in new_questions(augment(question, literals), question):
-            if "\t" in augmented or "\n" in augmented or not keeps_literals(question, augmented, literals):
+            if not _acceptable(question, augmented, literals):
                 rejected += 1
                 continue
             output.append(f"{augmented}\t{raw_logical_form}{ending}")
@@ -58,3 +57,39 @@ def augment_tsv(
     with output_tsv.open("w", encoding="utf-8", newline="") as handle:
         handle.writelines(output)
     return AugmentationCounts(written=len(output), added=added, rejected=rejected)
+
+
+def tsv_items(input_tsv: str | Path) -> list[AugmentationItem]:
+    """The lines :func:`augment_tsv` would augment (every non-empty line), in file order.
+
+    Raises:
+        DatasetError: Missing input or a malformed line (as :func:`augment_tsv`).
+    """
+    input_tsv = Path(input_tsv)
+    if not input_tsv.is_file():
+        raise DatasetError(f"TSV file {str(input_tsv)!r} does not exist; pass an existing file.")
+    items = []
+    for number, line in enumerate(_read_lines(input_tsv), start=1):
+        body = line.rstrip("\r\n")
+        if not body.strip():
+            continue
+        question, logical_form = parse_logical_form_line(body, where=f"{input_tsv}: line {number}")
+        literals = tuple(logical_form_literals(question, logical_form))
+        items.append(
+            AugmentationItem(
+                question=question,
+                literals=literals,
+                accept=lambda new, question=question, literals=literals: _acceptable(question, new, literals),
+            )
+        )
+    return items
+
+def _read_lines(input_tsv: Path) -> list[str]:
+    try:
+        return input_tsv.read_bytes().decode("utf-8").splitlines(keepends=True)  # keeps \r\n endings
+    except UnicodeDecodeError as error:
+        raise DatasetError(f"TSV file {str(input_tsv)!r} is not UTF-8 text: {error}.") from error
+
+def _acceptable(question: str, augmented: str, literals: Sequence[str]) -> bool:
+    """An augmented question fits on the line and keeps every literal."""
+    return "\t" not in augmented and "\n" not in augmented and keeps_literals(question, augmented, literals)

@@ -5,8 +5,19 @@ from __future__ import annotations
 import argparse
 import inspect
 import random
+import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (OSError, ImportError)
+"""What an operation raises when its model cannot be had (offline hub lookups raise ``OSError``, a
+missing optional package ``ImportError``); with the plugin's ``SemparseError`` (a missing WordNet
+or spaCy pipeline raises ``ResourceError``) these skip a recipe's own operation and stop a run
+that named it with ``--perturbation``."""
+
+if TYPE_CHECKING:
+    from textattack_semparse.augmentation.output_files import AugmentationCounts
 
 FORMATS = ("text2sql", "tsv", "csv")
 _SUFFIX_FORMATS = {".json": "text2sql", ".tsv": "tsv", ".txt": "tsv", ".csv": "csv"}
@@ -20,15 +31,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "gold output are never perturbed; see docs/augmentation.md.",
     )
     parser.add_argument("--recipe", required=True, help="registered augmentation recipe (textattack-semparse list)")
-    parser.add_argument("--input", required=True, help="file to augment")
-    parser.add_argument("--output", required=True, help="file to write")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--input", help="file to augment")
+    source.add_argument(
+        "--dataset",
+        metavar="NAME",
+        help="registered dataset to augment instead of --input, e.g. geo-question-train (textattack-semparse "
+        "list dataset): its benchmark file is read, only this split is augmented, the rest is copied",
+    )
+    parser.add_argument("--output", required=True, help="file to write (with --sample: the union of all operations)")
     parser.add_argument(
         "--format", choices=FORMATS, help="input format (default: from the suffix: .json, .tsv/.txt, .csv)"
     )
     parser.add_argument("--input-column", help="csv: the column to augment (required for csv)")
     parser.add_argument("--gold-column", help="csv: a SQL column whose literals are protected")
     parser.add_argument(
-        "--split-type", choices=("question", "query"), default="question", help="text2sql: split of --split"
+        "--split-type", choices=("question", "query"), default=None, help="text2sql: split of --split (default: question)"
     )
     parser.add_argument(
         "--split",
@@ -37,8 +55,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help="text2sql: augment only sentences of this split (repeatable; default: all); the rest is copied",
     )
-    parser.add_argument("--transformations-per-example", type=int, default=2, help="augmentations per question")
-    parser.add_argument("--pct-words-to-swap", type=float, default=0.1, help="share of words changed per augmentation")
+    parser.add_argument(
+        "--sample",
+        type=float,
+        metavar="FRACTION",
+        help="MDA as Huang et al. 2021 §4.1: for each operation separately, sample ceil(FRACTION x N) of the N "
+        "examples (0 < FRACTION <= 1; the paper: 0.2), perturb each once by that operation alone, and write "
+        "one file per operation (<output stem>.<operation><suffix>) plus the union (--output)",
+    )
+    parser.add_argument(
+        "--perturbation",
+        action="append",
+        dest="perturbations",
+        metavar="NAME",
+        help="operation to use instead of the recipe's own (repeatable; textattack-semparse list perturbation), "
+        "e.g. substitution-nf or backtranslation, which need their models",
+    )
+    parser.add_argument(
+        "--transformations-per-example", type=int, default=None, help="augmentations per question (default 2)"
+    )
+    parser.add_argument(
+        "--pct-words-to-swap", type=float, default=None, help="share of words changed per augmentation (default 0.1)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="random seed")
     parser.add_argument("--exclude-original", action="store_true", help="write only the augmented questions")
     parser.add_argument("--overwrite", action="store_true", help="replace an existing output file")
@@ -63,6 +101,10 @@ def input_format(path: str, explicit: str | None) -> str:
 def _check_options(args: argparse.Namespace, file_format: str) -> None:
     from textattack_semparse.errors import DatasetError
 
+    if args.dataset is not None and (args.format or args.splits or args.split_type):
+        raise DatasetError(
+            "--dataset names the file, split type and split; --format/--split/--split-type apply to --input only."
+        )
     if file_format == "csv" and not args.input_column:
         raise DatasetError("--format csv needs --input-column NAME (the column holding the questions).")
     if file_format != "csv" and (args.input_column or args.gold_column):
@@ -71,15 +113,38 @@ def _check_options(args: argparse.Namespace, file_format: str) -> None:
         )
     if file_format != "text2sql" and args.splits:
         raise DatasetError(f"--split applies to text2sql files only; a {file_format} file is one split.")
-    if args.transformations_per_example < 1:
+    if args.sample is not None:
+        if not 0.0 < args.sample <= 1.0:
+            raise DatasetError(f"--sample must be a fraction in (0, 1] (Huang et al. 2021: 0.2), got {args.sample}.")
+        given = [
+            flag
+            for flag, value in (
+                ("--transformations-per-example", args.transformations_per_example),
+                ("--pct-words-to-swap", args.pct_words_to_swap),
+            )
+            if value is not None
+        ]
+        if given:
+            raise DatasetError(
+                f"{' and '.join(given)} do not apply with --sample: each sampled example is perturbed once, by one "
+                "operation (Huang et al. 2021)."
+            )
+    if args.transformations_per_example is not None and args.transformations_per_example < 1:
         raise DatasetError(f"--transformations-per-example must be at least 1, got {args.transformations_per_example}.")
-    if not 0.0 <= args.pct_words_to_swap <= 1.0:
+    if args.pct_words_to_swap is not None and not 0.0 <= args.pct_words_to_swap <= 1.0:
         raise DatasetError(f"--pct-words-to-swap must be in [0, 1], got {args.pct_words_to_swap}.")
 
 
-def build_augmenter(recipe: str, *, pct_words_to_swap: float, transformations_per_example: int, seed: int) -> Any:
+def build_augmenter(
+    recipe: str,
+    *,
+    pct_words_to_swap: float,
+    transformations_per_example: int,
+    seed: int,
+    perturbations: Sequence[str] | None = None,
+) -> Any:
     """The registered augmenter ``recipe`` with TextAttack's augmenter keywords (and ``seed``
-    when the recipe takes one)."""
+    when the recipe takes one, ``perturbations`` when given)."""
     from textattack_semparse.registry import augmentation_recipe_class
 
     augmenter_class = augmentation_recipe_class(recipe)
@@ -89,34 +154,100 @@ def build_augmenter(recipe: str, *, pct_words_to_swap: float, transformations_pe
     }
     if "seed" in inspect.signature(augmenter_class).parameters:
         options["seed"] = seed
+    if perturbations is not None:
+        if "perturbations" not in inspect.signature(augmenter_class).parameters:
+            from textattack_semparse.errors import RecipeError
+
+            raise RecipeError(
+                f"Augmentation recipe {recipe!r} is not made of named perturbations; --perturbation applies to "
+                "semparse-mda and semparse-function-words."
+            )
+        options["perturbations"] = tuple(perturbations)
     return augmenter_class(**options)
 
 
+def recipe_operations(recipe: str) -> tuple[str, ...]:
+    """The perturbation names a recipe combines (its ``perturbations`` option or default).
+
+    Raises:
+        RecipeError: The recipe is not made of named perturbations (no ``perturbations`` parameter).
+    """
+    from textattack_semparse.errors import RecipeError
+    from textattack_semparse.registry import augmentation_recipe_class
+
+    augmenter_class = augmentation_recipe_class(recipe)
+    keywords = getattr(augmenter_class, "keywords", {})
+    if "perturbations" in keywords:
+        return tuple(keywords["perturbations"])
+    parameter = inspect.signature(augmenter_class).parameters.get("perturbations")
+    if parameter is None or parameter.default is inspect.Parameter.empty:
+        raise RecipeError(
+            f"Augmentation recipe {recipe!r} is not made of named perturbations, so it cannot be sampled per "
+            "operation; use --sample with semparse-mda or semparse-function-words, or pass --perturbation NAME."
+        )
+    return tuple(parameter.default)
+
+
+def _source(args: argparse.Namespace) -> tuple[Path, str, str, list[str] | None]:
+    """(input file, format, split type, splits) from --dataset or --input/--format/--split."""
+    if args.dataset is not None:
+        from textattack_semparse.augmentation.dataset_files import dataset_file
+
+        found = dataset_file(args.dataset)
+        return found.path, found.file_format, found.split_type, None if found.splits is None else list(found.splits)
+    return Path(args.input), input_format(args.input, args.format), args.split_type or "question", args.splits
+
+
 def run(args: argparse.Namespace) -> int:
-    from textattack_semparse.augmentation.csv_augmentation import augment_csv
     from textattack_semparse.augmentation.literal_protection import protecting_literals
-    from textattack_semparse.augmentation.text2sql_augmentation import augment_text2sql
-    from textattack_semparse.augmentation.tsv_augmentation import augment_tsv
     from textattack_semparse.errors import DatasetError
 
-    file_format = input_format(args.input, args.format)
+    source, file_format, split_type, splits = _source(args)
     _check_options(args, file_format)
-    source, target = Path(args.input), Path(args.output)
+    target = Path(args.output)
     if not source.is_file():
-        raise DatasetError(f"Input file {args.input!r} does not exist; pass an existing file to --input.")
+        raise DatasetError(f"Input file {str(source)!r} does not exist; pass an existing file to --input.")
+    if args.sample is not None:
+        return _run_sampled(args, source, target, file_format, split_type, splits)
     if target.exists() and not args.overwrite:
         raise DatasetError(f"Output file {args.output!r} exists; pass --overwrite to replace it.")
     random.seed(args.seed)  # TextAttack's Augmenter samples with the global random module
     augmenter = build_augmenter(
         args.recipe,
-        pct_words_to_swap=args.pct_words_to_swap,
-        transformations_per_example=args.transformations_per_example,
+        pct_words_to_swap=0.1 if args.pct_words_to_swap is None else args.pct_words_to_swap,
+        transformations_per_example=args.transformations_per_example or 2,
         seed=args.seed,
+        perturbations=args.perturbations,
     )
-    augment = protecting_literals(augmenter)
+    written = _write(args, source, target, file_format, split_type, splits, protecting_literals(augmenter))
+    if isinstance(written, int):
+        print(f"Wrote {written} rows to {target}.")
+        return 0
+    print(
+        f"Wrote {written.written} questions ({written.added} augmented) to {target}; "
+        f"{written.rejected} augmentations dropped because they changed a protected literal."
+    )
+    return 0
+
+
+def _write(
+    args: argparse.Namespace,
+    source: Path,
+    target: Path,
+    file_format: str,
+    split_type: str,
+    splits: list[str] | None,
+    augment: Any,
+) -> AugmentationCounts | int:
+    """Write ``target`` in ``file_format`` with the augmentations ``augment`` gives; the counts
+    (for csv, the rows written)."""
+    from textattack_semparse.augmentation.csv_augmentation import augment_csv
+    from textattack_semparse.augmentation.text2sql_augmentation import augment_text2sql
+    from textattack_semparse.augmentation.tsv_augmentation import augment_tsv
+
     include_original = not args.exclude_original
     if file_format == "csv":
-        written = augment_csv(
+        return augment_csv(
             source,
             target,
             args.input_column,
@@ -125,22 +256,103 @@ def run(args: argparse.Namespace) -> int:
             overwrite=args.overwrite,
             gold_column=args.gold_column,
         )
-        print(f"Wrote {written} rows to {target}.")
-        return 0
     if file_format == "text2sql":
-        counts = augment_text2sql(
+        return augment_text2sql(
             source,
             target,
             augment,
             include_original=include_original,
             overwrite=args.overwrite,
-            split_type=args.split_type,
-            splits=args.splits,
+            split_type=split_type,
+            splits=splits,
         )
-    else:
-        counts = augment_tsv(source, target, augment, include_original=include_original, overwrite=args.overwrite)
-    print(
-        f"Wrote {counts.written} questions ({counts.added} augmented) to {target}; "
-        f"{counts.rejected} augmentations dropped because they changed a protected literal."
+    return augment_tsv(source, target, augment, include_original=include_original, overwrite=args.overwrite)
+
+
+def _run_sampled(
+    args: argparse.Namespace,
+    source: Path,
+    target: Path,
+    file_format: str,
+    split_type: str,
+    splits: list[str] | None,
+) -> int:
+    """Huang et al. (2021) §4.1: one sampled, perturbed set per operation, and their union."""
+    from textattack_semparse.augmentation.csv_augmentation import csv_items
+    from textattack_semparse.augmentation.literal_protection import protecting_literals
+    from textattack_semparse.augmentation.output_files import check_paths
+    from textattack_semparse.augmentation.per_operation import (
+        operation_output_path,
+        replaying,
+        sample_operation,
+        sample_size,
     )
+    from textattack_semparse.augmentation.text2sql_augmentation import text2sql_items
+    from textattack_semparse.augmentation.tsv_augmentation import tsv_items
+    from textattack_semparse.errors import RecipeError, ResourceError, SemparseError
+
+    operations = tuple(dict.fromkeys(args.perturbations or recipe_operations(args.recipe)))
+    outputs = {operation: operation_output_path(target, operation) for operation in operations}
+    for path in [*outputs.values(), target]:
+        check_paths(source, path, "Input file", overwrite=args.overwrite)
+    if file_format == "text2sql":
+        items = text2sql_items(source, split_type=split_type, splits=splits)
+    elif file_format == "tsv":
+        items = tsv_items(source)
+    else:
+        items = csv_items(source, args.input_column, args.gold_column)
+    size = sample_size(args.sample, len(items))
+    if file_format == "text2sql" and splits is None:
+        print("Note: no --split (or --dataset): sampling from every sentence of the file, dev and test included.")
+    print(
+        f"Sampling ceil({args.sample:g} x {len(items)}) = {size} of {len(items)} examples per operation "
+        f"(Huang et al. 2021 §4.1; seed {args.seed}); each sampled example is perturbed once."
+    )
+    samples = []
+    for operation in operations:
+        try:
+            augmenter = build_augmenter(
+                args.recipe,
+                pct_words_to_swap=0.0,  # TextAttack applies the transformation max(1, int(0 x words)) = 1 time
+                transformations_per_example=1,
+                seed=args.seed,
+                perturbations=(operation,),
+            )
+            started = time.monotonic()
+            sample = sample_operation(operation, items, protecting_literals(augmenter), fraction=args.sample, seed=args.seed)
+        except (*UNAVAILABLE_ERRORS, SemparseError) as error:
+            reason = f"{type(error).__name__}: {' '.join(str(error).split())}"
+            if args.perturbations is None and not isinstance(error, RecipeError):
+                print(f"  {operation:<22} skipped: its model or resource is not available ({reason})")
+                continue
+            if isinstance(error, SemparseError):
+                raise
+            raise ResourceError(
+                f"Perturbation {operation!r} cannot run here: {reason.rstrip('.')}. Its model or resource is not "
+                f"available (offline?); make it available or leave {operation!r} out of --perturbation. Nothing "
+                "was written."
+            ) from error
+        samples.append(sample)
+        note = "" if len(sample.augmented) == size else f" (only {len(sample.augmented)} of the examples can be perturbed)"
+        print(
+            f"  {operation:<22} {len(sample.augmented):>5} augmented{note}; {sample.tried} tried, "
+            f"{sample.unperturbable} with nothing to perturb, {sample.rejected} with every output rejected; "
+            f"{time.monotonic() - started:.1f} s"
+        )
+    union: dict[int, list[str]] = {}
+    rows = []
+    for sample in samples:
+        for index, question in sample.augmented.items():
+            union.setdefault(index, []).append(question)
+        augmented = {index: [question] for index, question in sample.augmented.items()}
+        path = outputs[sample.operation]
+        written = _write(args, source, path, file_format, split_type, splits, replaying(items, augmented))
+        rows.append((sample.operation, len(sample.augmented), written, path))
+    written = _write(args, source, target, file_format, split_type, splits, replaying(items, union))
+    # Two operations may give one example the same question; the file functions write it once.
+    rows.append(("union", sum(len(dict.fromkeys(questions)) for questions in union.values()), written, target))
+    unit = "rows" if file_format == "csv" else "questions"
+    for name, added, counts, path in rows:
+        total = counts if isinstance(counts, int) else counts.written
+        print(f"Wrote {total} {unit} ({added} augmented: {name}) to {path}.")
     return 0

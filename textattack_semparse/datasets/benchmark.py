@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -43,6 +44,12 @@ class Benchmark:
             benchmark without a database (test-suite generation).
         test_suite (Path | None, default None): The distilled test suite the benchmark is
             scored on (see :meth:`with_test_suite`).
+        source_files (Mapping[str, Path], default {}): Split name -> the file holding its
+            examples (one text2sql-data JSON for every split, or one file per split), for tools
+            that write augmented copies of a split (``augment --dataset``); kept as sorted
+            ``(split, path)`` pairs, read with :meth:`source_file`.
+        source_format (str | None, default None): The files' format: ``"text2sql"``
+            (text2sql-data JSON), ``"tsv"`` (``question<TAB>logical form``), ``"spider"``.
 
     Example:
         >>> geo = load_benchmark("geo-mini")
@@ -56,9 +63,16 @@ class Benchmark:
     source: str = ""
     schema_file: Path | None = None
     test_suite: Path | None = None
+    source_files: Mapping[str, Path] | tuple[tuple[str, Path], ...] = ()
+    source_format: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "examples", tuple(self.examples))
+        object.__setattr__(self, "source_files", tuple(sorted(dict(self.source_files).items())))
+
+    def source_file(self, split: str) -> Path | None:
+        """The file holding the examples of ``split`` (``None`` when unknown)."""
+        return dict(self.source_files).get(split)
 
     def with_test_suite(self, folder: str | Path) -> Benchmark:
         """This benchmark scored on a distilled test suite: test-suite execution accuracy.

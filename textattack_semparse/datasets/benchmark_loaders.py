@@ -12,6 +12,7 @@ from pathlib import Path
 
 from textattack_semparse.datasets.benchmark import Benchmark
 from textattack_semparse.datasets.data_dir import DATA_DIR_ENV
+from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.datasets.geo_mini import geo_mini_paths
 from textattack_semparse.datasets.logical_form import load_logical_forms
 from textattack_semparse.datasets.spider import load_spider
@@ -26,11 +27,14 @@ from textattack_semparse.scoring.scoring import Scoring
 def load_geo_mini(*, name: str, data_dir: Path | None) -> Benchmark:
     """GeoQuery-style questions on a small US-geography database, embedded in the package."""
     json_path, database = geo_mini_paths()
+    examples = tuple(load_text2sql(json_path))
     return Benchmark(
         name=name,
-        examples=tuple(load_text2sql(json_path)),
+        examples=examples,
         scoring=Scoring(ExecutionScorer(), Databases.at(database)),
         source=f"embedded geo-mini, written by textattack-semparse from public facts ({json_path})",
+        source_files=_one_file_for_every_split(examples, json_path),
+        source_format="text2sql",
     )
 
 
@@ -74,6 +78,8 @@ def load_text2sql_benchmark(
         scoring=scoring,
         source=f"questions {json_path}; database {database}",
         schema_file=schema_file if (schema_file := folder / f"{stem}-schema.csv").is_file() else None,
+        source_files=_one_file_for_every_split(examples, json_path),
+        source_format="text2sql",
     )
 
 
@@ -94,6 +100,8 @@ def load_spider_benchmark(*, name: str, data_dir: Path | None, execution_mode: s
         examples=examples,
         scoring=Scoring(ExecutionScorer(mode=execution_mode), Databases(root=root)),
         source=f"questions {json_path}; databases {root}",
+        source_files={"dev": json_path},
+        source_format="spider",
     )
 
 
@@ -110,7 +118,15 @@ def load_logical_form_benchmark(
         examples=examples,
         scoring=Scoring(ExactMatchScorer()),
         source=f"files {', '.join(str(directory / file) for file in files.values())}",
+        source_files={split: directory / file for split, file in files.items()},
+        source_format="tsv",
     )
+
+
+def _one_file_for_every_split(examples: tuple[SemparseExample, ...], path: Path) -> dict[str, Path]:
+    """Every split named by the examples (question or query split) -> ``path``."""
+    splits = {example.question_split for example in examples} | {example.query_split for example in examples}
+    return {split: path for split in sorted(splits - {None})}
 
 
 def _require_data_dir(name: str, data_dir: Path | None) -> Path:

@@ -24,9 +24,15 @@ class MeaningPreservingAugmenter(Augmenter):
 
     Shuo Huang, Zhuang Li, Lizhen Qu and Lei Pan (2021). On Robustness of Neural Semantic
     Parsers. EACL 2021. https://aclanthology.org/2021.eacl-main.292/ — §4.1, meaning-preserving
-    data augmentation (MDA): training utterances perturbed by every operation, paired with
+    data augmentation (MDA): training utterances perturbed by the operations, paired with
     their original logical forms. Registered as ``semparse-mda`` (all offline operations)
     and ``semparse-function-words`` (function-word insertion, deletion and substitution).
+
+    Deviation: one augmenter combines all ``perturbations`` into one transformation, and
+    augments every question it is given. The paper samples 20% of the training examples for
+    *each* operation and adds each operation's set separately; build one augmenter per
+    operation (``perturbations=(name,)``) for that, as ``textattack-semparse augment --sample
+    0.2`` does (:mod:`textattack_semparse.augmentation.per_operation`, docs/augmentation.md).
 
     Args:
         perturbations (Sequence[str], default ``MDA_OFFLINE_PERTURBATIONS``): Registered

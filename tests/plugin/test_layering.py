@@ -16,7 +16,7 @@ PACKAGE = Path(textattack_semparse.__file__).parent
 LAYERS = (
     {"__init__", "errors", "_lazy", "cache", "torch_device", "attack_attrs", "hookspecs", "registry"},
     {"sql", "linguistics", "offline", "resources"},
-    {"scoring", "datasets"},
+    {"scoring", "datasets", "test_suites"},
     {"transformations"},
     {"constraints", "victims"},
     {"search_methods", "goal_functions"},

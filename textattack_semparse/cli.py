@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "robustness_command",
     "fit_grammar_errors_command",
     "grammar_attack_command",
+    "test_suite_command",
 )
 """Modules of :mod:`textattack_semparse.commands`, each with ``register(subparsers)``."""
 

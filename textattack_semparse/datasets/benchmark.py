@@ -177,7 +177,11 @@ def _cached_benchmark(name: str, data_dir: Path | None, test_suite_dir: Path | N
 
 
 def load_benchmark(
-    name: str, *, data_dir: str | Path | None = None, test_suite_dir: str | Path | None = None
+    name: str,
+    *,
+    data_dir: str | Path | None = None,
+    test_suite_dir: str | Path | None = None,
+    use_test_suite: bool = True,
 ) -> Benchmark:
     """Load a registered benchmark by name; the result is cached per (name, data directory).
 
@@ -193,6 +197,8 @@ def load_benchmark(
             ``$SEMPARSE_TEST_SUITE_DIR``. When it holds a folder named after the loaded
             benchmark (``geoquery/``, ``scholar/``), the benchmark is scored on that suite
             (:meth:`Benchmark.with_test_suite`).
+        use_test_suite (bool): ``False`` loads the benchmark as published, whatever suite is
+            configured (``test-suite build`` does, to build one).
 
     Raises:
         RegistryError: Unknown name (with the registered names and the closest one).
@@ -205,7 +211,8 @@ def load_benchmark(
         'geo-mini'
     """
     key = name.strip().lower().replace("_", "-")
-    return _cached_benchmark(key, resolve_data_dir(data_dir), resolve_test_suite_dir(test_suite_dir))
+    suite_dir = resolve_test_suite_dir(test_suite_dir) if use_test_suite else None
+    return _cached_benchmark(key, resolve_data_dir(data_dir), suite_dir)
 
 
 def clear_benchmark_cache() -> None:

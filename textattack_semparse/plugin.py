@@ -235,7 +235,13 @@ def semparse_perturbations() -> Mapping[str, EntrySpec]:
         "reordering": entry(
             "syntactic_reordering", "SyntacticReordering", "Huang 2021 reordering: move phrases on a dependency parse."
         ),
-        "typo": entry("random_word_typo", "RandomWordTypo", "Zhuo 2023 TB: character typos in two words.", seed=0),
+        "typo": entry(
+            "text_bugger_typo",
+            "TextBuggerTypo",
+            "Zhuo 2023 TB: TextBugger character bugs (space, delete, swap, keyboard, look-alike) in the two most "
+            "important words (semparse-typo: to the victim; else Sentence-BERT leave-one-out).",
+            seed=0,
+        ),
         "random-deletion": entry("random_word_deletion", "RandomWordDeletion", "Zhuo 2023 RD: delete two words.", seed=0),
         "random-swap": entry("random_word_transposition", "RandomWordTransposition", "Zhuo 2023 RS: swap two words.", seed=0),
         "context-substitution": entry(
@@ -247,11 +253,17 @@ def semparse_perturbations() -> Mapping[str, EntrySpec]:
         "context-insertion": entry(
             "masked_lm_random_word_insertion",
             "MaskedLMRandomWordInsertion",
-            "Zhuo 2023 CI: two masked-LM (RoBERTa) insertions; needs the model.",
+            "Zhuo 2023 CI: insert the masked LM's (RoBERTa) most probable word at two random positions; "
+            "needs the model.",
             seed=0,
         ),
         "rewriting": entry(
             "paraphrase_rewriting", "ParaphraseRewriting", "Zhuo 2023 RB: paraphrase model rewrite; needs the model."
         ),
-        "distraction": entry("distraction_suffix", "DistractionSuffix", "Zhuo 2023 DB: append a distraction statement."),
+        "distraction": entry(
+            "distraction_suffix",
+            "DistractionSuffix",
+            "Zhuo 2023 DB: append the five statements 'who is who; what is what; when is when; which is which; "
+            "where is where'.",
+        ),
     }

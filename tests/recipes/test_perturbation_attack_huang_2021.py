@@ -51,10 +51,21 @@ def test_offline_recipe_keeps_literals(name, geo_mini_victim):
 
 
 def test_keep_wraps_the_perturbation_in_top_k(geo_mini_victim):
-    text = repr(PerturbationAttackHuang2021.build(geo_mini_victim, perturbation_name="typo", keep=10))
-    for ingredient in ("TopKBySimilarity", "RandomWordTypo", "PreserveLiterals", "SinglePerturbationSearch",
+    text = repr(PerturbationAttackHuang2021.build(geo_mini_victim, perturbation_name="random-deletion", keep=10))
+    for ingredient in ("TopKBySimilarity", "RandomWordDeletion", "PreserveLiterals", "SinglePerturbationSearch",
                        "SemanticParsingGoalFunction", "ExecutionScorer(mode='classical'"):
         assert ingredient in text
+
+
+def test_typo_searches_the_words_most_important_to_the_victim(geo_mini_victim):
+    # Zhuo et al.'s TB follows TextBugger: bugs go to the words that matter most to the victim.
+    text = repr(PerturbationAttackHuang2021.build(geo_mini_victim, perturbation_name="typo", keep=10))
+    for ingredient in ("TextBuggerTypo", "GreedyWordImportanceSearch", "(wir_method):  delete"):
+        assert ingredient in text
+    single = repr(PerturbationAttackHuang2021.build(geo_mini_victim, perturbation_name="typo", search="single"))
+    assert "SinglePerturbationSearch" in single
+    with pytest.raises(ValueError, match="search"):
+        PerturbationAttackHuang2021.build(geo_mini_victim, perturbation_name="typo", search="beam")
 
 
 def test_unknown_perturbation_names_the_registered_ones(geo_mini_victim):

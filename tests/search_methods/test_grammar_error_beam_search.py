@@ -125,3 +125,15 @@ def test_repr_and_black_box():
     search = GrammarErrorBeamSearch()
     assert "(beam_width):  5" in repr(search) and "(wir_method):  delete" in repr(search)
     assert search.is_black_box and not GrammarErrorBeamSearch(wir_method="gradient").is_black_box
+
+
+def test_every_word_is_ranked_by_default_the_last_one_too(victim):
+    """TextAttack 0.3.11's GreedyWordSwapWIR reads truncate_words_to=-1 as "all but the last word"."""
+    from textattack_semparse.search_methods.greedy_word_importance_search import GreedyWordImportanceSearch
+
+    question = "what rivers flow through colorado"
+    for search in (GreedyWordImportanceSearch(), GrammarErrorBeamSearch(), GrammarErrorGreedySearch()):
+        attack = Attack(SemanticParsingGoalFunction(victim), [], GrammarErrorCombined(), search)
+        initial, _ = attack.goal_function.init_attack_example(AttackedText(question), "SELECT 1")
+        order, _ = search._get_index_order(initial.attacked_text)
+        assert sorted(order) == list(range(len(question.split()))), type(search).__name__

@@ -1,4 +1,9 @@
-"""DistractionSuffix on GeoQuery-style questions."""
+"""DistractionSuffix (Zhuo et al. 2023, DB) on GeoQuery-style questions.
+
+Paper rule (Zhuo et al. 2023, https://arxiv.org/abs/2301.12868, DB, Table 8 as quoted in
+issue 8): the question is followed by the five distraction statements "who is who; what is
+what; when is when; which is which; where is where".
+"""
 
 from __future__ import annotations
 
@@ -12,52 +17,42 @@ from textattack.shared import AttackedText
 
 from textattack_semparse.transformations.distraction_suffix import DEFAULT_STATEMENTS, DistractionSuffix
 
-
-def appended(original: AttackedText, candidate: AttackedText) -> str:
-    """The statement appended to ``original`` (fails if anything else changed)."""
-    n = len(original.words)
-    assert candidate.words[:n] == original.words
-    return " ".join(candidate.words[n:])
+# The rule's five statements, written out here rather than read from the module.
+PAPER_STATEMENTS = ["who is who", "what is what", "when is when", "which is which", "where is where"]
+PAPER_SUFFIX = "; ".join(PAPER_STATEMENTS)
 
 
-def test_only_appends() -> None:
-    text = AttackedText("name the rivers in texas")
-    candidates = DistractionSuffix()(text)
-    assert [appended(text, c) for c in candidates] == list(DEFAULT_STATEMENTS)
+def test_default_statements_are_the_papers_five() -> None:
+    assert list(DEFAULT_STATEMENTS) == PAPER_STATEMENTS
 
 
-def test_prefers_the_question_wh_word() -> None:
-    text = AttackedText("which rivers run through the state of texas")
-    assert [appended(text, c) for c in DistractionSuffix()(text)] == ["which is which"]
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what is the capital of texas",
+        "how many rivers are in texas ?",
+        "which states border the state with the largest population ?",
+        "What is the highest point in Colorado?",
+    ],
+)
+def test_appends_all_five_statements_after_the_question(question: str) -> None:
+    (candidate,) = DistractionSuffix()(AttackedText(question))
+    assert candidate.text == question + " " + PAPER_SUFFIX
 
 
-def test_prefers_every_wh_word_present() -> None:
-    text = AttackedText("what is the capital of the state where the mississippi starts")
-    assert [appended(text, c) for c in DistractionSuffix()(text)] == ["what is what", "where is where"]
-
-
-def test_prefer_matching_false_uses_all_statements() -> None:
-    text = AttackedText("what is the population of new york")
-    assert len(DistractionSuffix(prefer_matching=False)(text)) == len(DEFAULT_STATEMENTS)
-
-
-def test_capitalised_wh_word_matches() -> None:
-    text = AttackedText("Where is Austin?")
-    assert [c.text for c in DistractionSuffix()(text)] == ["Where is Austin where is where?"]
-
-
-def test_appends_at_most_one_statement() -> None:
+def test_question_words_are_unchanged_and_suffix_words_modified() -> None:
     text = AttackedText("what is the population of new york")
     (once,) = DistractionSuffix()(text)
-    assert DistractionSuffix(prefer_matching=False)(once) == []
-
-
-def test_repeat_modification_marks_the_appended_words() -> None:
-    text = AttackedText("what is the population of new york")
-    (once,) = DistractionSuffix()(text)
-    assert once.attack_attrs["newly_modified_indices"] == {6, 7, 8, 9}
+    suffix_words = PAPER_SUFFIX.replace(";", "").split()
+    assert once.words == text.words + suffix_words
+    assert once.attack_attrs["newly_modified_indices"] == set(range(7, 7 + len(suffix_words)))
     np.testing.assert_array_equal(once.attack_attrs["original_index_map"], np.arange(7))
-    assert RepeatModification()(once, DistractionSuffix()) == set(range(6))
+    assert RepeatModification()(once, DistractionSuffix()) == set(range(7))
+
+
+def test_appends_the_suffix_once() -> None:
+    (once,) = DistractionSuffix()(AttackedText("what is the population of new york"))
+    assert DistractionSuffix()(once) == []
 
 
 def test_needs_some_modifiable_question_word() -> None:
@@ -73,17 +68,18 @@ def test_protected_last_word_does_not_block() -> None:
 
 
 def test_multi_column_input_appends_to_the_question() -> None:
-    text = AttackedText(OrderedDict(question="how many singers are there", db_id="concert_singer"))
+    text = AttackedText(OrderedDict(question="how many singers are there?", db_id="concert_singer"))
     frozen = InputColumnModification(["question", "db_id"], {"db_id"})
-    candidates = DistractionSuffix()(text, pre_transformation_constraints=[frozen])
-    assert {c._text_input["db_id"] for c in candidates} == {"concert_singer"}
-    assert candidates[0]._text_input["question"] == "how many singers are there who is who"
+    (candidate,) = DistractionSuffix()(text, pre_transformation_constraints=[frozen])
+    assert candidate._text_input == OrderedDict(
+        question="how many singers are there? " + PAPER_SUFFIX, db_id="concert_singer"
+    )
 
 
 def test_custom_statements() -> None:
     suffix = DistractionSuffix(statements=["how  is how", "who is who"])
     assert suffix.statements == ("how is how", "who is who")
-    assert [c.text for c in suffix(AttackedText("how big is texas"))] == ["how big is texas how is how"]
+    assert [c.text for c in suffix(AttackedText("how big is texas"))] == ["how big is texas how is how; who is who"]
 
 
 @pytest.mark.parametrize("bad", [[], ["  "], ["?!"]])

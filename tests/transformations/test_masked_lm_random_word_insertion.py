@@ -1,12 +1,22 @@
-"""MaskedLMRandomWordInsertion (Zhuo et al. 2023, CI) with tiny random masked LMs."""
+"""MaskedLMRandomWordInsertion (Zhuo et al. 2023, CI) with tiny random masked LMs.
+
+Paper rule (Zhuo et al. 2023, https://arxiv.org/abs/2301.12868, CI, as issue 8 states it):
+the two inserted words are the masked LM's *most probable* words, not samples from its top
+10. Implemented as two insertions at random positions, each mask filled with its most
+probable whole word (right insertion first).
+"""
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable
 
 import pytest
+import torch
 from textattack.shared import AttackedText
+from textattack.shared.utils import words_from_text
+from transformers import AutoModelForMaskedLM, AutoTokenizer
 
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.transformations.masked_lm_random_word_insertion import MaskedLMRandomWordInsertion
@@ -32,6 +42,62 @@ def test_adds_exactly_two_words_keeping_the_rest(model_path: str, geo_questions:
             assert is_subsequence(text.words, output.words)
             index_map = output.attack_attrs["original_index_map"]
             assert [output.words[index_map[i]] for i in range(text.num_words)] == text.words
+
+
+@functools.cache
+def load(model_path: str) -> tuple:
+    return AutoTokenizer.from_pretrained(model_path), AutoModelForMaskedLM.from_pretrained(model_path).eval()
+
+
+def most_probable_word(model_path: str, words: list[str], position: int) -> str:
+    """The most probable whole word for a mask inserted before ``words[position]``, read off the logits.
+
+    A whole word: a vocabulary token that starts a word (``Ġ`` in RoBERTa's byte-level BPE; not a
+    ``##`` continuation in WordPiece), is not special, reads as exactly one word, and is not one of
+    the mask's two neighbours (any case).
+    """
+    tokenizer, model = load(model_path)
+    masked = " ".join([*words[:position], tokenizer.mask_token, *words[position:]])
+    encoding = tokenizer(masked, return_tensors="pt")
+    (mask_index,) = (encoding["input_ids"][0] == tokenizer.mask_token_id).nonzero()[0].tolist()
+    with torch.no_grad():
+        logits = model(**encoding).logits[0, mask_index]
+    byte_level = any(token.startswith("Ġ") for token in tokenizer.get_vocab())
+    neighbours = {w.lower() for w in words[max(position - 1, 0) : position + 1]}
+    for token_id in torch.argsort(logits, descending=True).tolist():
+        token = tokenizer.convert_ids_to_tokens(token_id)
+        if token_id in tokenizer.all_special_ids or token.startswith("##") or (byte_level and not token.startswith("Ġ")):
+            continue
+        word = tokenizer.convert_tokens_to_string([token]).strip()
+        if words_from_text(word) == [word] and word.lower() not in neighbours:
+            return word
+    raise AssertionError("no whole word in the vocabulary")
+
+
+@pytest.mark.parametrize("question", ["what is the capital of texas", "which rivers run through the state with the largest population"])
+def test_inserted_words_are_the_most_probable(model_path: str, question: str) -> None:
+    text = AttackedText(question)
+    # Position 0 excluded: a mask that opens the text also admits word-internal tokens.
+    outputs = MaskedLMRandomWordInsertion(model_path, device="cpu", seed=0)(text, indices_to_modify=set(range(1, text.num_words)))
+    assert len(outputs) >= 3
+    for output in outputs[:5]:
+        kept = set(output.attack_attrs["original_index_map"].tolist())
+        left, right = sorted(set(range(output.num_words)) - kept)
+        # The right word is inserted first, into the original question (before original word right - 1) ...
+        assert output.words[right] == most_probable_word(model_path, text.words, right - 1)
+        # ... then the left one, into the question with the right word already in place.
+        intermediate = output.words[:left] + output.words[left + 1 :]
+        assert output.words[left] == most_probable_word(model_path, intermediate, left)
+
+
+def test_words_do_not_depend_on_the_seed(model_path: str) -> None:
+    text = AttackedText("what is the largest city in texas")
+    by_positions: dict[tuple[int, ...], str] = {}
+    for seed in range(3):
+        for output in MaskedLMRandomWordInsertion(model_path, device="cpu", seed=seed)(text):
+            kept = set(output.attack_attrs["original_index_map"].tolist())
+            positions = tuple(sorted(set(range(output.num_words)) - kept))
+            assert by_positions.setdefault(positions, output.text) == output.text
 
 
 def test_end_of_the_question_is_a_position(model_path: str) -> None:

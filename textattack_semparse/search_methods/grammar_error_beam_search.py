@@ -38,11 +38,16 @@ class GrammarErrorBeamSearch(GrammarEditPositions, GreedyWordImportanceSearch):
         beam_width (int, default 5): texts kept after each step (paper: 5).
         wir_method (str, default ``"delete"``): word-importance ranking, as ``GreedyWordSwapWIR``.
         unk_token (str, default ``"[UNK]"``): used by ``unk`` and ``weighted-saliency``.
-        truncate_words_to (int, default -1): as ``GreedyWordSwapWIR``.
+        truncate_words_to (int | None, default None): rank only the first N words;
+            ``None`` ranks every word (TextAttack 0.3.11 reads -1 as "all but the last").
     """
 
     def __init__(
-        self, beam_width: int = 5, wir_method: str = "delete", unk_token: str = "[UNK]", truncate_words_to: int = -1
+        self,
+        beam_width: int = 5,
+        wir_method: str = "delete",
+        unk_token: str = "[UNK]",
+        truncate_words_to: int | None = None,
     ) -> None:
         if isinstance(beam_width, bool) or not isinstance(beam_width, int) or beam_width < 1:
             raise ValueError(f"beam_width must be a positive integer, got {beam_width!r}.")

@@ -24,5 +24,6 @@ class GrammarErrorGreedySearch(GrammarEditPositions, GreedyWordImportanceSearch)
     Args:
         wir_method (str, default ``"delete"``): word-importance ranking, as ``GreedyWordSwapWIR``.
         unk_token (str, default ``"[UNK]"``): used by ``unk`` and ``weighted-saliency``.
-        truncate_words_to (int, default -1): as ``GreedyWordSwapWIR``.
+        truncate_words_to (int | None, default None): rank only the first N words;
+            ``None`` ranks every word (TextAttack 0.3.11 reads -1 as "all but the last").
     """

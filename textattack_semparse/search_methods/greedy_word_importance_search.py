@@ -26,10 +26,11 @@ class GreedyWordImportanceSearch(GreedyWordSwapWIR):
         wir_method (str, default ``"delete"``): As ``GreedyWordSwapWIR``: ``unk``,
             ``delete``, ``weighted-saliency``, ``gradient`` or ``random``.
         unk_token (str, default ``"[UNK]"``): Used by ``unk`` and ``weighted-saliency``.
-        truncate_words_to (int, default -1): As ``GreedyWordSwapWIR``.
+        truncate_words_to (int | None, default None): rank only the first N words;
+            ``None`` ranks every word (TextAttack 0.3.11 reads -1 as "all but the last").
     """
 
-    def __init__(self, wir_method: str = "delete", unk_token: str = "[UNK]", truncate_words_to: int = -1) -> None:
+    def __init__(self, wir_method: str = "delete", unk_token: str = "[UNK]", truncate_words_to: int | None = None) -> None:
         methods = ("unk", "delete", "weighted-saliency", "gradient", "random")
         if wir_method not in methods:
             raise ValueError(f"wir_method={wir_method!r} is not one of {methods}.")

@@ -10,22 +10,33 @@ from __future__ import annotations
 from textattack.shared import AttackedText
 
 from textattack_semparse.transformations.derived_text import edit_words, question_text, question_word_count
-from textattack_semparse.transformations.masked_lm_random_words_transformation import MaskedLMRandomWordsTransformation
+from textattack_semparse.transformations.masked_lm_random_words_transformation import (
+    DEFAULT_MODEL,
+    MaskedLMRandomWordsTransformation,
+)
 
 
 class MaskedLMRandomWordInsertion(MaskedLMRandomWordsTransformation):
-    """Insert ``num_words`` masked-LM words at random positions of the question (CI).
+    """Insert the masked LM's most probable word at each of ``num_words`` random positions (CI).
+
+    Paper rule (Zhuo et al. 2023, CI, as issue 8 states it): the two inserted words are the
+    masked LM's (RoBERTa's) *most probable* predictions, not samples from its top 10. Read
+    here as two insertions, like the other word-level perturbations that edit two words
+    (TB, RD, RS, CS): two distinct positions are drawn at random, a mask is inserted at each
+    in turn, and each mask is filled with its single most probable whole word. The positions
+    are random (the paper generates 20 candidates per question, so candidates differ in
+    where the words go); the words are not.
 
     A position ``i`` means *before* ``words[i]`` (TextAttack's ``WordInsertion``
     convention) and is available when ``i`` is modifiable; the end of the question is
     available when its last word is. So nothing is inserted right before a protected
-    word, and a multi-word database value ("new york") is never split. Distinct positions
-    are filled one after the other, right to left: a mask is inserted into the question as
-    edited so far, and a word is drawn from the masked LM's ``top_k`` whole-word fillers in
-    proportion to their probabilities, excluding the two neighbouring words (no "texas
-    texas"). Each round is one batched masked-LM pass over all candidates. A candidate whose
-    mask gets no filler is dropped, so every candidate has exactly ``num_words`` more words,
-    and the input's words in their order.
+    word, and a multi-word database value ("new york") is never split. The positions are
+    filled right to left, each mask inserted into the question as edited so far; a filler
+    equal to one of the mask's two neighbouring words is skipped for the next most probable
+    one (no "texas texas"). Each round is one batched masked-LM pass over all candidates
+    (:class:`MaskedLMCandidates`). A candidate whose mask gets no whole-word filler is
+    dropped, so every candidate has exactly ``num_words`` more words, and the input's words
+    in their order. The positions are seeded; the words depend on the model only.
 
     Zhuo, Li, Huang, Shiri, Wang, Haffari and Li (2023), "On Robustness of Prompt-based
     Semantic Parsing with Large Pre-trained Language Model: An Empirical Study on Codex",
@@ -34,15 +45,36 @@ class MaskedLMRandomWordInsertion(MaskedLMRandomWordsTransformation):
 
     Args:
         model_name_or_path (str): Masked LM (Hub name or local directory). Default
-            ``"roberta-base"``.
+            ``"roberta-base"`` (the paper's RoBERTa).
         num_words (int): Words inserted per candidate. Default ``2``.
-        num_candidates (int): Candidates per input. Default ``20``.
-        top_k (int): Fillers an inserted word is drawn from. Default ``10``.
+        num_candidates (int): Candidates (position sets) per input. Default ``20``.
         batch_size (int): Masked texts per forward pass. Default ``32``.
         max_length (int): Token limit per text. Default ``128``.
         device (str | None): Torch device; ``None`` (default) = CUDA when available.
-        seed (int | None): Seed of the owned generator (positions and draws). Default ``None``.
+        seed (int | None): Seed of the owned generator (positions). Default ``None``.
     """
+
+    def __init__(
+        self,
+        model_name_or_path: str = DEFAULT_MODEL,
+        num_words: int = 2,
+        num_candidates: int = 20,
+        batch_size: int = 32,
+        max_length: int = 128,
+        device: str | None = None,
+        seed: int | None = None,
+    ) -> None:
+        # top_k=1: each mask gets its most probable whole word.
+        super().__init__(
+            model_name_or_path,
+            num_words=num_words,
+            num_candidates=num_candidates,
+            top_k=1,
+            batch_size=batch_size,
+            max_length=max_length,
+            device=device,
+            seed=seed,
+        )
 
     def _eligible_positions(self, current_text: AttackedText, indices: list[int]) -> list[int]:
         count = question_word_count(current_text)
@@ -74,7 +106,7 @@ class MaskedLMRandomWordInsertion(MaskedLMRandomWordsTransformation):
                 if not candidates:
                     failed.add(n)
                     continue
-                word = self._rng.choices([w for w, _ in candidates], weights=[p for _, p in candidates])[0]
+                word = candidates[0][0]
                 states[n] = self._insert(states[n], target, count, word)
                 inserted[n].append((target, word))
         return [

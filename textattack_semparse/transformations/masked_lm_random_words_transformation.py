@@ -17,8 +17,9 @@ class MaskedLMRandomWordsTransformation(RandomWordsTransformation):
     """Base of the transformations that fill ``num_words`` random positions with a masked LM.
 
     Holds the masked-LM scorer (:class:`MaskedLMCandidates`) and the ``top_k`` fillers a word
-    is drawn from; subclasses decide whether a position is replaced (CS) or gets a word
-    inserted before it (CI). Zhuo et al. (2023), "On Robustness of Prompt-based Semantic
+    is chosen from; subclasses decide whether a position is replaced (CS, a word drawn from
+    the ``top_k``) or gets a word inserted before it (CI, always the most probable word:
+    ``top_k=1``). Zhuo et al. (2023), "On Robustness of Prompt-based Semantic
     Parsing with Large Pre-trained Language Model: An Empirical Study on Codex",
     https://arxiv.org/abs/2301.12868.
 
@@ -27,7 +28,7 @@ class MaskedLMRandomWordsTransformation(RandomWordsTransformation):
             ``"roberta-base"``.
         num_words (int): Words changed per candidate. Default ``2``.
         num_candidates (int): Candidates per input. Default ``20``.
-        top_k (int): Fillers a word is drawn from. Default ``10``.
+        top_k (int): Fillers a word is chosen from. Default ``10``.
         batch_size (int): Masked texts per forward pass. Default ``32``.
         max_length (int): Token limit per text. Default ``128``.
         device (str | None): Torch device; ``None`` (default) = CUDA when available.

@@ -8,8 +8,17 @@ from textattack import Attack
 
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.recipes.attack.recipe_ingredients import benchmark_goal_function, perturbation
+from textattack_semparse.search_methods.greedy_word_importance_search import GreedyWordImportanceSearch
 from textattack_semparse.search_methods.single_perturbation_search import SinglePerturbationSearch
 from textattack_semparse.transformations.top_k_by_similarity import TopKBySimilarity
+
+SEARCHES = ("single", "word-importance")
+
+WORD_IMPORTANCE_PERTURBATIONS = frozenset({"typo"})
+"""Perturbations whose edits go to the words most important to the victim by default.
+
+Zhuo et al.'s TB places TextBugger's typos (Li et al. 2019, https://arxiv.org/abs/1812.05271)
+on the words that matter most, ranked by the victim's score drop when the word is removed."""
 
 
 class PerturbationAttackHuang2021:
@@ -26,7 +35,10 @@ class PerturbationAttackHuang2021:
     most similar kept).
 
     Registered once per perturbation as ``semparse-<perturbation>`` (``semparse-insertion``,
-    ``semparse-typo``, ...), with the papers' candidate settings bound as options.
+    ``semparse-typo``, ...), with the papers' candidate settings bound as options. TB
+    (``typo``) follows TextBugger instead of a single application: greedy search over the
+    words in order of importance to the victim, one bugged word per step, until the parse
+    breaks or the perturbation's word budget (two words) is spent.
     """
 
     @staticmethod
@@ -38,6 +50,7 @@ class PerturbationAttackHuang2021:
         benchmark: str | None = None,
         execution_mode: str | None = None,
         perturbation_options: dict[str, Any] | None = None,
+        search: str | None = None,
     ) -> Attack:
         """Compose the attack.
 
@@ -51,7 +64,15 @@ class PerturbationAttackHuang2021:
                 ``None``: the benchmark the victim is bound to.
             execution_mode: ``"classical"`` or ``"test-suite"`` overriding the benchmark's.
             perturbation_options: Keyword arguments for the perturbation (e.g. a model name).
+            search: ``"single"`` (one application, every candidate tried) or
+                ``"word-importance"`` (greedy, the victim's most important words first);
+                ``None`` (default) = ``"word-importance"`` for the perturbations in
+                :data:`WORD_IMPORTANCE_PERTURBATIONS` (TB), ``"single"`` otherwise.
         """
+        if search is None:
+            search = "word-importance" if perturbation_name in WORD_IMPORTANCE_PERTURBATIONS else "single"
+        if search not in SEARCHES:
+            raise ValueError(f"search={search!r} is not one of {SEARCHES}.")
         # Goal: the victim's output stops matching the gold; already-wrong examples are skipped.
         goal_function = benchmark_goal_function(model_wrapper, benchmark=benchmark, execution_mode=execution_mode)
         # The perturbation, optionally filtered to its most similar candidates.
@@ -60,6 +81,12 @@ class PerturbationAttackHuang2021:
             transformation = TopKBySimilarity(transformation, k=keep)
         # Words carrying the gold query's database values stay as they are.
         constraints = [PreserveLiterals()]
-        # One application of the perturbation, every candidate tried (black-box).
-        search_method = SinglePerturbationSearch()
+        if search == "word-importance":
+            # TextBugger (Li et al. 2019, Algorithm 2): words ranked by the victim's score drop when
+            # deleted; most important first, the best bug of each word is kept while it helps, until
+            # success; the perturbation stops at its word budget (TB: two words).
+            search_method = GreedyWordImportanceSearch(wir_method="delete")
+        else:
+            # One application of the perturbation, every candidate tried (black-box).
+            search_method = SinglePerturbationSearch()
         return Attack(goal_function, constraints, transformation, search_method)

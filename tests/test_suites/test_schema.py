@@ -87,12 +87,27 @@ def test_from_text2sql_csv_strips_constraints_and_links_columns_named_like_a_pri
     path.write_text(CSV)
     schema = Schema.from_text2sql_csv(path)
     assert [table.name for table in schema.tables] == ["AUTHOR", "PAPER", "WRITES", "VENUE"]
-    assert schema.table("AUTHOR").columns == (Column("AUTHORID", "INT(11)", True), Column("AUTHORNAME", "VARCHAR(50)"))
+    assert schema.table("AUTHOR").columns == (
+        Column("AUTHORID", "INT(11)", True),
+        Column("AUTHORNAME", "VARCHAR(50)", collation="NOCASE"),
+    )
     # VENUE has no primary-key flag, so PAPER.VENUEID is not linked by name.
     assert schema.foreign_keys == (
         ForeignKey("WRITES", "PAPERID", "PAPER", "PAPERID"),
         ForeignKey("WRITES", "AUTHORID", "AUTHOR", "AUTHORID"),
     )
+
+
+def test_text2sql_csv_text_compares_as_mysql_does_without_case(tmp_path: Path):
+    """text2sql-data's SQL ran on MySQL, whose default collation ignores case in string comparisons."""
+    path = tmp_path / "toy-schema.csv"
+    path.write_text(CSV)
+    connection = sqlite3.connect(":memory:")
+    for statement in Schema.from_text2sql_csv(path).create_statements():
+        connection.execute(statement)
+    connection.execute("INSERT INTO AUTHOR VALUES (1, 'noah a smith')")
+    assert connection.execute("SELECT AUTHORID FROM AUTHOR WHERE AUTHORNAME = 'Noah A Smith'").fetchall() == [(1,)]
+    assert connection.execute("SELECT COUNT(*) FROM PAPER WHERE PAPERID = 1").fetchall() == [(0,)]
 
 
 def test_from_text2sql_csv_without_table_rows_is_an_error(tmp_path: Path):

@@ -41,6 +41,8 @@ _CONSTRAINT = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 # What a declared type may contain once written into a CREATE TABLE statement.
+SQLITE_COLLATIONS = ("BINARY", "NOCASE", "RTRIM")
+"""SQLite's built-in collations, the ones a column may name."""
 _SAFE_TYPE = re.compile(r"^[A-Za-z0-9_ (),.+-]*$")
 _YES = frozenset({"y", "yes", "true", "1"})
 
@@ -84,11 +86,14 @@ class Column:
         name (str): Column name as declared.
         type (str): Declared type as written, without constraints (``"INT(11)"``).
         primary_key (bool, default False): Whether the column is (part of) the primary key.
+        collation (str | None, default None): SQLite collation of the column (``"NOCASE"``),
+            ``None`` for SQLite's default (``BINARY``, case-sensitive).
     """
 
     name: str
     type: str
     primary_key: bool = False
+    collation: str | None = None
 
     @property
     def affinity(self) -> str:
@@ -185,7 +190,10 @@ class Schema:
 
         Rows are ``Table Name, Field Name, Is Primary Key, Is Foreign Key, Type``; ``-`` rows
         separate tables. The file flags foreign keys without targets, so a column is taken as a
-        foreign key of the table whose single-column primary key has the same name.
+        foreign key of the table whose single-column primary key has the same name. The schemas
+        describe MySQL tables (text2sql-data, Finegan-Dollak et al. 2018), whose default collation
+        compares strings case-insensitively (``'Noah A Smith' = 'noah a smith'``); text columns get
+        SQLite's ``NOCASE`` collation so the benchmark's SQL compares on SQLite as it did there.
 
         Raises:
             SchemaError: ``path`` is missing or has no table rows.
@@ -201,7 +209,8 @@ class Schema:
             if len(cells) < 5 or cells[0] in ("", "-") or cells[1] in ("", "-"):
                 continue
             declared = _CONSTRAINT.sub("", cells[4]).strip()
-            columns.setdefault(cells[0], []).append(Column(cells[1], declared, cells[2].lower() in _YES))
+            collation = "NOCASE" if affinity_of(declared) == "TEXT" else None
+            columns.setdefault(cells[0], []).append(Column(cells[1], declared, cells[2].lower() in _YES, collation))
         if not columns:
             raise SchemaError(f"Schema file {str(path)!r} has no table rows; expected 'Table Name, Field Name, ...' rows.")
         schema = cls(tuple(Table(name, tuple(cols)) for name, cols in columns.items()))
@@ -268,7 +277,8 @@ class Schema:
 
         Raises:
             SchemaError: A declared type contains characters other than letters, digits,
-                spaces and ``_(),.+-`` (it would be pasted into SQL).
+                spaces and ``_(),.+-`` (it would be pasted into SQL), or a collation is not one
+                of :data:`SQLITE_COLLATIONS`.
         """
         statements = []
         for table in self.tables:
@@ -279,7 +289,13 @@ class Schema:
                         f"Declared type {column.type!r} of {table.name}.{column.name} is not a plain SQL type; "
                         "use letters, digits, spaces and '_(),.+-' only."
                     )
-                parts.append(f"{quote_identifier(column.name)} {column.type}".rstrip())
+                if column.collation is not None and column.collation.upper() not in SQLITE_COLLATIONS:
+                    raise SchemaError(
+                        f"Collation {column.collation!r} of {table.name}.{column.name} is not one of SQLite's "
+                        f"built-in collations {', '.join(SQLITE_COLLATIONS)}."
+                    )
+                collation = f" COLLATE {column.collation.upper()}" if column.collation else ""
+                parts.append(f"{quote_identifier(column.name)} {column.type}".rstrip() + collation)
             if table.primary_key:
                 parts.append(f"PRIMARY KEY ({', '.join(map(quote_identifier, table.primary_key))})")
             for fk in self.foreign_keys:

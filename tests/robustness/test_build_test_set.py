@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 
 import pytest
@@ -22,7 +23,10 @@ from textattack_semparse.robustness.build_test_set import (
     perturb_examples,
 )
 from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet
-from textattack_semparse.robustness.selection_settings import SETTING_PERTURBATION_OPTIONS
+from textattack_semparse.robustness.selection_settings import (
+    SETTING_PERTURBATION_OPTIONS,
+    perturbation_selection,
+)
 from textattack_semparse.sql.literals import literal_words, sql_literals
 from textattack_semparse.transformations.function_word_deletion import FunctionWordDeletion
 
@@ -34,6 +38,36 @@ EXAMPLES = 12
 @pytest.fixture(scope="module")
 def built(geo_mini_env, encoder) -> RobustnessTestSet:
     return build_test_set(DATASET, OFFLINE, seed=0, limit=EXAMPLES, encoder=encoder)
+
+
+RANKED = ["substitution-wordnet", "reordering"]
+"""The offline operations the huang-2021 setting ranks by Sentence-BERT (substitution-wordnet
+stands in for substitution (nf); back translation needs translation models)."""
+
+
+@pytest.fixture(scope="module")
+def ranked_built(geo_mini_env, encoder) -> RobustnessTestSet:
+    return build_test_set(DATASET, RANKED, seed=0, limit=8, encoder=encoder)
+
+
+@pytest.fixture(scope="module")
+def sentence_bert(encoder):
+    """The packaged all-MiniLM-L6-v2 as a sentence-transformers model, used directly (no plugin cache)."""
+    return encoder.embeddings.model
+
+
+def operation_outputs(name: str, examples: list) -> list[list[str]]:
+    """Per example, every distinct output of perturbation ``name`` (created as the huang-2021
+    setting creates it, seed 0) that differs from the question, with the gold's literals
+    protected, in the operation's order."""
+    transformation = create_perturbation(name, seed=0, options=SETTING_PERTURBATION_OPTIONS["huang-2021"].get(name))
+    per_example = []
+    for example in examples:
+        text = AttackedText(example.question)
+        record_gold_output(text, example.gold)
+        outputs = transformation(text, pre_transformation_constraints=[RepeatModification(), PreserveLiterals()])
+        per_example.append([output for output in dict.fromkeys(o.text for o in outputs) if output != example.question])
+    return per_example
 
 
 @pytest.fixture()
@@ -85,6 +119,64 @@ def test_literals_of_the_gold_survive_every_perturbation(built):
                     assert contains(perturbed_words, phrase), (literal, item.perturbed)
                     checked += 1
     assert checked > 20
+
+
+def test_huang_setting_selects_per_operation():
+    # Huang et al. (2021): one perturbed utterance per example and operation; substitution (nf),
+    # back translation and reordering keep the candidate Sentence-BERT ranks highest, the
+    # function-word operations a random one.
+    assert {name: perturbation_selection("huang-2021", name) for name in get_registry().names("perturbation")} == {
+        **{name: (1, 1) for name in get_registry().names("perturbation")},
+        "substitution-nf": (None, 1),
+        "substitution-wordnet": (None, 1),
+        "backtranslation": (None, 1),
+        "reordering": (None, 1),
+    }
+    assert perturbation_selection("zhuo-2023", "reordering") == perturbation_selection("zhuo-2023", "typo") == (20, 10)
+    with pytest.raises(ValueError, match="Did you mean 'huang-2021'"):
+        perturbation_selection("huang-2012", "reordering")
+
+
+def test_huang_setting_keeps_the_most_similar_of_all_outputs_of_substitution_and_reordering(ranked_built, sentence_bert):
+    # The rule: the kept utterance is the output with the highest Sentence-BERT cosine to the
+    # original among all the operation's distinct outputs (cosines computed here, with the model itself).
+    from sentence_transformers.util import cos_sim
+
+    checked = 0
+    for name in RANKED:
+        kept = {item.example_id: item for item in ranked_built.utterances[name]}
+        every_output = operation_outputs(name, ranked_built.originals)
+        for example_id, (example, outputs) in enumerate(zip(ranked_built.originals, every_output)):
+            if not outputs:
+                assert example_id not in kept
+                continue
+            embeddings = sentence_bert.encode([example.question, *outputs], convert_to_tensor=True)
+            cosines = cos_sim(embeddings[:1], embeddings[1:])[0].tolist()
+            best = max(range(len(outputs)), key=lambda i: cosines[i])
+            item = kept[example_id]
+            assert item.perturbed in outputs
+            assert item.similarity == pytest.approx(cosines[best], abs=1e-4)
+            runner_up = max((c for i, c in enumerate(cosines) if i != best), default=-1.0)
+            if cosines[best] - runner_up > 1e-4:
+                assert item.perturbed == outputs[best], (name, example.question)
+            checked += len(outputs) > 1
+    assert checked >= 6  # examples where the choice among several outputs was made
+    assert (ranked_built.candidates, ranked_built.keep) == (1, 1)
+    assert {name: ranked_built.selection_of(name) for name in RANKED} == {name: (None, 1) for name in RANKED}
+
+
+def test_huang_setting_keeps_one_random_output_of_the_function_word_operations(built):
+    # The function-word operations keep one of all their outputs, drawn with random.Random(seed),
+    # whatever its similarity.
+    for name in ("insertion", "deletion", "substitution-f"):
+        rng = random.Random(0)
+        expected = [
+            outputs[rng.sample(range(len(outputs)), 1)[0]] if len(outputs) > 1 else outputs[0]
+            for outputs in operation_outputs(name, built.originals)
+            if outputs
+        ]
+        assert [item.perturbed for item in built.utterances[name]] == expected
+        assert built.selection_of(name) == (1, 1)
 
 
 def test_huang_setting_keeps_one_utterance_per_example_and_perturbation(built):
@@ -214,3 +306,12 @@ def test_unknown_perturbation_is_a_registry_error_with_a_hint(geo_mini_env):
 def test_invalid_selection_is_rejected(candidates, keep):
     with pytest.raises(ValueError):
         check_selection(candidates, keep)
+
+
+def test_a_test_set_needs_a_known_setting_or_a_selection():
+    with pytest.raises(ValueError, match="Did you mean 'zhuo-2023'"):
+        build_test_set(DATASET, ["deletion"], setting="zhuo-2032")
+    with pytest.raises(ValueError, match="needs a setting"):
+        build_test_set(DATASET, ["deletion"], setting=None)
+    with pytest.raises(ValueError, match="keep=10 exceeds candidates=1"):
+        build_test_set(DATASET, ["deletion"], selection=(1, 10))

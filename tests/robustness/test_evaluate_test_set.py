@@ -32,7 +32,7 @@ BROKEN = "SELECT capital FROM no_such_table"
 @pytest.fixture(scope="module")
 def geo_test_set(geo_mini_env) -> RobustnessTestSet:
     """Every deletion and distraction of geo-mini's 28 test questions (no ranking, so no Sentence-BERT)."""
-    return build_test_set("geo-question-test", ["deletion", "distraction"], candidates=None, keep=None)
+    return build_test_set("geo-question-test", ["deletion", "distraction"], selection=(None, None))
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from textattack_semparse.victims.resolution import resolve_victim
 
 
 def test_knn_geo_on_the_first_geoquery_test_questions(real_data_dir):
-    test_set = build_test_set("geo-question-test", ["deletion", "distraction"], candidates=None, keep=None, limit=15)
+    test_set = build_test_set("geo-question-test", ["deletion", "distraction"], selection=(None, None), limit=15)
     victim, _ = resolve_victim("knn-geo")
     report = evaluate_test_set(victim, test_set, victim_name="knn-geo")
     assert report.database.endswith("geography.sqlite")

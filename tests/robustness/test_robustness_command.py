@@ -32,6 +32,27 @@ def test_build_writes_manifest_originals_and_perturbation_files(built_dir):
     }
     manifest = json.loads((built_dir / "manifest.json").read_text(encoding="utf-8"))
     assert (manifest["examples"], manifest["setting"], manifest["seed"]) == (6, "huang-2021", 0)
+    assert manifest["selection"] == {name: {"candidates": 1, "keep": 1} for name in ("deletion", "distraction")}
+
+
+def test_huang_setting_ranks_reorderings_and_draws_deletions_at_random(geo_mini_env, tmp_path, capsys):
+    arguments = ["--dataset", "geo-question-test", "--perturbations", "deletion", "reordering", "--num-examples", "3"]
+    assert main(["robustness", "build", *arguments, "--setting", "huang-2021", "--output-dir", str(tmp_path)]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "1 at random" in out and "top 1 of all" in out
+    manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["selection"] == {
+        "deletion": {"candidates": 1, "keep": 1},
+        "reordering": {"candidates": None, "keep": 1},
+    }
+
+
+def test_candidates_and_keep_override_the_selection_of_every_perturbation(geo_mini_env, tmp_path):
+    arguments = ["--dataset", "geo-question-test", "--perturbations", "deletion", "--num-examples", "2"]
+    assert main(["robustness", "build", *arguments, "--candidates", "all", "--keep", "1", "--output-dir", str(tmp_path)]) == 0
+    manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
+    assert (manifest["setting"], manifest["candidates"], manifest["keep"]) == ("huang-2021", None, 1)
+    assert manifest["selection"] == {"deletion": {"candidates": None, "keep": 1}}
 
 
 def test_evaluate_prints_the_table_and_the_missing_loss_and_writes_json_and_csv(built_dir, tmp_path, capsys):
@@ -49,6 +70,7 @@ def test_evaluate_prints_the_table_and_the_missing_loss_and_writes_json_and_csv(
     assert report["originals"]["examples"] == 6
     assert set(report["perturbations"]) == {"deletion", "distraction"}
     assert report["micro"]["black_box_success_rate"] is None
+    assert report["test_set"]["selection"]["deletion"] == {"candidates": 1, "keep": 1}
     with result_csv.open(encoding="utf-8", newline="") as handle:
         assert [row["row"] for row in csv.DictReader(handle)] == ["deletion", "distraction", "micro", "macro", "originals"]
 

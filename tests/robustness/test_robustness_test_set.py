@@ -37,6 +37,7 @@ def toy_test_set() -> RobustnessTestSet:
         keep=1,
         setting="huang-2021",
         skipped={"substitution-nf": "OSError: offline"},
+        selection={"distraction": (None, 1), "deletion": (1, 1)},
     )
 
 
@@ -84,6 +85,46 @@ def test_read_returns_what_was_written(tmp_path):
     assert dict(read.utterances) == dict(written.utterances)
     assert (read.dataset, read.seed, read.candidates, read.keep, read.setting) == ("toy", 3, 1, 1, "huang-2021")
     assert dict(read.skipped) == dict(written.skipped)
+    assert read == written
+
+
+def test_selection_keeps_only_the_perturbations_that_differ_from_the_default_pair():
+    test_set = toy_test_set()
+    assert dict(test_set.selection) == {"distraction": (None, 1)}
+    assert test_set.selection_of("distraction") == (None, 1)
+    assert test_set.selection_of("deletion") == test_set.selection_of("insertion") == (1, 1)
+
+
+def test_manifest_records_the_selection_of_every_perturbation(tmp_path):
+    toy_test_set().write(tmp_path)
+    manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
+    assert (manifest["candidates"], manifest["keep"]) == (1, 1)
+    assert manifest["selection"] == {
+        "deletion": {"candidates": 1, "keep": 1},
+        "distraction": {"candidates": None, "keep": 1},
+    }
+
+
+def test_a_manifest_without_selection_reads_as_the_default_pair_everywhere(tmp_path):
+    toy_test_set().write(tmp_path)
+    manifest_path = tmp_path / "manifest.json"
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    del manifest["selection"]
+    manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
+    read = RobustnessTestSet.read(tmp_path)
+    assert dict(read.selection) == {}
+    assert read.selection_of("distraction") == (1, 1)
+
+
+@pytest.mark.parametrize("record", [{"candidates": 0, "keep": 1}, {"keep": 1}, [None, 1]])
+def test_a_damaged_selection_in_the_manifest_names_the_perturbation(tmp_path, record):
+    toy_test_set().write(tmp_path)
+    manifest_path = tmp_path / "manifest.json"
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    manifest["selection"]["distraction"] = record
+    manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
+    with pytest.raises(DatasetError, match="distraction"):
+        RobustnessTestSet.read(tmp_path)
 
 
 def test_read_without_manifest_says_how_to_build(tmp_path):

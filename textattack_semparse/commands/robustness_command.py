@@ -79,11 +79,21 @@ def _add_build_options(parser: argparse.ArgumentParser) -> None:
         "--setting",
         choices=tuple(SELECTION_SETTINGS),
         default=DEFAULT_SETTING,
-        help="huang-2021 (default): one perturbed utterance per example and perturbation, drawn at random; "
-        "zhuo-2023: sample 20 candidates, keep the 10 most similar by Sentence-BERT",
+        help="huang-2021 (default): one perturbed utterance per example and perturbation: a random one for the "
+        "function-word operations, the most similar by Sentence-BERT of all candidates for substitution (nf), "
+        "back translation and reordering; zhuo-2023: sample 20 candidates, keep the 10 most similar by Sentence-BERT",
     )
-    parser.add_argument("--candidates", type=_count_or_all, help="candidates sampled per example (N or 'all'; overrides --setting)")
-    parser.add_argument("--keep", type=_count_or_all, help="most similar candidates kept (K or 'all'; overrides --setting)")
+    parser.add_argument(
+        "--candidates",
+        type=_count_or_all,
+        help="candidates sampled per example (N or 'all'); with --keep, the selection of every perturbation, "
+        "overriding the setting's",
+    )
+    parser.add_argument(
+        "--keep",
+        type=_count_or_all,
+        help="most similar candidates kept (K or 'all'); with --candidates, overrides the setting's selection",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the perturbations and the sampler (default 0)")
     parser.add_argument("--num-examples", type=_positive_int, help="use the first N examples of the dataset only")
 
@@ -100,7 +110,11 @@ def _add_evaluate_options(parser: argparse.ArgumentParser) -> None:
     add_scoring_arguments(parser)
 
 
-def _selection(args: argparse.Namespace) -> tuple[int | None, int | None]:
+def _selection(args: argparse.Namespace) -> tuple[int | None, int | None] | None:
+    """``None`` (the setting's selection per perturbation) unless --candidates or --keep is given;
+    then that pair for every perturbation, the missing one taken from the setting's default."""
+    if args.candidates is None and args.keep is None:
+        return None
     preset = SELECTION_SETTINGS[args.setting]
     candidates, keep = (
         default if value is None else None if value == "all" else value
@@ -119,20 +133,25 @@ def _selection(args: argparse.Namespace) -> tuple[int | None, int | None]:
 def _build(args: argparse.Namespace, dataset: str) -> Any:
     from textattack_semparse.commands.output import print_table
     from textattack_semparse.robustness.build_test_set import build_test_set
+    from textattack_semparse.robustness.selection_settings import describe_selection
 
-    candidates, keep = _selection(args)
     test_set = build_test_set(
-        dataset, args.perturbations, candidates=candidates, keep=keep, seed=args.seed, limit=args.num_examples
+        dataset, args.perturbations, setting=args.setting, selection=_selection(args), seed=args.seed, limit=args.num_examples
     )
     for name, reason in test_set.skipped.items():
         print(f"Skipped perturbation {name!r}: {reason}")
     manifest = test_set.manifest()
     print_table(
-        f"Robustness test set of {dataset} ({manifest['examples']} examples; candidates {candidates or 'all'}, "
-        f"keep {keep or 'all'}, seed {args.seed})",
-        ("perturbation", "utterances", "examples", "examples without candidates"),
+        f"Robustness test set of {dataset} ({manifest['examples']} examples; setting {args.setting}, seed {args.seed})",
+        ("perturbation", "selection", "utterances", "examples", "examples without candidates"),
         (
-            (name, counts["utterances"], counts["examples"], len(manifest["no_candidates"][name]))
+            (
+                name,
+                describe_selection(*test_set.selection_of(name)),
+                counts["utterances"],
+                counts["examples"],
+                len(manifest["no_candidates"][name]),
+            )
             for name, counts in manifest["counts"].items()
         ),
     )

@@ -22,6 +22,9 @@ from textattack_semparse.robustness.selection_settings import (
     DEFAULT_SETTING,
     SELECTION_SETTINGS,
     SETTING_PERTURBATION_OPTIONS,
+    Selection,
+    check_setting,
+    perturbation_selection,
 )
 from textattack_semparse.transformations.top_k_by_similarity import TopKBySimilarity
 
@@ -142,13 +145,20 @@ def build_test_set(
     dataset: str,
     perturbations: Iterable[str] | None = None,
     *,
-    candidates: int | None = SELECTION_SETTINGS[DEFAULT_SETTING][0],
-    keep: int | None = SELECTION_SETTINGS[DEFAULT_SETTING][1],
+    setting: str | None = DEFAULT_SETTING,
+    selection: Selection | None = None,
     seed: int | None = 0,
     limit: int | None = None,
     encoder: SentenceBERTSimilarity | None = None,
 ) -> RobustnessTestSet:
     """A robustness test set of ``dataset`` with the named registered perturbations.
+
+    ``setting`` (see :mod:`~textattack_semparse.robustness.selection_settings`) decides, per
+    perturbation, how many outputs are sampled and how many of the most similar are kept
+    (:func:`~textattack_semparse.robustness.selection_settings.perturbation_selection`) and
+    which constructor options the perturbation gets. ``selection=(candidates, keep)``
+    overrides the selection of every perturbation (the setting's options still apply);
+    with ``setting=None`` it is required and the registered options are used.
 
     ``perturbations=None`` takes every registered perturbation and leaves out, with the
     reason in :attr:`RobustnessTestSet.skipped`, those whose model or resource is not
@@ -159,16 +169,25 @@ def build_test_set(
     Raises:
         RegistryError: An unknown dataset or perturbation name.
         ResourceError: A named perturbation's model or resource is not available.
+        ValueError: An unknown setting, an invalid selection, or neither of them.
     """
-    check_selection(candidates, keep)
+    if setting is not None:
+        check_setting(setting)
+    elif selection is None:
+        raise ValueError("build_test_set needs a setting (e.g. 'huang-2021') or a selection=(candidates, keep).")
+    if selection is not None:
+        check_selection(*selection)
     registry = get_registry()
     explicit = perturbations is not None
     names = list(dict.fromkeys(perturbations)) if perturbations is not None else registry.names("perturbation")
     for name in names:
         registry.get("perturbation", check_perturbation_name(name))
     examples = dataset_examples(dataset, limit=limit)
-    setting = next((key for key, value in SELECTION_SETTINGS.items() if value == (candidates, keep)), None)
     setting_options = SETTING_PERTURBATION_OPTIONS.get(setting, {}) if setting is not None else {}
+    default = selection if selection is not None else SELECTION_SETTINGS[str(setting)]
+    chosen = {
+        name: selection if selection is not None else perturbation_selection(str(setting), name) for name in names
+    }
     encoder = encoder if encoder is not None else SentenceBERTSimilarity()
     utterances: dict[str, list[PerturbedUtterance]] = {}
     skipped: dict[str, str] = {}
@@ -179,8 +198,8 @@ def build_test_set(
                 examples,
                 transformation,
                 perturbation=name,
-                candidates=candidates,
-                keep=keep,
+                candidates=chosen[name][0],
+                keep=chosen[name][1],
                 seed=seed,
                 encoder=encoder,
             )
@@ -200,10 +219,11 @@ def build_test_set(
         originals=examples,
         utterances=utterances,
         seed=seed,
-        candidates=candidates,
-        keep=keep,
+        candidates=default[0],
+        keep=default[1],
         setting=setting,
         skipped=skipped,
+        selection={name: chosen[name] for name in utterances},
     )
 
 

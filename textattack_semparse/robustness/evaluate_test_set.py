@@ -151,6 +151,9 @@ def evaluate_test_set(
             "setting": test_set.setting,
             "candidates": test_set.candidates,
             "keep": test_set.keep,
+            "selection": {
+                name: dict(zip(("candidates", "keep"), test_set.selection_of(name))) for name in test_set.perturbations
+            },
             "seed": test_set.seed,
             "skipped": dict(test_set.skipped),
         },

@@ -47,7 +47,7 @@ class RobustnessReport:
         perturbations (Mapping[str, RobustnessMetrics]): Per-perturbation counts, in order.
         loss_available (bool): Whether the victim gave its loss on the gold outputs.
         test_set (Mapping[str, Any], default empty): How the test set was built (setting,
-            candidates, keep, seed, directory).
+            candidates, keep, per-perturbation selection, seed, skipped).
         notes (Sequence[str], default ()): What the reader must know (no loss, exact match).
     """
 

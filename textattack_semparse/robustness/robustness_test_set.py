@@ -58,11 +58,16 @@ class RobustnessTestSet:
             its perturbed utterances, in example order.
         seed (int | None, default None): Seed the perturbations and the sampler used.
         candidates (int | None, default None): Candidates sampled per example and
-            perturbation before ranking (``None``: all).
+            perturbation before ranking (``None``: all), for the perturbations
+            ``selection`` does not name.
         keep (int | None, default None): Candidates kept per example and perturbation, the
-            most similar by Sentence-BERT (``None``: all sampled).
+            most similar by Sentence-BERT (``None``: all sampled), likewise.
         setting (str | None, default None): Name of the selection setting, when a preset.
         skipped (Mapping[str, str], default empty): Perturbations left out -> why.
+        selection (Mapping[str, tuple[int | None, int | None]], default empty):
+            Perturbation -> its own ``(candidates, keep)`` where it differs from the
+            default pair (e.g. the ``huang-2021`` setting ranks all reorderings, keeps one);
+            entries equal to the default pair are dropped.
     """
 
     dataset: str
@@ -73,6 +78,7 @@ class RobustnessTestSet:
     keep: int | None = None
     setting: str | None = None
     skipped: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    selection: Mapping[str, tuple[int | None, int | None]] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "originals", tuple(self.originals))
@@ -87,11 +93,20 @@ class RobustnessTestSet:
                     )
         object.__setattr__(self, "utterances", MappingProxyType(utterances))
         object.__setattr__(self, "skipped", MappingProxyType(dict(self.skipped)))
+        selection = {check_perturbation_name(name): _selection_pair(name, pair) for name, pair in self.selection.items()}
+        default = (self.candidates, self.keep)
+        object.__setattr__(
+            self, "selection", MappingProxyType({name: pair for name, pair in selection.items() if pair != default})
+        )
 
     @property
     def perturbations(self) -> tuple[str, ...]:
         """The perturbations with a file, in build order."""
         return tuple(self.utterances)
+
+    def selection_of(self, perturbation: str) -> tuple[int | None, int | None]:
+        """``(candidates, keep)`` of ``perturbation``: its own selection, else the default pair."""
+        return self.selection.get(perturbation, (self.candidates, self.keep))
 
     def no_candidates(self) -> dict[str, list[int]]:
         """Perturbation -> ids of the examples it produced no utterance for."""
@@ -117,6 +132,9 @@ class RobustnessTestSet:
             "setting": self.setting,
             "candidates": self.candidates,
             "keep": self.keep,
+            "selection": {
+                name: dict(zip(("candidates", "keep"), self.selection_of(name))) for name in self.perturbations
+            },
             "examples": len(self.originals),
             "counts": {
                 name: {"utterances": len(items), "examples": len({item.example_id for item in items})}
@@ -180,7 +198,27 @@ class RobustnessTestSet:
             keep=manifest.get("keep"),
             setting=manifest.get("setting"),
             skipped=manifest.get("skipped") or {},
+            selection={
+                name: _manifest_selection(record, f"{manifest_path}: selection of {name!r}")
+                for name, record in (manifest.get("selection") or {}).items()
+            },
         )
+
+
+def _selection_pair(name: str, pair: Any) -> tuple[int | None, int | None]:
+    candidates, keep = pair if isinstance(pair, (tuple, list)) and len(pair) == 2 else (0, 0)
+    for value in (candidates, keep):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise DatasetError(
+                f"Selection {pair!r} of perturbation {name!r}: candidates and keep must be positive ints or None (all)."
+            )
+    return candidates, keep
+
+
+def _manifest_selection(record: Any, source: str) -> tuple[int | None, int | None]:
+    if not isinstance(record, dict) or set(record) != {"candidates", "keep"}:
+        raise DatasetError(f"{source}: expected {{\"candidates\": N|null, \"keep\": K|null}}, got {record!r:.200}.")
+    return record["candidates"], record["keep"]
 
 
 def _original_record(index: int, example: SemparseExample) -> dict[str, Any]:

@@ -6,6 +6,13 @@ of the training set *per operation* and adds each operation's set separately (si
 sets, each reported)". The plugin's rounding: a sample of a fraction f of N training examples
 holds ceil(f × N) of them (never fewer than the fraction). The expected sizes below are computed
 from that rule in integer arithmetic, ceil(N / 5), on the real split sizes.
+
+Which output a sampled example gets follows the paper's rule per operation (Huang et al. 2021,
+the same source, as the plugin's huang-2021 robustness setting states it): "substitution (nf),
+back translation and reordering keep the candidate Sentence-BERT ranks highest; the
+function-word operations a random one", a function word being any word of the paper's
+stop-word list (NLTK | scikit-learn | punctuation). The expected top candidate is computed here
+with the encoder itself.
 """
 
 from __future__ import annotations
@@ -16,6 +23,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import torch
+from textattack.constraints.pre_transformation import RepeatModification
+from textattack.shared import AttackedText
 
 from textattack_semparse.augmentation import (
     AugmentationItem,
@@ -26,8 +36,16 @@ from textattack_semparse.augmentation import (
     text2sql_items,
 )
 from textattack_semparse.cli import main
+from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.datasets.geo_mini import geo_mini_paths
 from textattack_semparse.datasets.text2sql import load_text2sql, select_split
+from textattack_semparse.linguistics.function_words import (
+    MEANING_PRESERVING_CLASSES,
+    load_function_word_classes,
+    load_word_list,
+)
+from textattack_semparse.linguistics.sentence_embeddings import SentenceEmbeddings
+from textattack_semparse.recipes.attack.recipe_ingredients import perturbation
 
 MDA_OPERATIONS = ("insertion", "deletion", "substitution-f", "substitution-wordnet", "reordering")
 FUNCTION_WORD_OPERATIONS = ("insertion", "deletion", "substitution-f")
@@ -222,9 +240,53 @@ def test_summary_names_each_file_and_its_count(tmp_path: Path, capsys: pytest.Ca
                    "geo-mini-question-train", "--output", str(output), "--perturbation", "deletion") == 0
     out = capsys.readouterr().out
     assert "ceil(0.2 x 70) = 14 of 70" in out
+    assert "huang-2021 rule: 1 at random; word_list=huang-2021" in out
     assert f"(14 augmented: deletion) to {operation_output_path(output, 'deletion')}" in out
     assert f"(14 augmented: union) to {output}" in out
     assert not operation_output_path(output, "insertion").exists()
+
+
+# Which output: the paper's rule per operation
+
+
+def test_reordering_keeps_the_output_sentence_bert_ranks_highest(tmp_path: Path) -> None:
+    # "reordering keep[s] the candidate Sentence-BERT ranks highest" (Huang et al. 2021): every
+    # perturbable geo-mini training question (--sample 1), each reordering candidate scored here
+    # by the cosine of its all-MiniLM-L6-v2 embedding to the question's.
+    output = tmp_path / "mda.json"
+    assert augment("--recipe", "semparse-mda", "--sample", "1", "--dataset", "geo-mini-question-train",
+                   "--output", str(output), "--perturbation", "reordering") == 0
+    added = {e.question for e in added_examples(operation_output_path(output, "reordering"), geo_mini_paths()[0])}
+    reordering = perturbation("reordering")
+    reorderings = {}
+    for item in text2sql_items(geo_mini_paths()[0], splits="train"):
+        constraints = [RepeatModification(), PreserveLiterals(literals=item.literals)]
+        outputs = {t.text for t in reordering(AttackedText(item.question), constraints)} - {item.question}
+        if outputs:
+            reorderings[item.question] = sorted(outputs)
+    texts = list(dict.fromkeys(text for question, outputs in reorderings.items() for text in (question, *outputs)))
+    embedding = dict(zip(texts, SentenceEmbeddings().encode(texts)))
+    highest, lower = set(), set()
+    for question, outputs in reorderings.items():
+        cosines = [torch.cosine_similarity(embedding[question], embedding[output], dim=0).item() for output in outputs]
+        best = max(cosines)
+        highest.update(output for output, cosine in zip(outputs, cosines) if cosine == best)
+        lower.update(output for output, cosine in zip(outputs, cosines) if cosine < best)
+    assert added and added <= highest
+    assert lower and not added & lower  # the questions with several reorderings got their top one
+
+
+def test_insertion_inserts_any_stop_word_of_the_paper_s_list(geo_mini_mda: Path) -> None:
+    # "the function-word operations [keep] a random one" of their candidates, a function word
+    # being any word of the paper's stop-word list, not only the default meaning-preserving classes.
+    originals = {tuple(item.question.split()) for item in text2sql_items(geo_mini_paths()[0], splits="train")}
+    inserted = set()
+    for example in added_examples(operation_output_path(geo_mini_mda, "insertion"), geo_mini_paths()[0]):
+        words = example.question.split()
+        inserted |= {words[i] for i in range(len(words)) if tuple(words[:i] + words[i + 1 :]) in originals}
+    default = frozenset().union(*(load_function_word_classes()[name] for name in MEANING_PRESERVING_CLASSES))
+    assert inserted <= set(load_word_list("huang-2021"))
+    assert inserted - default, f"only default-class words inserted: {sorted(inserted)}"
 
 
 # Other formats

@@ -19,6 +19,10 @@ that named it with ``--perturbation``."""
 if TYPE_CHECKING:
     from textattack_semparse.augmentation.output_files import AugmentationCounts
 
+MDA_SETTING = "huang-2021"
+"""The robustness setting whose per-operation rules ``--sample`` follows (:func:`mda_rule`):
+Huang et al. (2021) perturb with the same operations for MDA as for their test sets."""
+
 FORMATS = ("text2sql", "tsv", "csv")
 _SUFFIX_FORMATS = {".json": "text2sql", ".tsv": "tsv", ".txt": "tsv", ".csv": "csv"}
 
@@ -60,7 +64,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=float,
         metavar="FRACTION",
         help="MDA as Huang et al. 2021 §4.1: for each operation separately, sample ceil(FRACTION x N) of the N "
-        "examples (0 < FRACTION <= 1; the paper: 0.2), perturb each once by that operation alone, and write "
+        "examples (0 < FRACTION <= 1; the paper: 0.2), perturb each once by that operation alone (the paper's "
+        "options and output selection, as the huang-2021 robustness setting), and write "
         "one file per operation (<output stem>.<operation><suffix>) plus the union (--output)",
     )
     parser.add_argument(
@@ -142,9 +147,11 @@ def build_augmenter(
     transformations_per_example: int,
     seed: int,
     perturbations: Sequence[str] | None = None,
+    **perturbation_keywords: Any,
 ) -> Any:
     """The registered augmenter ``recipe`` with TextAttack's augmenter keywords (and ``seed``
-    when the recipe takes one, ``perturbations`` when given)."""
+    when the recipe takes one, ``perturbations`` and ``perturbation_keywords``, e.g.
+    ``most_similar``, when given)."""
     from textattack_semparse.registry import augmentation_recipe_class
 
     augmenter_class = augmentation_recipe_class(recipe)
@@ -163,7 +170,36 @@ def build_augmenter(
                 "semparse-mda and semparse-function-words."
             )
         options["perturbations"] = tuple(perturbations)
-    return augmenter_class(**options)
+    return augmenter_class(**options, **perturbation_keywords)
+
+
+def mda_rule(operation: str) -> tuple[dict[str, Any], bool, str]:
+    """How ``--sample`` perturbs with ``operation``: the rule of the robustness setting
+    :data:`MDA_SETTING` (:mod:`~textattack_semparse.robustness.selection_settings`).
+
+    Returns ``(perturbation_options, most_similar, description)``: the constructor options
+    the setting gives the operation, whether its selection ranks the outputs by Sentence-BERT
+    (``(None, 1)``: the most similar is kept) rather than draws one (``(1, 1)``: a random
+    output), and the rule in words.
+
+    Example:
+        >>> mda_rule("reordering")
+        ({}, True, 'top 1 of all by Sentence-BERT')
+        >>> mda_rule("deletion")
+        ({'word_list': 'huang-2021'}, False, '1 at random; word_list=huang-2021')
+    """
+    from textattack_semparse.robustness.selection_settings import (
+        SETTING_PERTURBATION_OPTIONS,
+        describe_selection,
+        perturbation_selection,
+    )
+
+    options = dict(SETTING_PERTURBATION_OPTIONS.get(MDA_SETTING, {}).get(operation, {}))
+    candidates, keep = perturbation_selection(MDA_SETTING, operation)
+    most_similar = keep is not None and keep != candidates
+    words = [describe_selection(candidates, keep) + (" by Sentence-BERT" if most_similar else "")]
+    words += [f"{name}={value}" for name, value in options.items()]
+    return options, most_similar, "; ".join(words)
 
 
 def recipe_operations(recipe: str) -> tuple[str, ...]:
@@ -306,10 +342,12 @@ def _run_sampled(
         print("Note: no --split (or --dataset): sampling from every sentence of the file, dev and test included.")
     print(
         f"Sampling ceil({args.sample:g} x {len(items)}) = {size} of {len(items)} examples per operation "
-        f"(Huang et al. 2021 §4.1; seed {args.seed}); each sampled example is perturbed once."
+        f"(Huang et al. 2021 §4.1; seed {args.seed}); each sampled example is perturbed once, keeping the output "
+        f"the {MDA_SETTING} setting's rule for the operation selects."
     )
     samples = []
     for operation in operations:
+        options, most_similar, rule = mda_rule(operation)
         try:
             augmenter = build_augmenter(
                 args.recipe,
@@ -317,6 +355,8 @@ def _run_sampled(
                 transformations_per_example=1,
                 seed=args.seed,
                 perturbations=(operation,),
+                perturbation_options={operation: options},
+                most_similar=(operation,) if most_similar else (),
             )
             started = time.monotonic()
             sample = sample_operation(operation, items, protecting_literals(augmenter), fraction=args.sample, seed=args.seed)
@@ -337,7 +377,7 @@ def _run_sampled(
         print(
             f"  {operation:<22} {len(sample.augmented):>5} augmented{note}; {sample.tried} tried, "
             f"{sample.unperturbable} with nothing to perturb, {sample.rejected} with every output rejected; "
-            f"{time.monotonic() - started:.1f} s"
+            f"{time.monotonic() - started:.1f} s; {MDA_SETTING} rule: {rule}"
         )
     union: dict[int, list[str]] = {}
     rows = []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from textattack.augmentation import Augmenter
@@ -11,6 +11,7 @@ from textattack.transformations import CompositeTransformation
 
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.recipes.attack.recipe_ingredients import perturbation
+from textattack_semparse.transformations.top_k_by_similarity import TopKBySimilarity
 
 MDA_OFFLINE_PERTURBATIONS = ("insertion", "deletion", "substitution-f", "substitution-wordnet", "reordering")
 """Huang et al.'s MDA operations that run offline. The paper's masked-LM substitution and back
@@ -32,13 +33,23 @@ class MeaningPreservingAugmenter(Augmenter):
     augments every question it is given. The paper samples 20% of the training examples for
     *each* operation and adds each operation's set separately; build one augmenter per
     operation (``perturbations=(name,)``) for that, as ``textattack-semparse augment --sample
-    0.2`` does (:mod:`textattack_semparse.augmentation.per_operation`, docs/augmentation.md).
+    0.2`` does (:mod:`textattack_semparse.augmentation.per_operation`, docs/augmentation.md),
+    with the paper's options and selection per operation (``perturbation_options``,
+    ``most_similar``).
 
     Args:
         perturbations (Sequence[str], default ``MDA_OFFLINE_PERTURBATIONS``): Registered
             perturbation names to combine.
         literals (Sequence[str], default ()): Phrases never modified (e.g. ``["new york"]``);
             ``textattack-semparse augment`` adds each row's gold-query literals.
+        perturbation_options (Mapping[str, Mapping[str, Any]], default {}): Perturbation name ->
+            constructor options on top of its registered ones (e.g. ``{"insertion": {"word_list":
+            "huang-2021"}}``).
+        most_similar (Collection[str], default ()): Perturbations of which only the output most
+            similar to the question by Sentence-BERT is a candidate
+            (:class:`~textattack_semparse.transformations.top_k_by_similarity.TopKBySimilarity`,
+            ``k=1``, the packaged all-MiniLM-L6-v2); the others' outputs are all candidates,
+            of which TextAttack's ``Augmenter`` draws one at random.
         **kwargs: TextAttack's augmenter keywords (``pct_words_to_swap``,
             ``transformations_per_example``, ...).
 
@@ -55,9 +66,18 @@ class MeaningPreservingAugmenter(Augmenter):
         *,
         perturbations: Sequence[str] = MDA_OFFLINE_PERTURBATIONS,
         literals: Sequence[str] = (),
+        perturbation_options: Mapping[str, Mapping[str, Any]] | None = None,
+        most_similar: Collection[str] = (),
         **kwargs: Any,
     ) -> None:
         self.perturbations = tuple(perturbations)
-        transformation = CompositeTransformation([perturbation(name) for name in self.perturbations])
+        options = perturbation_options or {}
+        transformations = [perturbation(name, **options.get(name, {})) for name in self.perturbations]
+        transformation = CompositeTransformation(
+            [
+                TopKBySimilarity(transformation, k=1) if name in most_similar else transformation
+                for name, transformation in zip(self.perturbations, transformations)
+            ]
+        )
         constraints = [RepeatModification(), PreserveLiterals(literals=tuple(literals))]
         super().__init__(transformation=transformation, constraints=constraints, **kwargs)

@@ -103,3 +103,10 @@ packages = ["{plugin_module.split('.')[0]}"]
 def with_plugin_site(site: Path, **env: str) -> dict[str, str]:
     """Environment that puts an installed throwaway package on ``PYTHONPATH``."""
     return {"PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]), **env}
+
+
+def distinct_golds(benchmark: str) -> list[str]:
+    """The distinct gold queries of every split of a registered benchmark, sorted."""
+    from textattack_semparse.datasets.benchmark import load_benchmark
+
+    return sorted({example.gold for example in load_benchmark(benchmark).examples})

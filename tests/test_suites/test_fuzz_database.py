@@ -9,25 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import distinct_golds
 from textattack_semparse.errors import SchemaError
 from textattack_semparse.sql.sqlite_executor import SQLiteExecutor
 from textattack_semparse.test_suites.fuzz_database import FuzzDatabaseGenerator
 from textattack_semparse.test_suites.schema import Column, ForeignKey, Schema, Table
-
-
-@pytest.fixture
-def data_dir() -> Path:
-    """The real benchmarks' directory; skips the test when SEMPARSE_DATA_DIR is unset."""
-    value = os.environ.get("SEMPARSE_DATA_DIR")
-    if not value:
-        pytest.skip("SEMPARSE_DATA_DIR is not set: real GeoQuery/Scholar data unavailable")
-    return Path(value)
-
-
-def _golds(name: str) -> list[str]:
-    from textattack_semparse.datasets.benchmark import load_benchmark
-
-    return sorted({example.gold for example in load_benchmark(name).examples})
 
 
 def _rows(path: Path, table: str) -> list[tuple]:
@@ -193,7 +179,7 @@ def geo_suite(tmp_path_factory: pytest.TempPathFactory) -> tuple[Schema, Path, l
     if not value:
         pytest.skip("SEMPARSE_DATA_DIR is not set: real GeoQuery data unavailable")
     original = Path(value) / "text2sql" / "geography.sqlite"
-    golds = _golds("geoquery")
+    golds = distinct_golds("geoquery")
     schema = Schema.from_sqlite(original).with_join_keys(golds)
     generator = FuzzDatabaseGenerator(schema, golds, original=original, seed=0)
     folder = tmp_path_factory.mktemp("geo-suite")
@@ -230,9 +216,9 @@ def test_real_geoquery_values_come_from_the_original_distribution(geo_suite):
         assert len(names) < 300 and len(_rows(path, "city")) < 400
 
 
-def test_real_scholar_gold_queries_return_rows_without_a_database(data_dir: Path, tmp_path: Path):
-    golds = _golds("scholar")
-    schema = Schema.from_text2sql_csv(data_dir / "text2sql" / "scholar-schema.csv").with_join_keys(golds)
+def test_real_scholar_gold_queries_return_rows_without_a_database(real_data_dir: Path, tmp_path: Path):
+    golds = distinct_golds("scholar")
+    schema = Schema.from_text2sql_csv(real_data_dir / "text2sql" / "scholar-schema.csv").with_join_keys(golds)
     generator = FuzzDatabaseGenerator(schema, golds, seed=0)
     paths = [generator.write(index, tmp_path / f"{index}.sqlite") for index in range(2)]
     every = [all(flags) for flags in zip(*(_nonempty(path, golds) for path in paths))]

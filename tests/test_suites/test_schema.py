@@ -2,29 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from pathlib import Path
 
 import pytest
 
+from tests.helpers import distinct_golds
 from textattack_semparse.errors import SchemaError
 from textattack_semparse.test_suites.schema import Column, ForeignKey, Schema, Table
-
-
-@pytest.fixture
-def data_dir() -> Path:
-    """The real benchmarks' directory; skips the test when SEMPARSE_DATA_DIR is unset."""
-    value = os.environ.get("SEMPARSE_DATA_DIR")
-    if not value:
-        pytest.skip("SEMPARSE_DATA_DIR is not set: real GeoQuery/Scholar data unavailable")
-    return Path(value)
-
-
-def _golds(name: str) -> list[str]:
-    from textattack_semparse.datasets.benchmark import load_benchmark
-
-    return sorted({example.gold for example in load_benchmark(name).examples})
 
 
 @pytest.fixture
@@ -175,8 +160,8 @@ def test_create_statements_refuse_a_type_that_is_not_plain_sql():
         schema.create_statements()
 
 
-def test_real_geography_database_and_its_join_keys(data_dir: Path):
-    schema = Schema.from_sqlite(data_dir / "text2sql" / "geography.sqlite")
+def test_real_geography_database_and_its_join_keys(real_data_dir: Path):
+    schema = Schema.from_sqlite(real_data_dir / "text2sql" / "geography.sqlite")
     assert {table.name for table in schema.tables} == {
         "state", "city", "river", "border_info", "highlow", "lake", "mountain"
     }
@@ -184,7 +169,7 @@ def test_real_geography_database_and_its_join_keys(data_dir: Path):
         "state_name", "population", "area", "country_name", "capital", "density"
     ]
     assert schema.table("state").column("area").affinity == "REAL"
-    foreign_keys = set(schema.with_join_keys(_golds("geoquery")).foreign_keys)
+    foreign_keys = set(schema.with_join_keys(distinct_golds("geoquery")).foreign_keys)
     assert {
         ForeignKey("city", "state_name", "state", "state_name"),
         ForeignKey("border_info", "border", "state", "state_name"),
@@ -193,13 +178,13 @@ def test_real_geography_database_and_its_join_keys(data_dir: Path):
     } <= foreign_keys
 
 
-def test_real_scholar_schema_csv_and_its_join_keys(data_dir: Path):
-    schema = Schema.from_text2sql_csv(data_dir / "text2sql" / "scholar-schema.csv")
+def test_real_scholar_schema_csv_and_its_join_keys(real_data_dir: Path):
+    schema = Schema.from_text2sql_csv(real_data_dir / "text2sql" / "scholar-schema.csv")
     assert len(schema.tables) == 12
     assert schema.table("AUTHOR").primary_key == ("AUTHORID",)
     assert schema.table("PAPER").column("TITLE").type == "VARCHAR(300)"
     assert ForeignKey("WRITES", "AUTHORID", "AUTHOR", "AUTHORID") in schema.foreign_keys
-    added = set(schema.with_join_keys(_golds("scholar")).foreign_keys) - set(schema.foreign_keys)
+    added = set(schema.with_join_keys(distinct_golds("scholar")).foreign_keys) - set(schema.foreign_keys)
     assert {
         ForeignKey("PAPER", "VENUEID", "VENUE", "VENUEID"),
         ForeignKey("CITE", "CITEDPAPERID", "PAPER", "PAPERID"),

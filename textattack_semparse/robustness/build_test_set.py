@@ -26,6 +26,7 @@ from textattack_semparse.robustness.selection_settings import (
     check_setting,
     perturbation_selection,
 )
+from textattack_semparse.transformations.derived_text import distinct_new_texts
 from textattack_semparse.transformations.top_k_by_similarity import TopKBySimilarity
 
 UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (OSError, ImportError, SemparseError)
@@ -236,13 +237,8 @@ class _DistinctOutputs(Transformation):
         self.transformation = transformation
 
     def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
-        seen = {current_text.text}
-        outputs = []
-        for output in self.transformation(current_text, indices_to_modify=set(indices_to_modify)):
-            if output.text not in seen:
-                seen.add(output.text)
-                outputs.append(output)
-        return outputs
+        outputs = self.transformation(current_text, indices_to_modify=set(indices_to_modify))
+        return distinct_new_texts(current_text, outputs)
 
     @property
     def deterministic(self) -> bool:

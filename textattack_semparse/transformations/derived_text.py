@@ -54,6 +54,23 @@ def match_case(template: str, word: str) -> str:
     return word
 
 
+def distinct_new_texts(current_text: AttackedText, texts: Iterable[AttackedText | None]) -> list[AttackedText]:
+    """``texts`` in order without repeats, ``None`` and the unchanged ``current_text``.
+
+    Example:
+        >>> texts = [AttackedText("a c"), None, AttackedText("a b"), AttackedText("a c")]
+        >>> [t.text for t in distinct_new_texts(AttackedText("a b"), texts)]
+        ['a c']
+    """
+    seen = {current_text.text}
+    distinct = []
+    for text in texts:
+        if text is not None and text.text not in seen:
+            seen.add(text.text)
+            distinct.append(text)
+    return distinct
+
+
 def _newly_modified(old_words: Sequence[str], new_words: Sequence[str]) -> set[int]:
     """Positions of ``new_words`` that are not an unchanged word of ``old_words``."""
     matcher = difflib.SequenceMatcher(a=list(old_words), b=list(new_words), autojunk=False)

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from textattack.shared import AttackedText
 from textattack.transformations import Transformation
 
-from textattack_semparse.transformations.derived_text import question_word_count
+from textattack_semparse.transformations.derived_text import distinct_new_texts, question_word_count
 
 # Up to this many position sets are enumerated and sampled without replacement; beyond it
 # (long questions, large ``num_words``) distinct sets are drawn by rejection.
@@ -97,13 +97,7 @@ class RandomWordsTransformation(Transformation):
         position_sets = self.sample_position_sets(current_text, self._eligible_positions(current_text, indices))
         if not position_sets:
             return []
-        seen = {current_text.text}
-        results = []
-        for text in self._apply(current_text, position_sets):
-            if text is not None and text.text not in seen:
-                seen.add(text.text)
-                results.append(text)
-        return results
+        return distinct_new_texts(current_text, self._apply(current_text, position_sets))
 
     @property
     def deterministic(self) -> bool:

@@ -21,6 +21,7 @@ from textattack.transformations import Transformation
 
 from textattack_semparse.linguistics.sentence_embeddings import SentenceEmbeddings
 from textattack_semparse.transformations.derived_text import (
+    distinct_new_texts,
     edit_words,
     is_single_word,
     question_text,
@@ -227,13 +228,9 @@ class TextBuggerTypo(Transformation):
         proposals = [[self._rng.choice(options) for options in edits[i].values()] for i in eligible]
         combinations = list(itertools.product(*proposals))
         chosen = self._rng.sample(combinations, min(self.num_candidates, len(combinations)))
-        results, seen = [], {current_text.text}
-        for combination in chosen:
-            text = edit_words(current_text, list(zip(eligible, combination)))
-            if text.text not in seen:
-                seen.add(text.text)
-                results.append(text)
-        return results
+        return distinct_new_texts(
+            current_text, (edit_words(current_text, list(zip(eligible, combination))) for combination in chosen)
+        )
 
     @property
     def deterministic(self) -> bool:

@@ -19,6 +19,7 @@ from textattack.transformations import WordSwap
 from textattack_semparse.errors import closest_match_hint
 from textattack_semparse.linguistics.spacy_pipeline import parse_words
 from textattack_semparse.transformations.grammar.error_model import CONFUSION_TYPES, NULL, ErrorModel
+from textattack_semparse.transformations.derived_text import distinct_new_texts
 from textattack_semparse.transformations.grammar.grammar_edit import GrammarEdit
 
 if TYPE_CHECKING:
@@ -171,16 +172,7 @@ class GrammarErrorTransformation(WordSwap):
             groups = [[edit] for edit in edits]
         else:
             groups = [self.sample_edits(edits, len(current_text.words)) for _ in range(self.num_samples)]
-        results: list[AttackedText] = []
-        seen = {current_text.text}
-        for group in groups:
-            if not group:
-                continue
-            text = _apply(current_text, group)
-            if text.text not in seen:
-                seen.add(text.text)
-                results.append(text)
-        return results
+        return distinct_new_texts(current_text, (_apply(current_text, group) for group in groups if group))
 
     def _edit_weight(self, edit: GrammarEdit) -> float:
         if edit.error_type in CONFUSION_TYPES:

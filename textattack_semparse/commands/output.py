@@ -49,6 +49,28 @@ def add_scoring_arguments(parser: Any) -> None:
     )
 
 
+def positive_int(value: str) -> int:
+    """An argparse type: a positive whole number (a usage error otherwise)."""
+    return _whole_number(value, minimum=1, description="a positive integer")
+
+
+def non_negative_int(value: str) -> int:
+    """An argparse type: zero or a positive whole number (a usage error otherwise)."""
+    return _whole_number(value, minimum=0, description="a non-negative integer")
+
+
+def _whole_number(value: str, *, minimum: int, description: str) -> int:
+    import argparse
+
+    try:
+        number = int(value)
+    except ValueError:
+        number = minimum - 1
+    if number < minimum:
+        raise argparse.ArgumentTypeError(f"expected {description}, got {value!r}")
+    return number
+
+
 def positive_seconds(value: str) -> float:
     """An argparse type: a positive number of seconds (a usage error otherwise, not a traceback)."""
     import argparse

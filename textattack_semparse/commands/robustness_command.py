@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from textattack_semparse.commands.output import add_scoring_arguments, positive_seconds
+from textattack_semparse.commands.output import add_scoring_arguments, positive_int, positive_seconds
 from textattack_semparse.robustness.robustness_metrics import RATES
 from textattack_semparse.robustness.selection_settings import DEFAULT_SETTING, SELECTION_SETTINGS
 
@@ -53,18 +53,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.set_defaults(func=run_build_and_evaluate)
 
 
-def _positive_int(value: str) -> int:
-    try:
-        count = int(value)
-    except ValueError:
-        count = 0
-    if count < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value!r}")
-    return count
-
-
 def _count_or_all(value: str) -> int | str:
-    return value if value == "all" else _positive_int(value)
+    return value if value == "all" else positive_int(value)
 
 
 def _add_build_options(parser: argparse.ArgumentParser) -> None:
@@ -95,13 +85,13 @@ def _add_build_options(parser: argparse.ArgumentParser) -> None:
         help="most similar candidates kept (K or 'all'); with --candidates, overrides the setting's selection",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the perturbations and the sampler (default 0)")
-    parser.add_argument("--num-examples", type=_positive_int, help="use the first N examples of the dataset only")
+    parser.add_argument("--num-examples", type=positive_int, help="use the first N examples of the dataset only")
 
 
 def _add_evaluate_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output-json", help="write the report as JSON here")
     parser.add_argument("--output-csv", help="write the per-perturbation rows as CSV here")
-    parser.add_argument("--batch-size", type=_positive_int, default=64, help="inputs per victim call (default 64)")
+    parser.add_argument("--batch-size", type=positive_int, default=64, help="inputs per victim call (default 64)")
     parser.add_argument(
         "--timeout",
         type=positive_seconds,

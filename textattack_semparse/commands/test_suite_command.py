@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textattack_semparse.commands.output import positive_seconds
+from textattack_semparse.commands.output import non_negative_int, positive_seconds
 
 if TYPE_CHECKING:
     from textattack_semparse.datasets.benchmark import Benchmark
@@ -56,14 +56,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the fuzz databases (default 0)")
     build.add_argument(
         "--max-databases",
-        type=_non_negative_int,
+        type=non_negative_int,
         default=DEFAULT_MAX_DATABASES,
         metavar="N",
         help=f"size cap: fuzz databases kept at most (default {DEFAULT_MAX_DATABASES})",
     )
     build.add_argument(
         "--candidates",
-        type=_non_negative_int,
+        type=non_negative_int,
         default=DEFAULT_CANDIDATES,
         metavar="N",
         help=f"fuzz databases tried at most (default {DEFAULT_CANDIDATES})",
@@ -78,7 +78,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     build.add_argument(
         "--neighbours-per-query",
-        type=_non_negative_int,
+        type=non_negative_int,
         metavar="N",
         help="neighbours made per gold query at most (default: all)",
     )
@@ -156,16 +156,6 @@ def _print_report(report: SuiteReport, suite_dir: Path, seconds: float) -> None:
     print(report.summary())
     print(f"Wrote {suite_dir / 'report.json'} and {len(report.databases)} databases in {suite_dir}")
     print(f"Built in {seconds:.1f} s (loading, neighbour queries and distillation)")
-
-
-def _non_negative_int(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        number = -1
-    if number < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value!r}")
-    return number
 
 
 class _Bar:

@@ -14,9 +14,11 @@ SPECIAL_TOKENS = (PAD_TOKEN, EOS_TOKEN, UNK_TOKEN)
 
 TOKENIZER_KINDS = ("word", "bpe")
 
-_ISOLATED = r"[()\[\]{},]"
-"""Split off as tokens of their own, as :func:`~textattack_semparse.scoring.exact_match_scorer.normalize_logical_form`
-does, so a decoded output (tokens joined by spaces) has the gold's normalised tokens."""
+_ISOLATED = r"[()]"
+"""Split off as tokens of their own. A decoded output (tokens joined by spaces) then has the
+gold's normalised tokens (:func:`~textattack_semparse.scoring.exact_match_scorer.normalize_logical_form`
+splits brackets and commas too, in prediction and gold alike); keeping ``<<e,t>,<<e,i>,e>>``
+in one token makes typed lambda calculus about 40% shorter than splitting every comma."""
 
 
 def train_tokenizer(
@@ -29,8 +31,8 @@ def train_tokenizer(
 ) -> transformers.PreTrainedTokenizerFast:
     """A tokenizer trained on ``texts`` (questions and gold outputs: one vocabulary for both).
 
-    ``"word"`` is a word-level vocabulary: text is split at whitespace and around brackets
-    and commas, and decoding joins the tokens with spaces (SQL and logical forms survive,
+    ``"word"`` is a word-level vocabulary: text is split at whitespace and around
+    parentheses, and decoding joins the tokens with spaces (SQL and logical forms survive,
     spacing aside; unseen words become ``<unk>``). ``"bpe"`` is byte-level BPE of at most
     ``vocab_size`` tokens, which round-trips any text exactly. Every encoding ends with
     ``</s>``; the ids of ``<pad>``, ``</s>``, ``<unk>`` are 0, 1, 2.
@@ -82,4 +84,5 @@ def train_tokenizer(
         unk_token=UNK_TOKEN,
         model_max_length=model_max_length,
         clean_up_tokenization_spaces=False,
+        model_input_names=["input_ids", "attention_mask"],
     )

@@ -150,3 +150,23 @@ def test_bad_settings_are_rejected_at_construction(keyword, value):
     settings = {**TINY, keyword: value}
     with pytest.raises(ValueError, match=keyword):
         ParserTrainer("geo-mini", "unused", **settings)
+
+
+def test_train_command_writes_a_model_that_evaluate_loads(tmp_path, capsys):
+    from textattack_semparse.cli import main
+
+    output_dir = tmp_path / "model"
+    assert (
+        main(
+            ["train", "--benchmark", "geo-mini", "--output-dir", str(output_dir), "--epochs", "1", "--d-model", "16",
+             "--d-ff", "32", "--layers", "1", "--heads", "2", "--batch-size", "16", "--warmup-steps", "0",
+             "--device", "cpu"]
+        )
+        == 0
+    )
+    assert "best dev exact match" in capsys.readouterr().out
+    report_file = tmp_path / "report.json"
+    assert main(["evaluate", "--model", str(output_dir), "--dataset", "geo-mini-question-test", "--num-examples", "3",
+                 "--output", str(report_file)]) == 0
+    report = json.loads(report_file.read_text())
+    assert report["examples"] == 3 and report["dataset"] == "geo-mini-question-test"

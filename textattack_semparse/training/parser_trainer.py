@@ -177,8 +177,12 @@ class ParserTrainer:
             "learning_rate",
             "warmup_steps",
             "patience",
+            "dev_fraction",
+            "max_length",
             "seed",
             "device",
+            "save_total_limit",
+            "data_dir",
         ]
 
     def __repr__(self) -> str:

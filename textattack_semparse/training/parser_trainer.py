@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import transformers
+
 from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.errors import DatasetError, SemparseError
@@ -23,14 +25,25 @@ CHECKPOINT_FOLDER = "checkpoints"
 """Sub-folder of the output directory where the trainer keeps its epoch checkpoints."""
 
 SELECTION_METRIC = "selection"
-"""Dev exact match, ties broken by token similarity (``SIMILARITY_WEIGHT`` times one minus the
-mean normalised token edit distance): exact match alone stays 0 for the first epochs of a
-model trained from scratch, and early stopping would end the run there."""
+"""Dev exact match, ties broken by dev loss (``LOSS_WEIGHT`` times the teacher-forced loss is
+subtracted): exact match stays 0 for the first epochs of a model trained from scratch (its outputs
+do not yet stop), and early stopping on exact match alone ends the run there."""
 
-SIMILARITY_WEIGHT = 1e-3
+LOSS_WEIGHT = 1e-4
+"""Small enough that one more exact match on a dev set of up to a thousand examples outweighs any
+loss difference below 10 nats per token."""
 
 TRAINING_FILE = "semparse_training.json"
 """What the output directory was trained on, with which settings, and how it did on dev."""
+
+
+class _SelectionMetric(transformers.TrainerCallback):
+    """Adds ``eval_selection`` (:data:`SELECTION_METRIC`) to the dev metrics before the trainer
+    and early stopping read them (``compute_metrics`` does not see the dev loss)."""
+
+    def on_evaluate(self, args: Any, state: Any, control: Any, metrics: dict[str, float] | None = None, **kwargs: Any) -> None:
+        if metrics is not None and "eval_exact_match" in metrics and "eval_loss" in metrics:
+            metrics[f"eval_{SELECTION_METRIC}"] = metrics["eval_exact_match"] - LOSS_WEIGHT * metrics["eval_loss"]
 
 
 class ParserTrainer:
@@ -40,7 +53,7 @@ class ParserTrainer:
     inputs are the questions, targets the gold SQL or logical forms. Training runs through
     ``transformers``' ``Seq2SeqTrainer``: AdamW with linear warm-up and decay, evaluation on the
     dev split after every epoch by greedy decoding (dev exact match of normalised tokens, ties
-    broken by token edit similarity, selects the model), batches of similar input length (less padding), early stopping after ``patience`` epochs without improvement, the
+    broken by dev loss, selects the model), batches of similar input length (less padding), early stopping after ``patience`` epochs without improvement, the
     best model restored at the end, epoch checkpoints under ``<output_dir>/checkpoints``
     (``resume=True`` continues from the last one). Benchmarks without a dev split
     (``geo-lambda``) hold out a seeded ``dev_fraction`` of the training split. On CUDA it
@@ -229,7 +242,6 @@ class ParserTrainer:
             DatasetError: The benchmark or split cannot be loaded.
         """
         import torch
-        import transformers
         from transformers.trainer_utils import get_last_checkpoint
 
         started = time.perf_counter()
@@ -273,12 +285,9 @@ class ParserTrainer:
             ids[ids < 0] = tokenizer.pad_token_id
             decoded = tokenizer.batch_decode(ids, skip_special_tokens=True)
             distances = [scorer.distance(text, gold) for text, gold in zip(decoded, golds)]
-            exact_match = sum(distance == 0.0 for distance in distances) / len(golds)
-            similarity = 1.0 - sum(distances) / len(golds)
             return {
-                "exact_match": exact_match,
-                "token_similarity": similarity,
-                SELECTION_METRIC: exact_match + SIMILARITY_WEIGHT * similarity,
+                "exact_match": sum(distance == 0.0 for distance in distances) / len(golds),
+                "token_similarity": 1.0 - sum(distances) / len(golds),
             }
 
         cuda = self.device.startswith("cuda")
@@ -322,17 +331,21 @@ class ParserTrainer:
             data_collator=transformers.DataCollatorForSeq2Seq(tokenizer, model=model, label_pad_token_id=-100),
             processing_class=tokenizer,
             compute_metrics=compute_metrics,
-            callbacks=[transformers.EarlyStoppingCallback(early_stopping_patience=self.patience)],
+            callbacks=[
+                _SelectionMetric(),
+                transformers.EarlyStoppingCallback(early_stopping_patience=self.patience),
+            ],
         )
         result = trainer.train(resume_from_checkpoint=last_checkpoint)
         trainer.model.save_pretrained(output_dir)
         tokenizer.save_pretrained(output_dir)
+        best_step = (
+            None
+            if trainer.state.best_model_checkpoint is None
+            else int(trainer.state.best_model_checkpoint.rsplit("-", 1)[-1])
+        )
         best = next(
-            (
-                entry
-                for entry in trainer.state.log_history
-                if f"eval_{SELECTION_METRIC}" in entry and entry[f"eval_{SELECTION_METRIC}"] == trainer.state.best_metric
-            ),
+            (entry for entry in trainer.state.log_history if "eval_exact_match" in entry and entry["step"] == best_step),
             {},
         )
         report = {
@@ -351,6 +364,7 @@ class ParserTrainer:
             "best_epoch": best.get("epoch"),
             "best_dev_exact_match": best.get("eval_exact_match"),
             "best_dev_token_similarity": best.get("eval_token_similarity"),
+            "best_dev_loss": best.get("eval_loss"),
             "best_checkpoint": trainer.state.best_model_checkpoint,
             "resumed_from": last_checkpoint,
             "seconds": round(time.perf_counter() - started, 1),
@@ -359,7 +373,6 @@ class ParserTrainer:
         return report
 
     def _config(self, tokenizer: Any) -> Any:
-        import transformers
 
         return transformers.T5Config(
             vocab_size=len(tokenizer),

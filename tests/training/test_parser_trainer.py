@@ -164,7 +164,9 @@ def test_train_command_writes_a_model_that_evaluate_loads(tmp_path, capsys):
         )
         == 0
     )
-    assert "best dev exact match" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "best dev exact match" in printed
+    assert f"evaluate --model {output_dir} --dataset geo-mini-question-test" in printed
     report_file = tmp_path / "report.json"
     assert main(["evaluate", "--model", str(output_dir), "--dataset", "geo-mini-question-test", "--num-examples", "3",
                  "--output", str(report_file)]) == 0

@@ -78,5 +78,22 @@ def run(args: argparse.Namespace) -> int:
             ("seconds", report["seconds"]),
         ),
     )
-    print(f"Evaluate with: textattack-semparse evaluate --model {args.output_dir} --dataset <benchmark>-<split>-test")
+    test_sets = _test_datasets(args.benchmark, args.split_type)
+    if test_sets:
+        print(f"Evaluate with: textattack-semparse evaluate --model {args.output_dir} --dataset {test_sets[0]}")
     return 0
+
+
+def _test_datasets(benchmark: str, split_type: str) -> list[str]:
+    """The registered datasets of the benchmark's test split (``geo-lambda-test``, ``geo-question-test``)."""
+    from textattack_semparse.registry import get_registry
+
+    registry = get_registry()
+    key = benchmark.strip().lower().replace("_", "-")
+    return [
+        name
+        for name in registry.names("dataset")
+        if registry.get("dataset", name).options.get("benchmark") == key
+        and registry.get("dataset", name).options.get("split_type", "question") == split_type
+        and registry.get("dataset", name).options.get("split") == "test"
+    ]

@@ -97,6 +97,16 @@ def test_gold_loss_is_the_models_teacher_forced_loss(trained):
     assert loss == pytest.approx(float(expected), rel=1e-5)
 
 
+def test_bart_round_trip(tmp_path):
+    report = ParserTrainer("geo-mini", tmp_path, architecture="bart", epochs=1, **TINY).train()
+    assert report["architecture"] == "BartForConditionalGeneration"
+    example = load_benchmark("geo-mini").split("question", "test")[0]
+    parser = Seq2SeqParser(tmp_path, device="cpu", max_new_tokens=8)
+    [prediction] = parser([example.question])
+    [loss] = parser.gold_loss([example.question], [example.gold])
+    assert isinstance(prediction, str) and math.isfinite(loss) and loss > 0
+
+
 def test_training_lowers_the_loss(tmp_path):
     report = ParserTrainer("geo-mini", tmp_path, epochs=4, learning_rate=1e-2, **TINY).train()
     checkpoint = Path(report["best_checkpoint"]).parent / f"checkpoint-{report['global_step']}"
@@ -144,7 +154,7 @@ def _split_without_dev(split):
 
 @pytest.mark.parametrize(
     ("keyword", "value"),
-    [("split_type", "fold"), ("tokenizer_kind", "chars"), ("d_model", 0), ("dev_fraction", 1.0), ("max_steps", 0)],
+    [("split_type", "fold"), ("architecture", "gpt2"), ("tokenizer_kind", "chars"), ("d_model", 0), ("dev_fraction", 1.0), ("max_steps", 0)],
 )
 def test_bad_settings_are_rejected_at_construction(keyword, value):
     settings = {**TINY, keyword: value}

@@ -20,6 +20,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--output-dir", required=True, help="where the model, tokenizer and checkpoints are written")
     parser.add_argument("--data-dir", help="real-data folder (default: $SEMPARSE_DATA_DIR)")
     parser.add_argument("--resume", action="store_true", help="continue from the last checkpoint in --output-dir")
+    parser.add_argument("--architecture", choices=("t5", "bart"), default="t5", help="model family (default: t5)")
     parser.add_argument("--tokenizer", choices=("word", "bpe"), default="word", help="vocabulary kind (default: word)")
     parser.add_argument("--d-model", type=int, default=256, help="hidden size (default: 256)")
     parser.add_argument("--d-ff", type=int, default=1024, help="feed-forward size (default: 1024)")
@@ -47,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
         args.output_dir,
         split_type=args.split_type,
         data_dir=args.data_dir,
+        architecture=args.architecture,
         tokenizer_kind=args.tokenizer,
         d_model=args.d_model,
         d_ff=args.d_ff,

@@ -37,6 +37,13 @@ TRAINING_FILE = "semparse_training.json"
 """What the output directory was trained on, with which settings, and how it did on dev."""
 
 
+ARCHITECTURES: dict[str, type] = {
+    "t5": transformers.T5ForConditionalGeneration,
+    "bart": transformers.BartForConditionalGeneration,
+}
+"""``--architecture`` name -> model class (built from a small config, randomly initialised)."""
+
+
 class _SelectionMetric(transformers.TrainerCallback):
     """Adds ``eval_selection`` (:data:`SELECTION_METRIC`) to the dev metrics before the trainer
     and early stopping read them (``compute_metrics`` does not see the dev loss)."""
@@ -47,7 +54,8 @@ class _SelectionMetric(transformers.TrainerCallback):
 
 
 class ParserTrainer:
-    """Trains a ``T5ForConditionalGeneration`` (random init, small config) on one benchmark split.
+    """Trains a ``T5ForConditionalGeneration`` or ``BartForConditionalGeneration`` (random init,
+    small config) on one benchmark split.
 
     The tokenizer is fitted on the training questions and gold outputs (:func:`train_tokenizer`);
     inputs are the questions, targets the gold SQL or logical forms. Training runs through
@@ -72,6 +80,8 @@ class ParserTrainer:
         split_type (str, default "question"): ``"question"`` or ``"query"`` split.
         data_dir (str | os.PathLike | None, default None): The real-data folder; default
             ``$SEMPARSE_DATA_DIR``.
+        architecture (str, default "t5"): ``"t5"`` (T5: relative position buckets, ReLU FFN) or
+            ``"bart"`` (BART: learned positions, GELU FFN).
         tokenizer_kind (str, default "word"): ``"word"`` or ``"bpe"`` (:func:`train_tokenizer`).
         d_model (int, default 256): Hidden size.
         d_ff (int, default 1024): Feed-forward size.
@@ -104,6 +114,7 @@ class ParserTrainer:
         *,
         split_type: str = "question",
         data_dir: str | os.PathLike[str] | None = None,
+        architecture: str = "t5",
         tokenizer_kind: str = "word",
         d_model: int = 256,
         d_ff: int = 1024,
@@ -124,6 +135,8 @@ class ParserTrainer:
     ) -> None:
         if split_type not in ("question", "query"):
             raise ValueError(f"split_type must be 'question' or 'query', got {split_type!r}.")
+        if architecture not in ARCHITECTURES:
+            raise ValueError(f"architecture must be one of {', '.join(ARCHITECTURES)}, got {architecture!r}.")
         if tokenizer_kind not in TOKENIZER_KINDS:
             raise ValueError(f"tokenizer_kind must be one of {', '.join(TOKENIZER_KINDS)}, got {tokenizer_kind!r}.")
         for name, value in (
@@ -155,6 +168,7 @@ class ParserTrainer:
         self.output_dir = str(output_dir)
         self.split_type = split_type
         self.data_dir = None if data_dir is None else str(data_dir)
+        self.architecture = architecture
         self.tokenizer_kind = tokenizer_kind
         self.d_model = d_model
         self.d_ff = d_ff
@@ -178,6 +192,7 @@ class ParserTrainer:
             "benchmark",
             "output_dir",
             "split_type",
+            "architecture",
             "tokenizer_kind",
             "d_model",
             "d_ff",
@@ -262,12 +277,12 @@ class ParserTrainer:
                 model_max_length=self.max_length,
             )
         transformers.set_seed(self.seed)
-        model = transformers.T5ForConditionalGeneration(self._config(tokenizer))
+        model = ARCHITECTURES[self.architecture](self._config(tokenizer))
         train_features = self._features(tokenizer, train_examples)
         dev_features = self._features(tokenizer, dev_examples)
         generation_length = max(len(feature["labels"]) for feature in train_features + dev_features) + 16
         model.generation_config = transformers.GenerationConfig(
-            decoder_start_token_id=tokenizer.pad_token_id,
+            decoder_start_token_id=model.config.decoder_start_token_id,
             pad_token_id=tokenizer.pad_token_id,
             eos_token_id=tokenizer.eos_token_id,
             max_length=generation_length,
@@ -351,7 +366,7 @@ class ParserTrainer:
         report = {
             "benchmark": self.benchmark,
             "split_type": self.split_type,
-            "architecture": "T5ForConditionalGeneration",
+            "architecture": type(trainer.model).__name__,
             "settings": {key: getattr(self, key) for key in self.extra_repr_keys() if key != "output_dir"},
             "train_examples": len(train_examples),
             "dev_examples": len(dev_examples),
@@ -373,6 +388,28 @@ class ParserTrainer:
         return report
 
     def _config(self, tokenizer: Any) -> Any:
+        if self.architecture == "bart":
+            # BART starts decoding from </s> (as facebook/bart-* do); there is no <s> here.
+            return transformers.BartConfig(
+                vocab_size=len(tokenizer),
+                d_model=self.d_model,
+                encoder_ffn_dim=self.d_ff,
+                decoder_ffn_dim=self.d_ff,
+                encoder_layers=self.num_layers,
+                decoder_layers=self.num_layers,
+                encoder_attention_heads=self.num_heads,
+                decoder_attention_heads=self.num_heads,
+                dropout=self.dropout,
+                max_position_embeddings=self.max_length,
+                pad_token_id=tokenizer.pad_token_id,
+                eos_token_id=tokenizer.eos_token_id,
+                bos_token_id=tokenizer.eos_token_id,
+                decoder_start_token_id=tokenizer.eos_token_id,
+                forced_eos_token_id=None,
+                forced_bos_token_id=None,
+                scale_embedding=True,
+                tie_word_embeddings=True,
+            )
 
         return transformers.T5Config(
             vocab_size=len(tokenizer),

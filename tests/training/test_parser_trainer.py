@@ -182,3 +182,12 @@ def test_train_command_writes_a_model_that_evaluate_loads(tmp_path, capsys):
                  "--output", str(report_file)]) == 0
     report = json.loads(report_file.read_text())
     assert report["examples"] == 3 and report["dataset"] == "geo-mini-question-test"
+
+
+def test_dev_predictions_are_scored_in_example_order(tmp_path):
+    from textattack_semparse.training.parser_trainer import _OrderedEvaluationTrainer
+
+    arguments = transformers.Seq2SeqTrainingArguments(output_dir=str(tmp_path), group_by_length=True, use_cpu=True, report_to="none")
+    trainer = _OrderedEvaluationTrainer(model=torch.nn.Linear(1, 1), args=arguments)
+    dev = [{"input_ids": [1] * length} for length in (3, 9, 1, 7)]
+    assert list(trainer._get_eval_sampler(dev)) == [0, 1, 2, 3]

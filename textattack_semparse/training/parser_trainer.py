@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import torch
 import transformers
 
 from textattack_semparse.datasets.benchmark import load_benchmark
@@ -42,6 +43,15 @@ ARCHITECTURES: dict[str, type] = {
     "bart": transformers.BartForConditionalGeneration,
 }
 """``--architecture`` name -> model class (built from a small config, randomly initialised)."""
+
+
+class _OrderedEvaluationTrainer(transformers.Seq2SeqTrainer):
+    """``Seq2SeqTrainer`` that evaluates in example order. With ``group_by_length`` (used here for
+    training batches) transformers 4.57 also reorders evaluation, and dev predictions are compared
+    with the gold strings by position."""
+
+    def _get_eval_sampler(self, eval_dataset: Any) -> Any:
+        return torch.utils.data.SequentialSampler(eval_dataset)
 
 
 class _SelectionMetric(transformers.TrainerCallback):
@@ -256,7 +266,6 @@ class ParserTrainer:
             SemparseError: ``resume=True`` but ``output_dir`` holds no checkpoint.
             DatasetError: The benchmark or split cannot be loaded.
         """
-        import torch
         from transformers.trainer_utils import get_last_checkpoint
 
         started = time.perf_counter()
@@ -338,7 +347,7 @@ class ParserTrainer:
             dataloader_num_workers=0,
             save_safetensors=True,
         )
-        trainer = transformers.Seq2SeqTrainer(
+        trainer = _OrderedEvaluationTrainer(
             model=model,
             args=arguments,
             train_dataset=train_features,

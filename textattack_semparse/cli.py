@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "fit_grammar_errors_command",
     "grammar_attack_command",
     "test_suite_command",
+    "train_command",
 )
 """Modules of :mod:`textattack_semparse.commands`, each with ``register(subparsers)``."""
 

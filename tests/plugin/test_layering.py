@@ -20,7 +20,7 @@ LAYERS = (
     {"transformations"},
     {"constraints", "victims"},
     {"search_methods", "goal_functions"},
-    {"metrics", "augmentation", "recipes", "robustness"},
+    {"metrics", "augmentation", "recipes", "robustness", "training"},
     {"commands", "cli", "_textattack_shim", "plugin"},
 )
 LAYER = {name: level for level, names in enumerate(LAYERS) for name in names}

@@ -1,0 +1,193 @@
+"""ParserTrainer on geo-mini (embedded, offline): a tiny T5 trained for a few steps, saved as a
+Hugging Face directory that Seq2SeqParser loads, and resumed from its last checkpoint."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+import torch
+import transformers
+
+from textattack_semparse.datasets.benchmark import load_benchmark
+from textattack_semparse.errors import SemparseError
+from textattack_semparse.training.parser_trainer import CHECKPOINT_FOLDER, TRAINING_FILE, ParserTrainer
+from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser, is_seq2seq_directory
+
+TINY = {
+    "d_model": 16,
+    "d_ff": 32,
+    "num_layers": 1,
+    "num_heads": 2,
+    "batch_size": 16,
+    "warmup_steps": 0,
+    "device": "cpu",
+}
+STEPS_PER_EPOCH = 5
+"""geo-mini's question split has 70 training examples: 5 batches of 16."""
+
+
+@pytest.fixture(autouse=True)
+def geo_mini_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SEMPARSE_DATA_DIR", "")
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    output_dir = tmp_path_factory.mktemp("t5-geo-mini")
+    report = ParserTrainer("geo-mini", output_dir, epochs=2, **TINY).train()
+    return output_dir, report
+
+
+def test_output_is_a_standard_seq2seq_directory(trained):
+    output_dir, _ = trained
+    assert is_seq2seq_directory(output_dir)
+    assert {"config.json", "model.safetensors", "tokenizer.json", "generation_config.json"} <= {
+        path.name for path in output_dir.iterdir()
+    }
+    config = transformers.AutoConfig.from_pretrained(output_dir)
+    assert config.architectures == ["T5ForConditionalGeneration"]
+    assert (config.d_model, config.num_layers) == (16, 1)
+
+
+def test_report_counts_steps_and_examples(trained):
+    output_dir, report = trained
+    assert report["global_step"] == 2 * STEPS_PER_EPOCH
+    assert (report["train_examples"], report["dev_examples"], report["dev_source"]) == (70, 10, "dev")
+    assert 0.0 <= report["best_dev_exact_match"] <= 1.0
+    assert json.loads((output_dir / TRAINING_FILE).read_text()) == json.loads(json.dumps(report))
+
+
+def test_saved_model_is_the_best_checkpoint(trained):
+    output_dir, report = trained
+    saved = transformers.AutoModelForSeq2SeqLM.from_pretrained(output_dir).state_dict()
+    best = transformers.AutoModelForSeq2SeqLM.from_pretrained(report["best_checkpoint"]).state_dict()
+    assert all(torch.equal(saved[name], best[name]) for name in saved)
+
+
+def test_seq2seq_parser_predicts_with_the_trained_model(trained):
+    output_dir, _ = trained
+    questions = [example.question for example in load_benchmark("geo-mini").split("question", "test")[:4]]
+    parser = Seq2SeqParser(output_dir, device="cpu", max_new_tokens=8)
+    predictions = parser(questions)
+    model, tokenizer = parser.model, parser.tokenizer
+    expected = [
+        tokenizer.decode(
+            model.generate(**tokenizer(question, return_tensors="pt"), max_new_tokens=8, do_sample=False)[0],
+            skip_special_tokens=True,
+        ).strip()
+        for question in questions
+    ]
+    assert predictions == expected
+    assert all(isinstance(prediction, str) for prediction in predictions)
+
+
+def test_gold_loss_is_the_models_teacher_forced_loss(trained):
+    output_dir, _ = trained
+    example = load_benchmark("geo-mini").split("question", "test")[0]
+    parser = Seq2SeqParser(output_dir, device="cpu")
+    [loss] = parser.gold_loss([example.question], [example.gold])
+    tokenizer, model = parser.tokenizer, parser.model
+    labels = tokenizer(text_target=example.gold, return_tensors="pt")["input_ids"]
+    with torch.inference_mode():
+        expected = model(**tokenizer(example.question, return_tensors="pt"), labels=labels).loss
+    assert math.isfinite(loss) and loss > 0
+    assert loss == pytest.approx(float(expected), rel=1e-5)
+
+
+def test_bart_round_trip(tmp_path):
+    report = ParserTrainer("geo-mini", tmp_path, architecture="bart", epochs=1, **TINY).train()
+    assert report["architecture"] == "BartForConditionalGeneration"
+    example = load_benchmark("geo-mini").split("question", "test")[0]
+    parser = Seq2SeqParser(tmp_path, device="cpu", max_new_tokens=8)
+    [prediction] = parser([example.question])
+    [loss] = parser.gold_loss([example.question], [example.gold])
+    assert isinstance(prediction, str) and math.isfinite(loss) and loss > 0
+
+
+def test_training_lowers_the_loss(tmp_path):
+    report = ParserTrainer("geo-mini", tmp_path, epochs=4, learning_rate=1e-2, **TINY).train()
+    checkpoint = Path(report["best_checkpoint"]).parent / f"checkpoint-{report['global_step']}"
+    losses = [entry["loss"] for entry in json.loads((checkpoint / "trainer_state.json").read_text())["log_history"] if "loss" in entry]
+    assert losses[-1] < losses[0]
+
+
+def test_resume_continues_the_step_count(tmp_path):
+    first = ParserTrainer("geo-mini", tmp_path, epochs=1, **TINY).train()
+    assert first["global_step"] == STEPS_PER_EPOCH
+    resumed = ParserTrainer("geo-mini", tmp_path, epochs=2, **TINY).train(resume=True)
+    assert resumed["resumed_from"] == str(tmp_path / CHECKPOINT_FOLDER / f"checkpoint-{STEPS_PER_EPOCH}")
+    assert resumed["global_step"] == 2 * STEPS_PER_EPOCH
+    assert (tmp_path / CHECKPOINT_FOLDER / f"checkpoint-{2 * STEPS_PER_EPOCH}").is_dir()
+
+
+def test_resume_without_a_checkpoint_names_the_folder(tmp_path):
+    with pytest.raises(SemparseError, match="no checkpoint under"):
+        ParserTrainer("geo-mini", tmp_path, **TINY).train(resume=True)
+
+
+def test_benchmark_without_dev_split_holds_out_a_seeded_slice(monkeypatch):
+    trainer = ParserTrainer("geo-mini", "unused", split_type="question", **TINY)
+    monkeypatch.setattr(
+        type(load_benchmark("geo-mini")), "split", _split_without_dev(type(load_benchmark("geo-mini")).split)
+    )
+    train, dev, source = trainer.splits()
+    again_train, again_dev, _ = ParserTrainer("geo-mini", "unused", **TINY).splits()
+    assert len(dev) == 7 and len(train) == 63
+    assert "held-out" in source
+    assert dev == again_dev and train == again_train
+    assert not set(map(id, dev)) & set(map(id, train))
+
+
+def _split_without_dev(split):
+    from textattack_semparse.errors import DatasetError
+
+    def without_dev(self, split_type="question", name="test"):
+        if name == "dev":
+            raise DatasetError("no dev split")
+        return split(self, split_type, name)
+
+    return without_dev
+
+
+@pytest.mark.parametrize(
+    ("keyword", "value"),
+    [("split_type", "fold"), ("architecture", "gpt2"), ("tokenizer_kind", "chars"), ("d_model", 0), ("dev_fraction", 1.0), ("max_steps", 0)],
+)
+def test_bad_settings_are_rejected_at_construction(keyword, value):
+    settings = {**TINY, keyword: value}
+    with pytest.raises(ValueError, match=keyword):
+        ParserTrainer("geo-mini", "unused", **settings)
+
+
+def test_train_command_writes_a_model_that_evaluate_loads(tmp_path, capsys):
+    from textattack_semparse.cli import main
+
+    output_dir = tmp_path / "model"
+    assert (
+        main(
+            ["train", "--benchmark", "geo-mini", "--output-dir", str(output_dir), "--epochs", "1", "--d-model", "16",
+             "--d-ff", "32", "--layers", "1", "--heads", "2", "--batch-size", "16", "--warmup-steps", "0",
+             "--device", "cpu"]
+        )
+        == 0
+    )
+    printed = capsys.readouterr().out
+    assert "best dev exact match" in printed
+    assert f"evaluate --model {output_dir} --dataset geo-mini-question-test" in printed
+    report_file = tmp_path / "report.json"
+    assert main(["evaluate", "--model", str(output_dir), "--dataset", "geo-mini-question-test", "--num-examples", "3",
+                 "--output", str(report_file)]) == 0
+    report = json.loads(report_file.read_text())
+    assert report["examples"] == 3 and report["dataset"] == "geo-mini-question-test"
+
+
+def test_dev_predictions_are_scored_in_example_order(tmp_path):
+    from textattack_semparse.training.parser_trainer import _OrderedEvaluationTrainer
+
+    arguments = transformers.Seq2SeqTrainingArguments(output_dir=str(tmp_path), group_by_length=True, use_cpu=True, report_to="none")
+    trainer = _OrderedEvaluationTrainer(model=torch.nn.Linear(1, 1), args=arguments)
+    dev = [{"input_ids": [1] * length} for length in (3, 9, 1, 7)]
+    assert list(trainer._get_eval_sampler(dev)) == [0, 1, 2, 3]

@@ -1,0 +1,447 @@
+"""Training a small encoder-decoder semantic parser from scratch on a registered benchmark."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import torch
+import transformers
+
+from textattack_semparse.datasets.benchmark import load_benchmark
+from textattack_semparse.datasets.example import SemparseExample
+from textattack_semparse.errors import DatasetError, SemparseError
+from textattack_semparse.scoring.exact_match_scorer import ExactMatchScorer
+from textattack_semparse.torch_device import resolve_device
+from textattack_semparse.training.tokenizer import TOKENIZER_KINDS, train_tokenizer
+
+logger = logging.getLogger(__name__)
+
+CHECKPOINT_FOLDER = "checkpoints"
+"""Sub-folder of the output directory where the trainer keeps its epoch checkpoints."""
+
+SELECTION_METRIC = "selection"
+"""Dev exact match, ties broken by dev loss (``LOSS_WEIGHT`` times the teacher-forced loss is
+subtracted): exact match stays 0 for the first epochs of a model trained from scratch (its outputs
+do not yet stop), and early stopping on exact match alone ends the run there."""
+
+LOSS_WEIGHT = 1e-4
+"""Small enough that one more exact match on a dev set of up to a thousand examples outweighs any
+loss difference below 10 nats per token."""
+
+TRAINING_FILE = "semparse_training.json"
+"""What the output directory was trained on, with which settings, and how it did on dev."""
+
+
+ARCHITECTURES: dict[str, type] = {
+    "t5": transformers.T5ForConditionalGeneration,
+    "bart": transformers.BartForConditionalGeneration,
+}
+"""``--architecture`` name -> model class (built from a small config, randomly initialised)."""
+
+
+class _OrderedEvaluationTrainer(transformers.Seq2SeqTrainer):
+    """``Seq2SeqTrainer`` that evaluates in example order. With ``group_by_length`` (used here for
+    training batches) transformers 4.57 also reorders evaluation, and dev predictions are compared
+    with the gold strings by position."""
+
+    def _get_eval_sampler(self, eval_dataset: Any) -> Any:
+        return torch.utils.data.SequentialSampler(eval_dataset)
+
+
+class _SelectionMetric(transformers.TrainerCallback):
+    """Adds ``eval_selection`` (:data:`SELECTION_METRIC`) to the dev metrics before the trainer
+    and early stopping read them (``compute_metrics`` does not see the dev loss)."""
+
+    def on_evaluate(self, args: Any, state: Any, control: Any, metrics: dict[str, float] | None = None, **kwargs: Any) -> None:
+        if metrics is not None and "eval_exact_match" in metrics and "eval_loss" in metrics:
+            metrics[f"eval_{SELECTION_METRIC}"] = metrics["eval_exact_match"] - LOSS_WEIGHT * metrics["eval_loss"]
+
+
+class ParserTrainer:
+    """Trains a ``T5ForConditionalGeneration`` or ``BartForConditionalGeneration`` (random init,
+    small config) on one benchmark split.
+
+    The tokenizer is fitted on the training questions and gold outputs (:func:`train_tokenizer`);
+    inputs are the questions, targets the gold SQL or logical forms. Training runs through
+    ``transformers``' ``Seq2SeqTrainer``: AdamW with linear warm-up and decay, evaluation on the
+    dev split after every epoch by greedy decoding (dev exact match of normalised tokens, ties
+    broken by dev loss, selects the model), batches of similar input length (less padding), early stopping after ``patience`` epochs without improvement, the
+    best model restored at the end, epoch checkpoints under ``<output_dir>/checkpoints``
+    (``resume=True`` continues from the last one). Benchmarks without a dev split
+    (``geo-lambda``) hold out a seeded ``dev_fraction`` of the training split. On CUDA it
+    trains in mixed precision (bfloat16 where supported, else float16); on CPU in float32.
+
+    The output directory is a standard Hugging Face directory (model, generation config,
+    tokenizer) that ``--model DIR`` loads as a :class:`~textattack_semparse.victims.seq2seq_parser.Seq2SeqParser`.
+    Entities are not anonymised yet: the model must generate database values itself.
+
+    Original to textattack-semparse. The default sizes follow the from-scratch parsers of
+    Huang et al. (2021) in scale (a few million parameters) and train on 2 CPU cores in minutes.
+
+    Args:
+        benchmark (str): A registered benchmark (``textattack-semparse list benchmark``).
+        output_dir (str | os.PathLike): Where the model, tokenizer and checkpoints go.
+        split_type (str, default "question"): ``"question"`` or ``"query"`` split.
+        data_dir (str | os.PathLike | None, default None): The real-data folder; default
+            ``$SEMPARSE_DATA_DIR``.
+        architecture (str, default "t5"): ``"t5"`` (T5: relative position buckets, ReLU FFN) or
+            ``"bart"`` (BART: learned positions, GELU FFN).
+        tokenizer_kind (str, default "word"): ``"word"`` or ``"bpe"`` (:func:`train_tokenizer`).
+        d_model (int, default 256): Hidden size.
+        d_ff (int, default 1024): Feed-forward size.
+        num_layers (int, default 3): Encoder layers (and as many decoder layers).
+        num_heads (int, default 4): Attention heads.
+        dropout (float, default 0.1): Dropout rate.
+        epochs (int, default 100): Most training epochs.
+        max_steps (int, default -1): Stop after this many optimiser steps (-1: ``epochs`` decides).
+        batch_size (int, default 32): Training (and evaluation) batch size.
+        learning_rate (float, default 1e-3): Peak learning rate.
+        warmup_steps (int, default 200): Linear warm-up steps.
+        patience (int, default 10): Epochs without dev improvement before stopping.
+        dev_fraction (float, default 0.1): Share of the training split held out as dev when
+            the benchmark has no dev split.
+        max_length (int, default 512): Most tokens per input or target (longer ones are truncated).
+        seed (int, default 42): Seeds the held-out slice, initialisation and data order.
+        device (str | None, default None): ``"cpu"`` forces the CPU; ``None`` uses CUDA when present.
+        save_total_limit (int, default 2): Most epoch checkpoints kept (the best is never deleted).
+
+    Example:
+        >>> trainer = ParserTrainer("geo-mini", "/tmp/t5-geo-mini", d_model=16, num_layers=1)
+        >>> trainer.benchmark, trainer.split_type
+        ('geo-mini', 'question')
+    """
+
+    def __init__(
+        self,
+        benchmark: str,
+        output_dir: str | os.PathLike[str],
+        *,
+        split_type: str = "question",
+        data_dir: str | os.PathLike[str] | None = None,
+        architecture: str = "t5",
+        tokenizer_kind: str = "word",
+        d_model: int = 256,
+        d_ff: int = 1024,
+        num_layers: int = 3,
+        num_heads: int = 4,
+        dropout: float = 0.1,
+        epochs: int = 100,
+        max_steps: int = -1,
+        batch_size: int = 32,
+        learning_rate: float = 1e-3,
+        warmup_steps: int = 200,
+        patience: int = 10,
+        dev_fraction: float = 0.1,
+        max_length: int = 512,
+        seed: int = 42,
+        device: str | None = None,
+        save_total_limit: int = 2,
+    ) -> None:
+        if split_type not in ("question", "query"):
+            raise ValueError(f"split_type must be 'question' or 'query', got {split_type!r}.")
+        if architecture not in ARCHITECTURES:
+            raise ValueError(f"architecture must be one of {', '.join(ARCHITECTURES)}, got {architecture!r}.")
+        if tokenizer_kind not in TOKENIZER_KINDS:
+            raise ValueError(f"tokenizer_kind must be one of {', '.join(TOKENIZER_KINDS)}, got {tokenizer_kind!r}.")
+        for name, value in (
+            ("d_model", d_model),
+            ("d_ff", d_ff),
+            ("num_layers", num_layers),
+            ("num_heads", num_heads),
+            ("epochs", epochs),
+            ("batch_size", batch_size),
+            ("max_length", max_length),
+            ("save_total_limit", save_total_limit),
+            ("patience", patience),
+        ):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive int, got {value!r}.")
+        if d_model % num_heads:
+            raise ValueError(f"d_model ({d_model}) must be a multiple of num_heads ({num_heads}).")
+        if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps == 0 or max_steps < -1:
+            raise ValueError(f"max_steps must be a positive int or -1, got {max_steps!r}.")
+        if not 0.0 < dev_fraction < 1.0:
+            raise ValueError(f"dev_fraction must be in (0, 1), got {dev_fraction!r}.")
+        if not 0.0 <= dropout < 1.0:
+            raise ValueError(f"dropout must be in [0, 1), got {dropout!r}.")
+        if not learning_rate > 0:
+            raise ValueError(f"learning_rate must be positive, got {learning_rate!r}.")
+        if isinstance(warmup_steps, bool) or not isinstance(warmup_steps, int) or warmup_steps < 0:
+            raise ValueError(f"warmup_steps must be a non-negative int, got {warmup_steps!r}.")
+        self.benchmark = benchmark
+        self.output_dir = str(output_dir)
+        self.split_type = split_type
+        self.data_dir = None if data_dir is None else str(data_dir)
+        self.architecture = architecture
+        self.tokenizer_kind = tokenizer_kind
+        self.d_model = d_model
+        self.d_ff = d_ff
+        self.num_layers = num_layers
+        self.num_heads = num_heads
+        self.dropout = dropout
+        self.epochs = epochs
+        self.max_steps = max_steps
+        self.batch_size = batch_size
+        self.learning_rate = learning_rate
+        self.warmup_steps = warmup_steps
+        self.patience = patience
+        self.dev_fraction = dev_fraction
+        self.max_length = max_length
+        self.seed = seed
+        self.device = resolve_device(device)
+        self.save_total_limit = save_total_limit
+
+    def extra_repr_keys(self) -> list[str]:
+        return [
+            "benchmark",
+            "output_dir",
+            "split_type",
+            "architecture",
+            "tokenizer_kind",
+            "d_model",
+            "d_ff",
+            "num_layers",
+            "num_heads",
+            "dropout",
+            "epochs",
+            "max_steps",
+            "batch_size",
+            "learning_rate",
+            "warmup_steps",
+            "patience",
+            "dev_fraction",
+            "max_length",
+            "seed",
+            "device",
+            "save_total_limit",
+            "data_dir",
+        ]
+
+    def __repr__(self) -> str:
+        settings = ", ".join(f"{key}={getattr(self, key)!r}" for key in self.extra_repr_keys())
+        return f"{type(self).__name__}({settings})"
+
+    @property
+    def checkpoint_dir(self) -> Path:
+        """Where the epoch checkpoints go."""
+        return Path(self.output_dir) / CHECKPOINT_FOLDER
+
+    def splits(self) -> tuple[list[SemparseExample], list[SemparseExample], str]:
+        """The training and dev examples, and where dev came from (``"dev"`` or a held-out slice)."""
+        benchmark = load_benchmark(self.benchmark, data_dir=self.data_dir)
+        train = benchmark.split(self.split_type, "train")
+        try:
+            return train, benchmark.split(self.split_type, "dev"), "dev"
+        except DatasetError:
+            pass
+        order = list(range(len(train)))
+        random.Random(self.seed).shuffle(order)
+        held_out = max(1, round(len(train) * self.dev_fraction))
+        if held_out >= len(train):
+            raise DatasetError(
+                f"Benchmark {self.benchmark!r} has {len(train)} training example(s) and no dev split; "
+                "too few to hold a dev slice out."
+            )
+        dev_indices = set(order[:held_out])
+        return (
+            [example for index, example in enumerate(train) if index not in dev_indices],
+            [example for index, example in enumerate(train) if index in dev_indices],
+            f"{held_out} held-out training examples (seed {self.seed})",
+        )
+
+    def train(self, *, resume: bool = False) -> dict[str, Any]:
+        """Train, save the best model and its tokenizer to ``output_dir``, and report.
+
+        Returns:
+            dict: The settings, the example counts, the steps and epochs run, the best dev
+            exact match and the wall-clock seconds (also written to ``semparse_training.json``).
+
+        Raises:
+            SemparseError: ``resume=True`` but ``output_dir`` holds no checkpoint.
+            DatasetError: The benchmark or split cannot be loaded.
+        """
+        from transformers.trainer_utils import get_last_checkpoint
+
+        started = time.perf_counter()
+        train_examples, dev_examples, dev_source = self.splits()
+        output_dir = Path(self.output_dir)
+        last_checkpoint = None
+        if resume:
+            last_checkpoint = get_last_checkpoint(str(self.checkpoint_dir)) if self.checkpoint_dir.is_dir() else None
+            if last_checkpoint is None:
+                raise SemparseError(
+                    f"--resume: no checkpoint under {str(self.checkpoint_dir)!r}; train without --resume first."
+                )
+            tokenizer = transformers.PreTrainedTokenizerFast.from_pretrained(last_checkpoint)
+        else:
+            tokenizer = train_tokenizer(
+                (text for example in train_examples for text in (example.question, example.gold)),
+                kind=self.tokenizer_kind,
+                model_max_length=self.max_length,
+            )
+        transformers.set_seed(self.seed)
+        model = ARCHITECTURES[self.architecture](self._config(tokenizer))
+        train_features = self._features(tokenizer, train_examples)
+        dev_features = self._features(tokenizer, dev_examples)
+        generation_length = max(len(feature["labels"]) for feature in train_features + dev_features) + 16
+        model.generation_config = transformers.GenerationConfig(
+            decoder_start_token_id=model.config.decoder_start_token_id,
+            pad_token_id=tokenizer.pad_token_id,
+            eos_token_id=tokenizer.eos_token_id,
+            max_length=generation_length,
+            num_beams=1,
+            do_sample=False,
+        )
+        golds = [example.gold for example in dev_examples]
+
+        scorer = ExactMatchScorer()
+
+        def compute_metrics(prediction: Any) -> dict[str, float]:
+            ids = prediction.predictions
+            ids = ids[0] if isinstance(ids, tuple) else ids
+            ids = ids.copy()
+            ids[ids < 0] = tokenizer.pad_token_id
+            decoded = tokenizer.batch_decode(ids, skip_special_tokens=True)
+            distances = [scorer.distance(text, gold) for text, gold in zip(decoded, golds)]
+            return {
+                "exact_match": sum(distance == 0.0 for distance in distances) / len(golds),
+                "token_similarity": 1.0 - sum(distances) / len(golds),
+            }
+
+        cuda = self.device.startswith("cuda")
+        bf16 = cuda and torch.cuda.is_bf16_supported()
+        arguments = transformers.Seq2SeqTrainingArguments(
+            output_dir=str(self.checkpoint_dir),
+            num_train_epochs=self.epochs,
+            max_steps=self.max_steps,
+            per_device_train_batch_size=self.batch_size,
+            per_device_eval_batch_size=self.batch_size,
+            group_by_length=True,
+            learning_rate=self.learning_rate,
+            warmup_steps=self.warmup_steps,
+            lr_scheduler_type="linear",
+            weight_decay=0.01,
+            eval_strategy="epoch",
+            save_strategy="epoch",
+            logging_strategy="epoch",
+            save_total_limit=self.save_total_limit,
+            load_best_model_at_end=True,
+            metric_for_best_model=SELECTION_METRIC,
+            greater_is_better=True,
+            predict_with_generate=True,
+            generation_max_length=generation_length,
+            generation_num_beams=1,
+            seed=self.seed,
+            data_seed=self.seed,
+            use_cpu=not cuda,
+            bf16=bf16,
+            fp16=cuda and not bf16,
+            report_to="none",
+            remove_unused_columns=False,
+            dataloader_num_workers=0,
+            save_safetensors=True,
+        )
+        trainer = _OrderedEvaluationTrainer(
+            model=model,
+            args=arguments,
+            train_dataset=train_features,
+            eval_dataset=dev_features,
+            data_collator=transformers.DataCollatorForSeq2Seq(tokenizer, model=model, label_pad_token_id=-100),
+            processing_class=tokenizer,
+            compute_metrics=compute_metrics,
+            callbacks=[
+                _SelectionMetric(),
+                transformers.EarlyStoppingCallback(early_stopping_patience=self.patience),
+            ],
+        )
+        result = trainer.train(resume_from_checkpoint=last_checkpoint)
+        trainer.model.save_pretrained(output_dir)
+        tokenizer.save_pretrained(output_dir)
+        best_step = (
+            None
+            if trainer.state.best_model_checkpoint is None
+            else int(trainer.state.best_model_checkpoint.rsplit("-", 1)[-1])
+        )
+        best = next(
+            (entry for entry in trainer.state.log_history if "eval_exact_match" in entry and entry["step"] == best_step),
+            {},
+        )
+        report = {
+            "benchmark": self.benchmark,
+            "split_type": self.split_type,
+            "architecture": type(trainer.model).__name__,
+            "settings": {key: getattr(self, key) for key in self.extra_repr_keys() if key != "output_dir"},
+            "train_examples": len(train_examples),
+            "dev_examples": len(dev_examples),
+            "dev_source": dev_source,
+            "parameters": sum(parameter.numel() for parameter in trainer.model.parameters()),
+            "vocabulary": len(tokenizer),
+            "global_step": trainer.state.global_step,
+            "epochs_run": trainer.state.epoch,
+            "training_loss": result.training_loss,
+            "best_epoch": best.get("epoch"),
+            "best_dev_exact_match": best.get("eval_exact_match"),
+            "best_dev_token_similarity": best.get("eval_token_similarity"),
+            "best_dev_loss": best.get("eval_loss"),
+            "best_checkpoint": trainer.state.best_model_checkpoint,
+            "resumed_from": last_checkpoint,
+            "seconds": round(time.perf_counter() - started, 1),
+        }
+        (output_dir / TRAINING_FILE).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        return report
+
+    def _config(self, tokenizer: Any) -> Any:
+        if self.architecture == "bart":
+            # BART starts decoding from </s> (as facebook/bart-* do); there is no <s> here.
+            return transformers.BartConfig(
+                vocab_size=len(tokenizer),
+                d_model=self.d_model,
+                encoder_ffn_dim=self.d_ff,
+                decoder_ffn_dim=self.d_ff,
+                encoder_layers=self.num_layers,
+                decoder_layers=self.num_layers,
+                encoder_attention_heads=self.num_heads,
+                decoder_attention_heads=self.num_heads,
+                dropout=self.dropout,
+                max_position_embeddings=self.max_length,
+                pad_token_id=tokenizer.pad_token_id,
+                eos_token_id=tokenizer.eos_token_id,
+                bos_token_id=tokenizer.eos_token_id,
+                decoder_start_token_id=tokenizer.eos_token_id,
+                forced_eos_token_id=None,
+                forced_bos_token_id=None,
+                scale_embedding=True,
+                tie_word_embeddings=True,
+            )
+
+        return transformers.T5Config(
+            vocab_size=len(tokenizer),
+            d_model=self.d_model,
+            d_kv=self.d_model // self.num_heads,
+            d_ff=self.d_ff,
+            num_layers=self.num_layers,
+            num_decoder_layers=self.num_layers,
+            num_heads=self.num_heads,
+            dropout_rate=self.dropout,
+            feed_forward_proj="relu",
+            pad_token_id=tokenizer.pad_token_id,
+            eos_token_id=tokenizer.eos_token_id,
+            decoder_start_token_id=tokenizer.pad_token_id,
+            tie_word_embeddings=True,
+        )
+
+    def _features(self, tokenizer: Any, examples: list[SemparseExample]) -> list[dict[str, list[int]]]:
+        inputs = tokenizer([example.question for example in examples], truncation=True, max_length=self.max_length)
+        targets = tokenizer(
+            text_target=[example.gold for example in examples], truncation=True, max_length=self.max_length
+        )
+        return [
+            {"input_ids": input_ids, "attention_mask": mask, "labels": labels}
+            for input_ids, mask, labels in zip(inputs["input_ids"], inputs["attention_mask"], targets["input_ids"])
+        ]

@@ -10,41 +10,27 @@ import dataclasses
 import itertools
 import os
 import re
-import sqlite3
 from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 from textattack_semparse.datasets.example import SemparseExample
+from textattack_semparse.datasets.value_lexicon import Mention, ValueLexicon, normalize_text, word_pattern
 from textattack_semparse.victims.semantic_parser import SemanticParser
 
 # Readings (segmentation x type choice) tried per question.
 _MAX_READINGS = 16
-# ``ALIAS.COLUMN = "placeholder"`` (also <>, !=, LIKE, with optional % wildcards).
-_COMPARISON = re.compile(r'(\w+)\.(\w+)\s*(?:=|<>|!=|\bLIKE\b)\s*"%?(\w+)%?"', re.IGNORECASE)
-_TABLE_ALIAS = re.compile(r"\b(\w+)\s+AS\s+(\w+)\b", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class _Mention:
-    """A database value found in a question: its span, spelling and types (likeliest first)."""
-
-    start: int
-    end: int
-    value: str
-    types: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class _Reading:
     """One interpretation of a question: which spans are values, and of which type."""
 
-    mentions: tuple[_Mention, ...]
+    mentions: tuple[Mention, ...]
     types: tuple[str, ...]
 
     def anonymized(self, text: str) -> str:
@@ -200,7 +186,9 @@ class KNNTemplateParser(SemanticParser):
         examples = self._checked_examples(train_examples)
         self.num_train_examples = len(examples)
         self._neighbours = self._build_neighbours(examples)
-        self._lexicon, self._segmenters = self._build_lexicon(examples)
+        self._lexicon = ValueLexicon.from_examples(
+            examples, database=self.database if self.database_values else None
+        )
         self._vectorizer = TfidfVectorizer(ngram_range=self.ngram_range)
         self._train_matrix = self._vectorizer.fit_transform(
             [cast(str, example.template_question) for example in examples]
@@ -258,11 +246,11 @@ class KNNTemplateParser(SemanticParser):
             >>> KNNTemplateParser.from_benchmark("geo-mini").anonymize("Rivers in  New York?")
             'rivers in state_name0?'
         """
-        text = _normalize(question)
+        text = normalize_text(question)
         return self._readings(text)[0].anonymized(text)
 
     def _parse_batch(self, questions: list[str], db_ids: list[str | None]) -> list[str]:
-        texts = [_normalize(question) for question in questions]
+        texts = [normalize_text(question) for question in questions]
         readings = [self._readings(text) if text else [] for text in texts]
         queries = [
             reading.anonymized(text) for text, options in zip(texts, readings) for reading in options
@@ -307,11 +295,7 @@ class KNNTemplateParser(SemanticParser):
 
     def _readings(self, text: str) -> list[_Reading]:
         """Readings of ``text``, the leftmost-longest segmentation with likeliest types first."""
-        segmentations: list[tuple[_Mention, ...]] = []
-        for passes in self._segmenters:
-            mentions = self._segment(text, passes)
-            if mentions not in segmentations:
-                segmentations.append(mentions)
+        segmentations = self._lexicon.segmentations(text)
         per_segmentation = max(1, _MAX_READINGS // len(segmentations))
         return [
             _Reading(mentions, types)
@@ -320,18 +304,6 @@ class KNNTemplateParser(SemanticParser):
                 itertools.product(*(mention.types for mention in mentions)), per_segmentation
             )
         ]
-
-    def _segment(self, text: str, passes: list[re.Pattern[str]]) -> tuple[_Mention, ...]:
-        """Leftmost-longest matches of the first pattern, then of the next ones in the gaps."""
-        spans: list[tuple[int, int]] = []
-        for pattern in passes:
-            found = [
-                match.span()
-                for start, end in _gaps(spans, len(text))
-                for match in pattern.finditer(text, start, end)
-            ]
-            spans = sorted(spans + found)
-        return tuple(_Mention(start, end, *self._lexicon[text[start:end]]) for start, end in spans)
 
     @staticmethod
     def _checked_examples(train_examples: Sequence[SemparseExample]) -> list[SemparseExample]:
@@ -368,7 +340,7 @@ class KNNTemplateParser(SemanticParser):
         for example in examples:
             template_question = cast(str, example.template_question)
             template_gold = cast(str, example.template_gold)
-            names = [name for name in example.variable_types if _word_pattern([name]).search(template_gold)]
+            names = [name for name in example.variable_types if word_pattern([name]).search(template_gold)]
             positions = {name: _position(template_question, name) for name in names}
             placeholders = tuple(sorted(names, key=lambda name: (positions[name], name)))
             neighbours.append(
@@ -382,111 +354,7 @@ class KNNTemplateParser(SemanticParser):
             )
         return neighbours
 
-    def _build_lexicon(
-        self, examples: list[SemparseExample]
-    ) -> tuple[dict[str, tuple[str, tuple[str, ...]]], list[list[re.Pattern[str]]]]:
-        """The lexicon (lower-cased value -> spelling, types by frequency) and its segmenters.
-
-        A segmenter is a list of patterns matched in turn, each in the gaps the earlier ones
-        left: the whole lexicon at once, and training values before database values (so
-        "the mississippi river" can be the river "mississippi", not only the lowest point
-        "mississippi river", while "kansas city" stays a city).
-        """
-        type_counts: dict[str, Counter[str]] = {}
-        spellings: dict[str, str] = {}
-        for example in examples:
-            for name, value in example.variables.items():
-                value_type = example.variable_types.get(name)
-                key = _normalize(value)
-                if value_type is None or not key:
-                    continue
-                type_counts.setdefault(key, Counter())[value_type] += 1
-                spellings.setdefault(key, value)
-        training_keys = set(type_counts)
-        if self.database_values and self.database is not None and self.database.is_file():
-            phrases = _word_ngrams(cast(str, example.template_question) for example in examples)
-            for value, value_type in self._database_values(examples):
-                key = _normalize(value)
-                if key in training_keys or key not in phrases:
-                    type_counts.setdefault(key, Counter()).setdefault(value_type, 0)
-                    spellings.setdefault(key, value)
-        lexicon = {
-            key: (
-                spellings[key],
-                tuple(sorted(counts, key=lambda value_type: (-counts[value_type], value_type))),
-            )
-            for key, counts in type_counts.items()
-        }
-        if not lexicon:
-            return lexicon, [[]]
-        database_keys = set(lexicon) - training_keys
-        segmenters = [[_word_pattern(lexicon)]]
-        if training_keys and database_keys:
-            segmenters.append([_word_pattern(training_keys), _word_pattern(database_keys)])
-        return lexicon, segmenters
-
-    def _database_values(self, examples: list[SemparseExample]) -> list[tuple[str, str]]:
-        """String values of every column a training placeholder is compared with, typed."""
-        column_types: set[tuple[str, str, str]] = set()
-        for example in examples:
-            template_gold = cast(str, example.template_gold)
-            aliases = {alias.lower(): table for table, alias in _TABLE_ALIAS.findall(template_gold)}
-            for alias, column, name in _COMPARISON.findall(template_gold):
-                if name in example.variable_types:
-                    table = aliases.get(alias.lower(), alias)
-                    column_types.add((table, column, example.variable_types[name]))
-        values = []
-        database = cast(Path, self.database)
-        connection = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
-        try:
-            for table, column, value_type in sorted(column_types):
-                try:
-                    rows = connection.execute(f'SELECT DISTINCT "{column}" FROM "{table}"').fetchall()
-                except sqlite3.Error:
-                    continue  # a column the templates name but the database lacks adds no values
-                values.extend(
-                    (value.strip(), value_type)
-                    for (value,) in rows
-                    if isinstance(value, str) and len(value.strip()) > 1 and re.search(r"[^\W\d_]", value)
-                )
-        finally:
-            connection.close()
-        return values
-
-
-def _normalize(text: str) -> str:
-    return " ".join(text.lower().split())
-
-
-def _word_pattern(phrases: Collection[str]) -> re.Pattern[str]:
-    """Match any of ``phrases`` as whole words, longest first."""
-    alternatives = sorted(phrases, key=lambda phrase: (-len(phrase), phrase))
-    return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, alternatives)) + r")(?!\w)")
-
-
-def _word_ngrams(texts: Iterable[str], max_n: int = 6) -> set[str]:
-    """Every run of up to ``max_n`` words in the normalised ``texts``."""
-    ngrams = set()
-    for text in texts:
-        words = _normalize(text).split()
-        for n in range(1, max_n + 1):
-            ngrams.update(" ".join(words[i : i + n]) for i in range(len(words) - n + 1))
-    return ngrams
-
-
-def _gaps(spans: list[tuple[int, int]], length: int) -> list[tuple[int, int]]:
-    """The stretches of ``[0, length)`` that no span of the sorted, disjoint ``spans`` covers."""
-    gaps = []
-    last = 0
-    for start, end in spans:
-        if start > last:
-            gaps.append((last, start))
-        last = end
-    if last < length:
-        gaps.append((last, length))
-    return gaps
-
 
 def _position(template_question: str, name: str) -> int:
-    match = _word_pattern([name]).search(template_question)
+    match = word_pattern([name]).search(template_question)
     return match.start() if match else len(template_question)

@@ -34,6 +34,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--warmup-steps", type=int, default=200, help="default: 200")
     parser.add_argument("--patience", type=int, default=10, help="epochs without dev improvement before stopping")
     parser.add_argument("--dev-fraction", type=float, default=0.1, help="held out when there is no dev split")
+    parser.add_argument(
+        "--no-anonymize",
+        dest="anonymize",
+        action="store_false",
+        help="train on the questions and outputs as they are (default: entities as typed placeholders, as the "
+        "studies trained)",
+    )
     parser.add_argument("--seed", type=int, default=42, help="default: 42")
     parser.add_argument("--device", help="'cpu' to force the CPU (default: CUDA when available)")
     parser.set_defaults(func=run)
@@ -64,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
         dev_fraction=args.dev_fraction,
         seed=args.seed,
         device=args.device,
+        anonymize=args.anonymize,
     )
     report = trainer.train(resume=args.resume)
     print_table(

@@ -14,6 +14,7 @@ This module does not import TextAttack.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from textattack_semparse.datasets.example import SemparseExample
@@ -90,19 +91,22 @@ def load_logical_forms(path: str | Path, *, split: str | None = None) -> list[Se
     return examples
 
 
-def _argument_atoms(logical_form: str) -> list[str]:
-    """The atoms of an s-expression that are arguments: not heads, variables or binder types."""
+def _argument_atoms(logical_form: str) -> list[tuple[str, str]]:
+    """The atoms of an s-expression that are arguments (not heads, variables or binder
+    types), each with the head of the expression it is an argument of."""
     atoms = []
     previous = ""
-    head = ""
+    heads: list[str] = []
     for token in _ATOM.findall(logical_form):
-        if token in "()":
-            previous = token
-            continue
-        if previous == "(":
-            head = token
-        elif not token.startswith("$") and not (head in _BINDERS and previous.startswith("$")):
-            atoms.append(token)
+        if token == "(":
+            heads.append("")
+        elif token == ")":
+            if heads:
+                heads.pop()
+        elif previous == "(":
+            heads[-1] = token
+        elif not token.startswith("$") and not (heads and heads[-1] in _BINDERS and previous.startswith("$")):
+            atoms.append((token, heads[-1] if heads else ""))
         previous = token
     return atoms
 
@@ -122,15 +126,55 @@ def _spellings(atom: str) -> list[str]:
     return spellings
 
 
-def logical_form_literals(question: str, logical_form: str) -> list[str]:
-    """The constants of ``logical_form`` that ``question`` spells out, in question order.
+@dataclass(frozen=True)
+class Constant:
+    """A logical-form constant that the question spells out.
+
+    Args:
+        atom (str): As the logical form writes it (``austin_tx:c``).
+        spelling (str): As the question spells it (``austin``).
+        type (str): The atom's type suffix (``c``), else the head of the expression it is an
+            argument of (JOBS: ``(loc $0 austin)`` -> ``loc``).
+        position (int): Index of the question word where the spelling starts.
+    """
+
+    atom: str
+    spelling: str
+    type: str
+    position: int
+
+
+def logical_form_constants(question: str, logical_form: str) -> list[Constant]:
+    """The constants of ``logical_form`` that ``question`` spells out, in question order
+    (longer spellings first at the same word).
 
     A constant is an argument atom of the s-expression (not a predicate, a ``$n`` variable
     or a lambda's type); a simple type suffix is dropped and ``_`` read as a space
     (``new_york:s`` -> "new york"); a GeoQuery city's state suffix and a river's
     ``_river`` are optional (``austin_tx:c`` -> "austin", ``mississippi_river:r`` ->
     "mississippi"). Anonymised entities (``ci0``, ``s0``) and numbers are constants too.
-    Matching is on whole words, ignoring case.
+    Matching is on whole words, ignoring case; each atom counts once.
+
+    Example:
+        >>> logical_form_constants("how big is austin", "(size:<lo,i> austin_tx:c)")
+        [Constant(atom='austin_tx:c', spelling='austin', type='c', position=3)]
+    """
+    words = literal_words(question)
+    found: dict[str, Constant] = {}
+    for atom, head in _argument_atoms(logical_form):
+        if atom in found:
+            continue
+        typed = _SIMPLE_TYPE.match(atom)
+        for spelling in _spellings(atom):
+            position = _find_words(words, literal_words(spelling))
+            if position is not None:
+                found[atom] = Constant(atom, spelling, typed.group("type") if typed else head, position)
+                break
+    return sorted(found.values(), key=lambda constant: (constant.position, -len(constant.spelling)))
+
+
+def logical_form_literals(question: str, logical_form: str) -> list[str]:
+    """The spellings of :func:`logical_form_constants`, each once, in question order.
 
     Example:
         >>> logical_form_literals("what is the capital of new york",
@@ -142,15 +186,7 @@ def logical_form_literals(question: str, logical_form: str) -> list[str]:
         >>> logical_form_literals("how big is austin", "(size:<lo,i> austin_tx:c)")
         ['austin']
     """
-    words = literal_words(question)
-    found: dict[str, int] = {}
-    for atom in _argument_atoms(logical_form):
-        for spelling in _spellings(atom):
-            position = _find_words(words, literal_words(spelling))
-            if position is not None:
-                found.setdefault(spelling, position)
-                break
-    return sorted(found, key=lambda spelling: (found[spelling], -len(spelling)))
+    return list(dict.fromkeys(constant.spelling for constant in logical_form_constants(question, logical_form)))
 
 
 def _find_words(words: list[str], phrase: list[str]) -> int | None:

@@ -13,7 +13,8 @@ from typing import Any
 import torch
 import transformers
 
-from textattack_semparse.datasets.benchmark import load_benchmark
+from textattack_semparse.datasets.benchmark import Benchmark, load_benchmark
+from textattack_semparse.datasets.entity_anonymization import EntityAnonymizer
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.errors import DatasetError, SemparseError
 from textattack_semparse.scoring.exact_match_scorer import ExactMatchScorer
@@ -79,7 +80,9 @@ class ParserTrainer:
 
     The output directory is a standard Hugging Face directory (model, generation config,
     tokenizer) that ``--model DIR`` loads as a :class:`~textattack_semparse.victims.seq2seq_parser.Seq2SeqParser`.
-    Entities are not anonymised yet: the model must generate database values itself.
+    With ``anonymize=True`` (the studies' setting) the model is trained on questions and
+    outputs whose entities are typed placeholders (:class:`EntityAnonymizer`, saved beside the
+    model and applied around it by ``Seq2SeqParser``), so execution scoring still sees real values.
 
     Original to textattack-semparse. The default sizes follow the from-scratch parsers of
     Huang et al. (2021) in scale (a few million parameters) and train on 2 CPU cores in minutes.
@@ -110,6 +113,8 @@ class ParserTrainer:
         seed (int, default 42): Seeds the held-out slice, initialisation and data order.
         device (str | None, default None): ``"cpu"`` forces the CPU; ``None`` uses CUDA when present.
         save_total_limit (int, default 2): Most epoch checkpoints kept (the best is never deleted).
+        anonymize (bool, default True): Train on entity-anonymised questions and outputs
+            (Dong & Lapata 2016; Finegan-Dollak et al. 2018), as Huang et al. (2021) did.
 
     Example:
         >>> trainer = ParserTrainer("geo-mini", "/tmp/t5-geo-mini", d_model=16, num_layers=1)
@@ -142,6 +147,7 @@ class ParserTrainer:
         seed: int = 42,
         device: str | None = None,
         save_total_limit: int = 2,
+        anonymize: bool = True,
     ) -> None:
         if split_type not in ("question", "query"):
             raise ValueError(f"split_type must be 'question' or 'query', got {split_type!r}.")
@@ -196,6 +202,9 @@ class ParserTrainer:
         self.seed = seed
         self.device = resolve_device(device)
         self.save_total_limit = save_total_limit
+        if not isinstance(anonymize, bool):
+            raise TypeError(f"anonymize must be a bool, got {anonymize!r}.")
+        self.anonymize = anonymize
 
     def extra_repr_keys(self) -> list[str]:
         return [
@@ -220,6 +229,7 @@ class ParserTrainer:
             "seed",
             "device",
             "save_total_limit",
+            "anonymize",
             "data_dir",
         ]
 
@@ -234,7 +244,7 @@ class ParserTrainer:
 
     def splits(self) -> tuple[list[SemparseExample], list[SemparseExample], str]:
         """The training and dev examples, and where dev came from (``"dev"`` or a held-out slice)."""
-        benchmark = load_benchmark(self.benchmark, data_dir=self.data_dir)
+        benchmark = self._load_benchmark()
         train = benchmark.split(self.split_type, "train")
         try:
             return train, benchmark.split(self.split_type, "dev"), "dev"
@@ -271,6 +281,13 @@ class ParserTrainer:
         started = time.perf_counter()
         train_examples, dev_examples, dev_source = self.splits()
         output_dir = Path(self.output_dir)
+        anonymizer = (
+            EntityAnonymizer.fit(train_examples, database=self._load_benchmark().database)
+            if self.anonymize
+            else None
+        )
+        train_pairs = self._pairs(anonymizer, train_examples)
+        dev_pairs = self._pairs(anonymizer, dev_examples)
         last_checkpoint = None
         if resume:
             last_checkpoint = get_last_checkpoint(str(self.checkpoint_dir)) if self.checkpoint_dir.is_dir() else None
@@ -281,14 +298,14 @@ class ParserTrainer:
             tokenizer = transformers.PreTrainedTokenizerFast.from_pretrained(last_checkpoint)
         else:
             tokenizer = train_tokenizer(
-                (text for example in train_examples for text in (example.question, example.gold)),
+                (text for pair in train_pairs for text in pair),
                 kind=self.tokenizer_kind,
                 model_max_length=self.max_length,
             )
         transformers.set_seed(self.seed)
         model = ARCHITECTURES[self.architecture](self._config(tokenizer))
-        train_features = self._features(tokenizer, train_examples)
-        dev_features = self._features(tokenizer, dev_examples)
+        train_features = self._features(tokenizer, train_pairs)
+        dev_features = self._features(tokenizer, dev_pairs)
         generation_length = max(len(feature["labels"]) for feature in train_features + dev_features) + 16
         model.generation_config = transformers.GenerationConfig(
             decoder_start_token_id=model.config.decoder_start_token_id,
@@ -298,7 +315,7 @@ class ParserTrainer:
             num_beams=1,
             do_sample=False,
         )
-        golds = [example.gold for example in dev_examples]
+        golds = [gold for _, gold in dev_pairs]
 
         scorer = ExactMatchScorer()
 
@@ -363,6 +380,8 @@ class ParserTrainer:
         result = trainer.train(resume_from_checkpoint=last_checkpoint)
         trainer.model.save_pretrained(output_dir)
         tokenizer.save_pretrained(output_dir)
+        if anonymizer is not None:
+            anonymizer.save(output_dir)
         best_step = (
             None
             if trainer.state.best_model_checkpoint is None
@@ -436,11 +455,19 @@ class ParserTrainer:
             tie_word_embeddings=True,
         )
 
-    def _features(self, tokenizer: Any, examples: list[SemparseExample]) -> list[dict[str, list[int]]]:
-        inputs = tokenizer([example.question for example in examples], truncation=True, max_length=self.max_length)
-        targets = tokenizer(
-            text_target=[example.gold for example in examples], truncation=True, max_length=self.max_length
-        )
+    def _load_benchmark(self) -> Benchmark:
+        return load_benchmark(self.benchmark, data_dir=self.data_dir)
+
+    @staticmethod
+    def _pairs(anonymizer: EntityAnonymizer | None, examples: list[SemparseExample]) -> list[tuple[str, str]]:
+        """(model input, target) per example: anonymised from the gold's values, or as they are."""
+        if anonymizer is None:
+            return [(example.question, example.gold) for example in examples]
+        return [anonymizer.training_pair(example) for example in examples]
+
+    def _features(self, tokenizer: Any, pairs: list[tuple[str, str]]) -> list[dict[str, list[int]]]:
+        inputs = tokenizer([question for question, _ in pairs], truncation=True, max_length=self.max_length)
+        targets = tokenizer(text_target=[gold for _, gold in pairs], truncation=True, max_length=self.max_length)
         return [
             {"input_ids": input_ids, "attention_mask": mask, "labels": labels}
             for input_ids, mask, labels in zip(inputs["input_ids"], inputs["attention_mask"], targets["input_ids"])

@@ -1,0 +1,145 @@
+"""Entity anonymisation: typed placeholders in, real values out (Dong & Lapata 2016;
+Finegan-Dollak et al. 2018)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from textattack_semparse.datasets.benchmark import load_benchmark
+from textattack_semparse.datasets.entity_anonymization import ANONYMIZATION_FILE, EntityAnonymizer
+from textattack_semparse.datasets.example import SemparseExample
+
+LAMBDA_TRAIN = [
+    SemparseExample(
+        "what is the capital of texas",
+        "(capital:<s,c> texas:s)",
+    ),
+    SemparseExample(
+        "how long is the mississippi river",
+        "(len:<r,i> mississippi_river:r)",
+    ),
+    SemparseExample(
+        "which rivers run through texas and new mexico",
+        "(lambda $0:e (and:<t*,t> (river:<r,t> $0) (loc:<lo,<lo,t>> $0 texas:s) (loc:<lo,<lo,t>> $0 new_mexico:s)))",
+    ),
+    SemparseExample(
+        "how many people live in austin",
+        "(population:<lo,i> austin_tx:c)",
+    ),
+    SemparseExample(
+        "what is the population of austin",
+        "(population:<lo,i> austin_tx:c)",
+    ),
+    SemparseExample(
+        "list flights from ci0 to ci1",
+        "( lambda $0 e ( and ( flight $0 ) ( from $0 ci0 ) ( to $0 ci1 ) ) )",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def lambda_anonymizer() -> EntityAnonymizer:
+    return EntityAnonymizer.fit(LAMBDA_TRAIN)
+
+
+def test_logical_form_training_pairs_replace_each_spelled_constant_by_its_type_and_number(lambda_anonymizer):
+    question, gold = lambda_anonymizer.training_pair(LAMBDA_TRAIN[2])
+    assert question == "which rivers run through s0 and s1"
+    assert gold == "(lambda $0:e (and:<t*,t> (river:<r,t> $0) (loc:<lo,<lo,t>> $0 s0) (loc:<lo,<lo,t>> $0 s1)))"
+    # A city is spelled without its state suffix and a river without "_river" (or with it).
+    assert lambda_anonymizer.training_pair(LAMBDA_TRAIN[3]) == ("how many people live in c0", "(population:<lo,i> c0)")
+    assert lambda_anonymizer.training_pair(LAMBDA_TRAIN[1]) == ("how long is the r0", "(len:<r,i> r0)")
+
+
+def test_constants_the_dataset_already_anonymised_stay_as_they_are(lambda_anonymizer):
+    assert lambda_anonymizer.training_pair(LAMBDA_TRAIN[5]) == (LAMBDA_TRAIN[5].question, LAMBDA_TRAIN[5].gold)
+
+
+def test_a_new_question_is_anonymised_with_training_values_and_restored_after_the_model(lambda_anonymizer):
+    question = lambda_anonymizer.anonymize("Which rivers run through New Mexico and Texas?")
+    assert question.text == "which rivers run through s0 and s1?"
+    assert dict(question.values) == {"s0": "new_mexico:s", "s1": "texas:s"}
+    model_output = "(lambda $0:e (and:<t*,t> (river:<r,t> $0) (loc:<lo,<lo,t>> $0 s0) (loc:<lo,<lo,t>> $0 s1)))"
+    assert lambda_anonymizer.deanonymize(model_output, question.values) == (
+        "(lambda $0:e (and:<t*,t> (river:<r,t> $0) (loc:<lo,<lo,t>> $0 new_mexico:s) (loc:<lo,<lo,t>> $0 texas:s)))"
+    )
+
+
+def test_a_value_mentioned_twice_is_one_placeholder_and_unknown_words_are_left_alone(lambda_anonymizer):
+    question = lambda_anonymizer.anonymize("is austin bigger than boston or austin")
+    assert question.text == "is c0 bigger than boston or c0"
+    assert dict(question.values) == {"c0": "austin_tx:c"}
+
+
+def test_anonymize_output_is_undone_by_deanonymize(lambda_anonymizer):
+    for example in LAMBDA_TRAIN:
+        question = lambda_anonymizer.anonymize(example.question)
+        anonymised = lambda_anonymizer.anonymize_output(example.gold, question.values)
+        assert lambda_anonymizer.deanonymize(anonymised, question.values) == example.gold
+        # What the model sees at parse time is what it was trained on for a training question.
+        assert (question.text, anonymised) == lambda_anonymizer.training_pair(example)
+
+
+def test_sql_anonymizer_trains_on_the_dataset_templates_and_finds_database_values():
+    geo = load_benchmark("geo-mini")
+    train = geo.split("question", "train")
+    anonymizer = EntityAnonymizer.fit(train, database=geo.database)
+    assert anonymizer.style == "sql"
+    for example in train:
+        assert anonymizer.training_pair(example) == (example.template_question.lower(), example.template_gold)
+    training_values = {value.lower() for example in train for value in example.variables.values()}
+    # geo-mini's database names states the training questions never mention.
+    database_state = next(
+        key
+        for key, (_, types) in anonymizer.lexicon.entries.items()
+        if "state_name" in types and key not in training_values and " " not in key
+    )
+    question = anonymizer.anonymize(f"what is the capital of {database_state}")
+    assert question.text == "what is the capital of state_name0"
+    template = 'SELECT STATEalias0.CAPITAL FROM STATE AS STATEalias0 WHERE STATEalias0.STATE_NAME = "state_name0" ;'
+    filled = anonymizer.deanonymize(template, question.values)
+    assert re.search(rf'STATE_NAME = "{database_state}"', filled, re.IGNORECASE)
+
+
+def test_sql_round_trip_on_every_geo_mini_example():
+    geo = load_benchmark("geo-mini")
+    anonymizer = EntityAnonymizer.fit(geo.split("question", "train"), database=geo.database)
+    for example in geo.examples:
+        question = anonymizer.anonymize(example.question)
+        restored = anonymizer.deanonymize(anonymizer.anonymize_output(example.gold, question.values), question.values)
+        assert restored == example.gold
+
+
+def test_save_and_load_keep_the_anonymisation(tmp_path, lambda_anonymizer):
+    lambda_anonymizer.save(tmp_path)
+    assert (tmp_path / ANONYMIZATION_FILE).is_file()
+    loaded = EntityAnonymizer.load(tmp_path)
+    for text in ("how many people live in austin", "which rivers run through texas and new mexico"):
+        assert loaded.anonymize(text) == lambda_anonymizer.anonymize(text)
+    assert EntityAnonymizer.load(tmp_path / "elsewhere") is None
+
+
+def test_bad_arguments_name_the_fix():
+    with pytest.raises(ValueError, match="needs training examples"):
+        EntityAnonymizer.fit([])
+    with pytest.raises(ValueError, match="style must be one of"):
+        EntityAnonymizer(EntityAnonymizer.fit(LAMBDA_TRAIN).lexicon, "prolog")
+
+
+@pytest.mark.parametrize("benchmark", ["geo-lambda", "geo"])
+def test_real_test_sets_round_trip_and_mostly_match_the_gold_anonymisation(real_data_dir, benchmark):
+    loaded = load_benchmark(benchmark, data_dir=real_data_dir)
+    anonymizer = EntityAnonymizer.fit(loaded.split("question", "train"), database=loaded.database)
+    test = loaded.split("question", "test")
+    agreeing = 0
+    for example in test:
+        question = anonymizer.anonymize(example.question)
+        anonymised = anonymizer.anonymize_output(example.gold, question.values)
+        assert anonymizer.deanonymize(anonymised, question.values) == example.gold
+        agreeing += (question.text, anonymised) == anonymizer.training_pair(example)
+    # Unseen entities and ambiguous types ("mississippi") make some test questions disagree
+    # with their gold anonymisation; most must agree, or the parser could not reach the
+    # studies' accuracies.
+    assert agreeing > 0.8 * len(test)

@@ -1,7 +1,8 @@
 """``textattack-semparse robustness``: meaning-preserving test sets and the papers' robustness metrics.
 
 ``build`` writes a test set (one JSONL file per perturbation), ``evaluate`` runs a victim on
-it, ``table`` puts several results side by side, ``run`` builds and evaluates in one go.
+it, ``table`` puts several results side by side, ``compare`` sets defences against a baseline
+with their differences, ``run`` builds and evaluates in one go.
 """
 
 from __future__ import annotations
@@ -44,6 +45,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     table.add_argument("--output-csv", help="also write the table as CSV here")
     table.set_defaults(func=run_table)
 
+    compare = commands.add_parser(
+        "compare",
+        help="a baseline and its defences: the four metrics per perturbation and each defence minus the baseline",
+        description="The tables of Huang et al. (2021): standard, perturbation and robust accuracy and the success "
+        "rate of black-box attack per perturbation for a baseline and its defences (e.g. meaning-preserving data "
+        "augmentation, adversarial training), with each defence's difference to the baseline in percentage points.",
+    )
+    compare.add_argument("baseline", metavar="BASELINE.json", help="the baseline's `robustness evaluate --output-json` file")
+    compare.add_argument("defences", metavar="DEFENCE.json", nargs="+", help="the defences' result files")
+    compare.add_argument(
+        "--names",
+        type=_comma_list,
+        help="one name per result, baseline first, comma-separated, e.g. baseline,mda,adversarial "
+        "(default: the victim names, or the file names when victims repeat)",
+    )
+    compare.add_argument("--output-json", help="write values and deltas as JSON here")
+    compare.add_argument("--output-csv", help="write one row per perturbation, result and metric (value, delta) here")
+    compare.add_argument("--plot", metavar="F.png", help="draw robust accuracy per perturbation as grouped bars (PNG)")
+    compare.add_argument(
+        "--allow-different-datasets", action="store_true", help="compare results on different datasets anyway"
+    )
+    compare.set_defaults(func=run_compare)
+
     run = commands.add_parser("run", help="build a test set and evaluate a victim on it")
     run.add_argument("--model", required=True, help="registered victim name or local seq2seq directory")
     run.add_argument("--dataset", help="registered dataset (default: the victim's own)")
@@ -55,6 +79,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _count_or_all(value: str) -> int | str:
     return value if value == "all" else positive_int(value)
+
+
+def _comma_list(value: str) -> list[str]:
+    return value.split(",")
 
 
 def _add_build_options(parser: argparse.ArgumentParser) -> None:
@@ -225,4 +253,31 @@ def run_table(args: argparse.Namespace) -> int:
             writer.writerow(columns)
             writer.writerows([["" if value is None else value for value in row] for row in rows])
         print(f"Wrote {args.output_csv}")
+    return 0
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    from textattack_semparse.commands.output import print_table, write_json
+    from textattack_semparse.robustness.comparison import METRIC_TITLES, compare_reports, plot_comparison, read_results
+
+    paths = [args.baseline, *args.defences]
+    try:
+        comparison = compare_reports(
+            read_results(paths), names=args.names, sources=paths, allow_different_datasets=args.allow_different_datasets
+        )
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    for warning in comparison.warnings():
+        print(f"Warning: {warning}", file=sys.stderr)
+    for metric in RATES:
+        columns, rows = comparison.table(metric)
+        print_table(f"{METRIC_TITLES[metric]} (differences: defence - {comparison.baseline}, in points)", columns, rows)
+    write_json(args.output_json, comparison.to_json())
+    if args.output_csv is not None:
+        comparison.write_csv(args.output_csv)
+        print(f"Wrote {args.output_csv}")
+    if args.plot is not None:
+        plot_comparison(comparison, args.plot)
+        print(f"Wrote {args.plot}")
     return 0

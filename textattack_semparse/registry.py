@@ -52,6 +52,7 @@ DEFAULT_SPLITS: Mapping[str, tuple[str, ...]] = MappingProxyType({"question": ("
 
 _BENCHMARK_DATASET = "textattack_semparse.datasets.benchmark:benchmark_dataset"
 _KNN_FROM_BENCHMARK = "textattack_semparse.victims.knn_template_parser:KNNTemplateParser.from_benchmark"
+_TRAINED_PARSER = "textattack_semparse.training.trained_victims:trained_parser"
 _BOUND_RECIPE = (
     "textattack_semparse.recipes.attack.meaning_preserving_attack_huang_2021:MeaningPreservingAttackHuang2021"
 )
@@ -71,7 +72,8 @@ class Entry:
         description (str): One line for listings.
         splits (Mapping[str, tuple[str, ...]]): Benchmarks only: split type -> split names,
             from which dataset names are derived.
-        knn_victims (bool): Benchmarks only: derive ``knn-<name>`` template-retrieval victims.
+        knn_victims (bool): Benchmarks only: derive ``knn-<name>`` template-retrieval victims
+            (``seq2seq-<name>`` trained victims are derived for every benchmark with a train split).
         attack_recipe (bool): Benchmarks only: derive the bound recipe ``semparse-<name>``.
     """
 
@@ -170,12 +172,14 @@ def dataset_name(benchmark: str, splits: Mapping[str, tuple[str, ...]], split_ty
 
 
 def derived_entries(benchmark: Entry) -> list[Entry]:
-    """The dataset, ``knn-*`` victim and bound-recipe names a benchmark entry brings.
+    """The dataset, victim and bound-recipe names a benchmark entry brings.
 
-    One dataset per split; with ``knn_victims``, a template-retrieval victim per split type
-    that has a ``train`` split (``knn-<name>`` for the first split type,
-    ``knn-<name>-<type>`` for the others), evaluated on that type's ``test`` split (else its
-    last); with ``attack_recipe``, ``semparse-<name>`` bound to the benchmark.
+    One dataset per split. Per split type that has a ``train`` split, a trained victim
+    ``seq2seq-<name>`` (first split type; ``seq2seq-<name>-<type>`` for the others; trained on
+    first use into the cache, :mod:`textattack_semparse.training.trained_victims`) and, with
+    ``knn_victims``, a template-retrieval victim ``knn-<name>`` (``knn-<name>-<type>``); both
+    evaluated on that type's ``test`` split (else its last). With ``attack_recipe``,
+    ``semparse-<name>`` bound to the benchmark.
     """
     name, provider, splits = benchmark.name, benchmark.provider, benchmark.splits
     entries = [
@@ -192,23 +196,36 @@ def derived_entries(benchmark: Entry) -> list[Entry]:
         for split_type, names in splits.items()
         for split in names
     ]
-    if benchmark.knn_victims:
-        for position, (split_type, names) in enumerate(splits.items()):
-            if "train" not in names:
-                continue
-            evaluated_on = "test" if "test" in names else names[-1]
+    for position, (split_type, names) in enumerate(splits.items()):
+        if "train" not in names:
+            continue
+        suffix = name if position == 0 else f"{name}-{split_type}"
+        evaluated_on = dataset_name(name, splits, split_type, "test" if "test" in names else names[-1])
+        if benchmark.knn_victims:
             entries.append(
                 Entry(
                     kind="victim",
-                    name=f"knn-{name}" if position == 0 else f"knn-{name}-{split_type}",
+                    name=f"knn-{suffix}",
                     target=_KNN_FROM_BENCHMARK,
                     provider=provider,
                     options=MappingProxyType({"benchmark": name, "split_type": split_type}),
-                    dataset=dataset_name(name, splits, split_type, evaluated_on),
+                    dataset=evaluated_on,
                     description=f"Template-retrieval parser (Finegan-Dollak et al. 2018) fit on the {split_type}-split "
                     f"train set of benchmark {name!r}; scored as the benchmark is.",
                 )
             )
+        entries.append(
+            Entry(
+                kind="victim",
+                name=f"seq2seq-{suffix}",
+                target=_TRAINED_PARSER,
+                provider=provider,
+                options=MappingProxyType({"benchmark": name, "split_type": split_type, "victim_name": f"seq2seq-{suffix}"}),
+                dataset=evaluated_on,
+                description=f"Small seq2seq parser (ParserTrainer) trained from scratch on the {split_type}-split train "
+                f"set of benchmark {name!r}: on first use into the cache (minutes on a CPU), loaded from there after.",
+            )
+        )
     if benchmark.attack_recipe:
         entries.append(
             Entry(

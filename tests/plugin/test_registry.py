@@ -181,13 +181,14 @@ def test_benchmark_entry_defaults_to_question_train_and_test_splits():
     assert not entry.knn_victims and not entry.attack_recipe
 
 
-def test_derived_entries_without_flags_are_one_dataset_per_split():
+def test_derived_entries_without_flags_are_one_dataset_per_split_and_the_trained_victims():
     entries = derived_entries(benchmark_entry(splits=TWO_KINDS))
     assert by_kind(entries) == {
         "dataset": [
             "zoo-question-train", "zoo-question-dev", "zoo-question-test",
             "zoo-query-train", "zoo-query-dev", "zoo-query-test",
-        ]
+        ],
+        "victim": ["seq2seq-zoo", "seq2seq-zoo-query"],
     }
 
 
@@ -198,8 +199,12 @@ def test_derived_dataset_loads_its_split_of_the_benchmark():
     assert dataset.provider == "zoo-plugin" and "benchmark 'zoo'" in dataset.description
 
 
+def knn_victims(entries: list[Entry]) -> list[Entry]:
+    return [entry for entry in entries if entry.kind == "victim" and entry.name.startswith("knn-")]
+
+
 def test_knn_victim_per_split_type_with_a_train_split_evaluated_on_test():
-    victims = [entry for entry in derived_entries(benchmark_entry(splits=TWO_KINDS, knn_victims=True)) if entry.kind == "victim"]
+    victims = knn_victims(derived_entries(benchmark_entry(splits=TWO_KINDS, knn_victims=True)))
     assert [(v.name, v.dataset) for v in victims] == [
         ("knn-zoo", "zoo-question-test"),
         ("knn-zoo-query", "zoo-query-test"),
@@ -211,7 +216,7 @@ def test_knn_victim_per_split_type_with_a_train_split_evaluated_on_test():
 
 def test_knn_victim_without_a_test_split_is_evaluated_on_the_last_split():
     entries = derived_entries(benchmark_entry(splits={"question": ("train", "dev")}, knn_victims=True))
-    victim = next(entry for entry in entries if entry.kind == "victim")
+    [victim] = knn_victims(entries)
     assert (victim.name, victim.dataset) == ("knn-zoo", "zoo-dev")
 
 
@@ -224,7 +229,31 @@ def test_a_later_split_type_with_train_is_named_by_its_type():
     entries = derived_entries(
         benchmark_entry(splits={"question": ("test",), "query": ("train", "test")}, knn_victims=True)
     )
-    assert [(e.name, e.dataset) for e in entries if e.kind == "victim"] == [("knn-zoo-query", "zoo-query-test")]
+    assert [(e.name, e.dataset) for e in knn_victims(entries)] == [("knn-zoo-query", "zoo-query-test")]
+
+
+def test_trained_victim_per_split_type_with_a_train_split_evaluated_on_test():
+    victims = [entry for entry in derived_entries(benchmark_entry(splits=TWO_KINDS)) if entry.kind == "victim"]
+    assert [(v.name, v.dataset) for v in victims] == [
+        ("seq2seq-zoo", "zoo-question-test"),
+        ("seq2seq-zoo-query", "zoo-query-test"),
+    ]
+    assert dict(victims[1].options) == {"benchmark": "zoo", "split_type": "query", "victim_name": "seq2seq-zoo-query"}
+    assert victims[0].target == "textattack_semparse.training.trained_victims:trained_parser"
+    assert "first use" in victims[0].description and "cache" in victims[0].description
+
+
+def test_trained_victims_sit_beside_the_knn_victims_and_share_their_datasets():
+    entries = derived_entries(benchmark_entry(splits={"question": ("train", "dev")}, knn_victims=True))
+    assert [(e.name, e.dataset) for e in entries if e.kind == "victim"] == [
+        ("knn-zoo", "zoo-dev"),
+        ("seq2seq-zoo", "zoo-dev"),
+    ]
+
+
+def test_no_trained_victim_for_a_split_type_without_train():
+    entries = derived_entries(benchmark_entry(splits={"question": ("test",), "query": ("train", "test")}))
+    assert [e.name for e in entries if e.kind == "victim"] == ["seq2seq-zoo-query"]
 
 
 def test_attack_recipe_is_bound_to_the_benchmark():
@@ -374,7 +403,27 @@ def test_builtin_bound_recipes_are_derived_for_flagged_benchmarks():
 def test_spider_has_one_dataset_and_no_knn_victim():
     registry = get_registry()
     assert [name for name in registry.names("dataset") if name.startswith("spider")] == ["spider-dev"]
-    assert not any(name.startswith("knn-spider") for name in registry.names("victim"))
+    assert not any(name.startswith(("knn-spider", "seq2seq-spider")) for name in registry.names("victim"))
+
+
+BUILTIN_TRAINED_VICTIMS = {
+    **{name.replace("knn-", "seq2seq-", 1): dataset for name, dataset in BUILTIN_KNN_VICTIMS.items()},
+    "seq2seq-geo-mini": "geo-mini-question-test",
+    "seq2seq-geo-mini-query": "geo-mini-query-test",
+    "seq2seq-geoquery": "geoquery-question-test",
+    "seq2seq-geoquery-query": "geoquery-query-test",
+}
+
+
+def test_builtin_trained_victims_are_derived_for_every_benchmark_with_a_train_split():
+    registry = get_registry()
+    assert {entry.name: entry.dataset for entry in registry.entries("victim") if entry.name.startswith("seq2seq-")} == (
+        BUILTIN_TRAINED_VICTIMS
+    )
+    with_train = {
+        entry.name for entry in registry.entries("benchmark") if any("train" in names for names in entry.splits.values())
+    }
+    assert {registry.get("victim", name).options["benchmark"] for name in BUILTIN_TRAINED_VICTIMS} == with_train
 
 
 def test_real_data_benchmark_descriptions_say_they_need_the_data():

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+from typing import Any
+
+from textattack_semparse.commands.output import positive_int
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -42,6 +46,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "studies trained)",
     )
     parser.add_argument("--seed", type=int, default=42, help="default: 42")
+    defences = parser.add_argument_group(
+        "defences (Huang et al. 2021 §4)", "add rewrites of the training questions, each with its source's gold"
+    )
+    defences.add_argument(
+        "--augment",
+        metavar="FILE_OR_RECIPE",
+        help="meaning-preserving data augmentation: an augmented training file in the benchmark's format "
+        "(`textattack-semparse augment --sample 0.2 --dataset ...`), or an augmentation recipe (semparse-mda) "
+        "run here that way into OUTPUT_DIR/augmented/",
+    )
+    defences.add_argument(
+        "--adversarial-from",
+        metavar="MODEL_DIR",
+        help="adversarial training: attack the training questions against this trained parser and add the "
+        "successful adversarial questions",
+    )
+    defences.add_argument(
+        "--adversarial-recipe",
+        help="attack recipe for --adversarial-from (default: semparse-<benchmark> when registered, else semparse-geo)",
+    )
+    defences.add_argument(
+        "--adversarial-examples",
+        type=positive_int,
+        help="attack only the first N training questions (default: all)",
+    )
     parser.add_argument("--device", help="'cpu' to force the CPU (default: CUDA when available)")
     parser.set_defaults(func=run)
 
@@ -73,12 +102,17 @@ def run(args: argparse.Namespace) -> int:
         device=args.device,
         anonymize=args.anonymize,
     )
+    extras, sources = _defence_examples(args, trainer)
+    if extras:
+        trainer.extra_train_examples = tuple(extras)
+        trainer.extra_source = "; ".join(sources)
     report = trainer.train(resume=args.resume)
     print_table(
         f"Trained {args.output_dir} on {args.benchmark} ({args.split_type} split)",
         ("", "value"),
         (
             ("train examples", report["train_examples"]),
+            ("of which added", f"{report['extra_train_examples']} ({report['extra_source']})"),
             ("dev examples", f"{report['dev_examples']} ({report['dev_source']})"),
             ("parameters", report["parameters"]),
             ("vocabulary", report["vocabulary"]),
@@ -88,14 +122,80 @@ def run(args: argparse.Namespace) -> int:
             ("seconds", report["seconds"]),
         ),
     )
-    test_sets = _test_datasets(args.benchmark, args.split_type)
+    test_sets = _split_datasets(args.benchmark, args.split_type, "test")
     if test_sets:
         print(f"Evaluate with: textattack-semparse evaluate --model {args.output_dir} --dataset {test_sets[0]}")
     return 0
 
 
-def _test_datasets(benchmark: str, split_type: str) -> list[str]:
-    """The registered datasets of the benchmark's test split (``geo-lambda-test``, ``geo-question-test``)."""
+def _defence_examples(args: argparse.Namespace, trainer: Any) -> tuple[list[Any], list[str]]:
+    """The examples ``--augment`` and ``--adversarial-from`` add, and where each set came from."""
+    from textattack_semparse.datasets.benchmark import load_benchmark
+    from textattack_semparse.registry import get_registry
+    from textattack_semparse.training.defences import adversarial_examples, augmented_examples
+
+    extras: list[Any] = []
+    sources: list[str] = []
+    if args.augment is None and args.adversarial_from is None:
+        return extras, sources
+    benchmark = load_benchmark(args.benchmark, data_dir=args.data_dir)
+    originals = trainer.splits()[0]
+    if args.augment is not None:
+        path = Path(args.augment)
+        if not path.is_file() and ("augmentation-recipe", args.augment) in get_registry():
+            path = _run_augmentation(args)
+        added = augmented_examples(path, benchmark, originals, split_type=args.split_type)
+        extras += added
+        sources.append(f"{len(added)} from {path}")
+        print(f"--augment: {len(added)} augmented questions from {path}")
+    if args.adversarial_from is not None:
+        recipe = args.adversarial_recipe or _default_recipe(benchmark.name)
+        attacked = originals[: args.adversarial_examples] if args.adversarial_examples else originals
+        print(f"--adversarial-from: attacking {len(attacked)} training questions with {recipe} against {args.adversarial_from}")
+        added = adversarial_examples(args.adversarial_from, benchmark, attacked, recipe=recipe, seed=args.seed)
+        extras += added
+        sources.append(f"{len(added)} adversarial ({recipe} against {args.adversarial_from})")
+        print(f"--adversarial-from: {len(added)} adversarial questions found")
+    return extras, sources
+
+
+def _run_augmentation(args: argparse.Namespace) -> Path:
+    """Run ``augment --recipe R --sample 0.2 --dataset <train split>`` into ``OUTPUT_DIR/augmented/``."""
+    from textattack_semparse.cli import main
+    from textattack_semparse.errors import DatasetError
+
+    train_sets = _split_datasets(args.benchmark, args.split_type, "train")
+    if not train_sets:
+        raise DatasetError(f"Benchmark {args.benchmark!r} has no registered training split to augment.")
+    target = Path(args.output_dir) / "augmented" / f"{train_sets[0]}-{args.augment}.json"
+    if not target.is_file():
+        main(
+            [
+                "augment",
+                "--recipe",
+                args.augment,
+                "--sample",
+                "0.2",
+                "--dataset",
+                train_sets[0],
+                "--output",
+                str(target),
+                "--seed",
+                str(args.seed),
+            ]
+        )
+    return target
+
+
+def _default_recipe(benchmark: str) -> str:
+    from textattack_semparse.registry import get_registry
+
+    bound = f"semparse-{benchmark}"
+    return bound if ("attack-recipe", bound) in get_registry() else "semparse-geo"
+
+
+def _split_datasets(benchmark: str, split_type: str, split: str) -> list[str]:
+    """The registered datasets of one split of the benchmark (``geo-lambda-test``, ``geo-question-train``)."""
     from textattack_semparse.registry import get_registry
 
     registry = get_registry()
@@ -105,5 +205,5 @@ def _test_datasets(benchmark: str, split_type: str) -> list[str]:
         for name in registry.names("dataset")
         if registry.get("dataset", name).options.get("benchmark") == key
         and registry.get("dataset", name).options.get("split_type", "question") == split_type
-        and registry.get("dataset", name).options.get("split") == "test"
+        and registry.get("dataset", name).options.get("split") == split
     ]

@@ -8,6 +8,7 @@ import os
 import random
 import time
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import torch
@@ -115,6 +116,9 @@ class ParserTrainer:
         save_total_limit (int, default 2): Most epoch checkpoints kept (the best is never deleted).
         anonymize (bool, default True): Train on entity-anonymised questions and outputs
             (Dong & Lapata 2016; Finegan-Dollak et al. 2018), as Huang et al. (2021) did.
+        extra_train_examples (Sequence[SemparseExample], default ()): Added to the training
+            split: a defence's rewrites (:mod:`textattack_semparse.training.defences`).
+        extra_source (str | None, default None): Where they came from, for the report.
 
     Example:
         >>> trainer = ParserTrainer("geo-mini", "/tmp/t5-geo-mini", d_model=16, num_layers=1)
@@ -148,6 +152,8 @@ class ParserTrainer:
         device: str | None = None,
         save_total_limit: int = 2,
         anonymize: bool = True,
+        extra_train_examples: Sequence[SemparseExample] = (),
+        extra_source: str | None = None,
     ) -> None:
         if split_type not in ("question", "query"):
             raise ValueError(f"split_type must be 'question' or 'query', got {split_type!r}.")
@@ -205,6 +211,8 @@ class ParserTrainer:
         if not isinstance(anonymize, bool):
             raise TypeError(f"anonymize must be a bool, got {anonymize!r}.")
         self.anonymize = anonymize
+        self.extra_train_examples = tuple(extra_train_examples)
+        self.extra_source = extra_source
 
     def extra_repr_keys(self) -> list[str]:
         return [
@@ -230,6 +238,7 @@ class ParserTrainer:
             "device",
             "save_total_limit",
             "anonymize",
+            "extra_source",
             "data_dir",
         ]
 
@@ -265,6 +274,17 @@ class ParserTrainer:
             f"{held_out} held-out training examples (seed {self.seed})",
         )
 
+    def training_examples(self) -> tuple[list[SemparseExample], list[SemparseExample], str]:
+        """:meth:`splits` with ``extra_train_examples`` added to train. When dev is a held-out
+        slice of train, extra examples with the gold of a dev example are left out (they are
+        rewrites of dev questions, or too close to them)."""
+        train, dev, dev_source = self.splits()
+        extras = self.extra_train_examples
+        if dev_source != "dev":
+            dev_golds = {example.gold for example in dev}
+            extras = tuple(example for example in extras if example.gold not in dev_golds)
+        return train + list(extras), dev, dev_source
+
     def train(self, *, resume: bool = False) -> dict[str, Any]:
         """Train, save the best model and its tokenizer to ``output_dir``, and report.
 
@@ -279,7 +299,7 @@ class ParserTrainer:
         from transformers.trainer_utils import get_last_checkpoint
 
         started = time.perf_counter()
-        train_examples, dev_examples, dev_source = self.splits()
+        train_examples, dev_examples, dev_source = self.training_examples()
         output_dir = Path(self.output_dir)
         anonymizer = (
             EntityAnonymizer.fit(train_examples, database=self._load_benchmark().database)
@@ -397,6 +417,8 @@ class ParserTrainer:
             "architecture": type(trainer.model).__name__,
             "settings": {key: getattr(self, key) for key in self.extra_repr_keys() if key != "output_dir"},
             "train_examples": len(train_examples),
+            "extra_train_examples": len(train_examples) - len(self.splits()[0]),
+            "extra_source": self.extra_source,
             "dev_examples": len(dev_examples),
             "dev_source": dev_source,
             "parameters": sum(parameter.numel() for parameter in trainer.model.parameters()),

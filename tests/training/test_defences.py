@@ -18,7 +18,7 @@ from textattack_semparse.training.parser_trainer import ParserTrainer
 from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser
 from tests.helpers import run_command
 
-SMALL = {"d_model": 64, "d_ff": 128, "num_layers": 2, "num_heads": 4, "batch_size": 16, "device": "cpu"}
+SMALL = {"architecture": "t5", "d_model": 64, "d_ff": 128, "num_layers": 2, "num_heads": 4, "batch_size": 16, "device": "cpu"}
 
 
 @pytest.fixture(autouse=True)
@@ -98,7 +98,7 @@ def test_adversarial_examples_are_successful_attacks_with_their_sources_gold(mem
     victim = Seq2SeqParser(memorising_parser, benchmark=geo)
     right = [example for example, output in zip(train, victim([e.question for e in train])) if geo.scoring.judge(output, example.gold).outcome is Outcome.CORRECT]
     assert len(right) >= 5, "the parser should have learnt most training questions"
-    found = adversarial_examples(memorising_parser, geo, train, recipe="semparse-geo-mini")
+    found = adversarial_examples(memorising_parser, geo, train, recipe="semparse-geo")
     assert found
     by_gold = {}
     for example in train:
@@ -109,3 +109,17 @@ def test_adversarial_examples_are_successful_attacks_with_their_sources_gold(mem
         assert sources, "an adversarial question is a rewrite of a training question with the same gold"
         assert fill_placeholders(example.template_question, example.variables) == example.question
         assert not geo.scoring.judge(output, example.gold).outcome is Outcome.CORRECT  # it fools the parser it was found against
+
+
+def test_the_parser_reads_placeholders_and_writes_the_questions_values(memorising_parser):
+    geo = load_benchmark("geo-mini")
+    train = [example for example in geo.split("question", "train") if example.variables][:20]
+    victim = Seq2SeqParser(memorising_parser, benchmark=geo)
+    assert victim.anonymizer is not None
+    outputs = victim([example.question for example in train])
+    right = [example for example, output in zip(train, outputs) if output == example.gold]
+    assert right, "a memorising parser reproduces some training golds exactly, values included"
+    for example in right:
+        model_input = victim.anonymizer.anonymize(example.question).text
+        assert all(value.lower() not in model_input for value in example.variables.values())
+        assert all(value in example.gold for value in example.variables.values())

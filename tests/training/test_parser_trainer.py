@@ -17,6 +17,7 @@ from textattack_semparse.training.parser_trainer import CHECKPOINT_FOLDER, TRAIN
 from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser, is_seq2seq_directory
 
 TINY = {
+    "architecture": "t5",
     "d_model": 16,
     "d_ff": 32,
     "num_layers": 1,
@@ -72,14 +73,14 @@ def test_seq2seq_parser_predicts_with_the_trained_model(trained):
     questions = [example.question for example in load_benchmark("geo-mini").split("question", "test")[:4]]
     parser = Seq2SeqParser(output_dir, device="cpu", max_new_tokens=8)
     predictions = parser(questions)
-    model, tokenizer = parser.model, parser.tokenizer
-    expected = [
-        tokenizer.decode(
-            model.generate(**tokenizer(question, return_tensors="pt"), max_new_tokens=8, do_sample=False)[0],
-            skip_special_tokens=True,
-        ).strip()
-        for question in questions
-    ]
+    model, tokenizer, anonymizer = parser.model, parser.tokenizer, parser.anonymizer
+    expected = []
+    for question in questions:
+        # The model reads the question with its entities as placeholders, and its output
+        # gets the question's values back (the trainer anonymises by default).
+        anonymized = anonymizer.anonymize(question)
+        generated = model.generate(**tokenizer(anonymized.text, return_tensors="pt"), max_new_tokens=8, do_sample=False)
+        expected.append(anonymizer.deanonymize(tokenizer.decode(generated[0], skip_special_tokens=True).strip(), anonymized.values))
     assert predictions == expected
     assert all(isinstance(prediction, str) for prediction in predictions)
 
@@ -89,16 +90,19 @@ def test_gold_loss_is_the_models_teacher_forced_loss(trained):
     example = load_benchmark("geo-mini").split("question", "test")[0]
     parser = Seq2SeqParser(output_dir, device="cpu")
     [loss] = parser.gold_loss([example.question], [example.gold])
-    tokenizer, model = parser.tokenizer, parser.model
-    labels = tokenizer(text_target=example.gold, return_tensors="pt")["input_ids"]
+    tokenizer, model, anonymizer = parser.tokenizer, parser.model, parser.anonymizer
+    anonymized = anonymizer.anonymize(example.question)
+    gold = anonymizer.anonymize_output(example.gold, anonymized.values)
+    assert gold != example.gold  # the example's value is a placeholder for the model
+    labels = tokenizer(text_target=gold, return_tensors="pt")["input_ids"]
     with torch.inference_mode():
-        expected = model(**tokenizer(example.question, return_tensors="pt"), labels=labels).loss
+        expected = model(**tokenizer(anonymized.text, return_tensors="pt"), labels=labels).loss
     assert math.isfinite(loss) and loss > 0
     assert loss == pytest.approx(float(expected), rel=1e-5)
 
 
 def test_bart_round_trip(tmp_path):
-    report = ParserTrainer("geo-mini", tmp_path, architecture="bart", epochs=1, **TINY).train()
+    report = ParserTrainer("geo-mini", tmp_path, epochs=1, **{**TINY, "architecture": "bart"}).train()
     assert report["architecture"] == "BartForConditionalGeneration"
     example = load_benchmark("geo-mini").split("question", "test")[0]
     parser = Seq2SeqParser(tmp_path, device="cpu", max_new_tokens=8)

@@ -7,13 +7,14 @@ from pathlib import Path
 from typing import Any
 
 from textattack_semparse.commands.output import positive_int
+from textattack_semparse.training import defaults
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "train",
-        help="train a small T5 parser from scratch on a benchmark (loadable with --model DIR)",
-        description="Train a randomly initialised T5 encoder-decoder, with a tokenizer fitted on the benchmark's "
+        help="train a small encoder-decoder parser (BART or T5) from scratch on a benchmark (loadable with --model DIR)",
+        description="Train a randomly initialised encoder-decoder (BART or T5), with a tokenizer fitted on the benchmark's "
         "training text, on a benchmark's training split (questions -> gold SQL or logical forms); early stopping on "
         "dev exact match (a seeded held-out slice of train when the benchmark has no dev split). Writes a Hugging "
         "Face directory that 'evaluate --model DIR' and 'textattack attack --model DIR' load. CUDA with mixed "
@@ -24,20 +25,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--output-dir", required=True, help="where the model, tokenizer and checkpoints are written")
     parser.add_argument("--data-dir", help="real-data folder (default: $SEMPARSE_DATA_DIR)")
     parser.add_argument("--resume", action="store_true", help="continue from the last checkpoint in --output-dir")
-    parser.add_argument("--architecture", choices=("t5", "bart"), default="t5", help="model family (default: t5)")
+    parser.add_argument(
+        "--architecture", choices=("t5", "bart"), default=defaults.ARCHITECTURE, help=f"model family (default: {defaults.ARCHITECTURE})"
+    )
     parser.add_argument("--tokenizer", choices=("word", "bpe"), default="word", help="vocabulary kind (default: word)")
-    parser.add_argument("--d-model", type=int, default=256, help="hidden size (default: 256)")
-    parser.add_argument("--d-ff", type=int, default=1024, help="feed-forward size (default: 1024)")
-    parser.add_argument("--layers", type=int, default=3, help="encoder and decoder layers each (default: 3)")
-    parser.add_argument("--heads", type=int, default=4, help="attention heads (default: 4)")
-    parser.add_argument("--dropout", type=float, default=0.1, help="default: 0.1")
-    parser.add_argument("--epochs", type=int, default=100, help="most epochs (default: 100)")
+    parser.add_argument("--d-model", type=int, default=defaults.D_MODEL, help=f"hidden size (default: {defaults.D_MODEL})")
+    parser.add_argument("--d-ff", type=int, default=defaults.D_FF, help=f"feed-forward size (default: {defaults.D_FF})")
+    parser.add_argument(
+        "--layers", type=int, default=defaults.NUM_LAYERS, help=f"encoder and decoder layers each (default: {defaults.NUM_LAYERS})"
+    )
+    parser.add_argument("--heads", type=int, default=defaults.NUM_HEADS, help=f"attention heads (default: {defaults.NUM_HEADS})")
+    parser.add_argument("--dropout", type=float, default=defaults.DROPOUT, help=f"default: {defaults.DROPOUT}")
+    parser.add_argument("--epochs", type=int, default=defaults.EPOCHS, help=f"most epochs (default: {defaults.EPOCHS})")
     parser.add_argument("--max-steps", type=int, default=-1, help="stop after N optimiser steps (default: epochs decide)")
-    parser.add_argument("--batch-size", type=int, default=32, help="default: 32")
-    parser.add_argument("--learning-rate", type=float, default=1e-3, help="peak learning rate (default: 1e-3)")
-    parser.add_argument("--warmup-steps", type=int, default=200, help="default: 200")
-    parser.add_argument("--patience", type=int, default=10, help="epochs without dev improvement before stopping")
-    parser.add_argument("--dev-fraction", type=float, default=0.1, help="held out when there is no dev split")
+    parser.add_argument("--batch-size", type=int, default=defaults.BATCH_SIZE, help=f"default: {defaults.BATCH_SIZE}")
+    parser.add_argument(
+        "--learning-rate", type=float, default=defaults.LEARNING_RATE, help=f"peak learning rate (default: {defaults.LEARNING_RATE:g})"
+    )
+    parser.add_argument(
+        "--warmup-steps", type=int, default=defaults.WARMUP_STEPS, help=f"default: {defaults.WARMUP_STEPS}"
+    )
+    parser.add_argument(
+        "--patience",
+        type=int,
+        default=defaults.PATIENCE,
+        help=f"epochs without dev improvement before stopping (default: {defaults.PATIENCE})",
+    )
+    parser.add_argument(
+        "--dev-fraction",
+        type=float,
+        default=defaults.DEV_FRACTION,
+        help=f"held out when there is no dev split (default: {defaults.DEV_FRACTION})",
+    )
     parser.add_argument(
         "--no-anonymize",
         dest="anonymize",
@@ -45,7 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="train on the questions and outputs as they are (default: entities as typed placeholders, as the "
         "studies trained)",
     )
-    parser.add_argument("--seed", type=int, default=42, help="default: 42")
+    parser.add_argument("--seed", type=int, default=defaults.SEED, help=f"default: {defaults.SEED}")
     defences = parser.add_argument_group(
         "defences (Huang et al. 2021 §4)", "add rewrites of the training questions, each with its source's gold"
     )

@@ -1,7 +1,14 @@
 """Training semantic parsers from scratch: a tokenizer fitted on a benchmark and a small
 encoder-decoder trained with ``transformers``' ``Seq2SeqTrainer``."""
 
-from textattack_semparse.training.parser_trainer import ParserTrainer
-from textattack_semparse.training.tokenizer import TOKENIZER_KINDS, train_tokenizer
+from textattack_semparse._lazy import lazy_exports
 
-__all__ = ["TOKENIZER_KINDS", "ParserTrainer", "train_tokenizer"]
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "ParserTrainer": "parser_trainer",
+        "TOKENIZER_KINDS": "tokenizer",
+        "train_tokenizer": "tokenizer",
+        "trained_parser": "trained_victims",
+    },
+)

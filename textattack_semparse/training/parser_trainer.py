@@ -20,6 +20,7 @@ from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.errors import DatasetError, SemparseError
 from textattack_semparse.scoring.exact_match_scorer import ExactMatchScorer
 from textattack_semparse.torch_device import resolve_device
+from textattack_semparse.training import defaults
 from textattack_semparse.training.tokenizer import TOKENIZER_KINDS, train_tokenizer
 
 logger = logging.getLogger(__name__)
@@ -94,12 +95,12 @@ class ParserTrainer:
         split_type (str, default "question"): ``"question"`` or ``"query"`` split.
         data_dir (str | os.PathLike | None, default None): The real-data folder; default
             ``$SEMPARSE_DATA_DIR``.
-        architecture (str, default "t5"): ``"t5"`` (T5: relative position buckets, ReLU FFN) or
+        architecture (str, default "bart"): ``"t5"`` (T5: relative position buckets, ReLU FFN) or
             ``"bart"`` (BART: learned positions, GELU FFN).
         tokenizer_kind (str, default "word"): ``"word"`` or ``"bpe"`` (:func:`train_tokenizer`).
-        d_model (int, default 256): Hidden size.
-        d_ff (int, default 1024): Feed-forward size.
-        num_layers (int, default 3): Encoder layers (and as many decoder layers).
+        d_model (int, default 128): Hidden size.
+        d_ff (int, default 512): Feed-forward size.
+        num_layers (int, default 2): Encoder layers (and as many decoder layers).
         num_heads (int, default 4): Attention heads.
         dropout (float, default 0.1): Dropout rate.
         epochs (int, default 100): Most training epochs.
@@ -133,22 +134,22 @@ class ParserTrainer:
         *,
         split_type: str = "question",
         data_dir: str | os.PathLike[str] | None = None,
-        architecture: str = "t5",
+        architecture: str = defaults.ARCHITECTURE,
         tokenizer_kind: str = "word",
-        d_model: int = 256,
-        d_ff: int = 1024,
-        num_layers: int = 3,
-        num_heads: int = 4,
-        dropout: float = 0.1,
-        epochs: int = 100,
+        d_model: int = defaults.D_MODEL,
+        d_ff: int = defaults.D_FF,
+        num_layers: int = defaults.NUM_LAYERS,
+        num_heads: int = defaults.NUM_HEADS,
+        dropout: float = defaults.DROPOUT,
+        epochs: int = defaults.EPOCHS,
         max_steps: int = -1,
-        batch_size: int = 32,
-        learning_rate: float = 1e-3,
-        warmup_steps: int = 200,
-        patience: int = 10,
-        dev_fraction: float = 0.1,
+        batch_size: int = defaults.BATCH_SIZE,
+        learning_rate: float = defaults.LEARNING_RATE,
+        warmup_steps: int = defaults.WARMUP_STEPS,
+        patience: int = defaults.PATIENCE,
+        dev_fraction: float = defaults.DEV_FRACTION,
         max_length: int = 512,
-        seed: int = 42,
+        seed: int = defaults.SEED,
         device: str | None = None,
         save_total_limit: int = 2,
         anonymize: bool = True,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,9 @@ from typing import Any
 import torch
 import transformers
 
+from textattack_semparse.datasets.entity_anonymization import EntityAnonymizer
 from textattack_semparse.errors import VictimError
+from textattack_semparse.sql.sqlite_executor import CacheInfo
 from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.victims.semantic_parser import SemanticParser
 
@@ -20,6 +23,13 @@ logger = logging.getLogger(__name__)
 
 InputFormatter = Callable[[str, str | None], str]
 """Builds the model input from a question and its ``db_id`` (or serialised schema), if any."""
+
+DEFAULT_MAX_NEW_TOKENS = 128
+"""Most tokens generated when neither the caller nor the model's generation config sets a length."""
+DEFAULT_NUM_BEAMS = 1
+"""Beam width when neither the caller nor the model's generation config sets one: greedy decoding."""
+DEFAULT_CACHE_SIZE = 2**14
+"""Predictions kept by default in :class:`Seq2SeqParser`'s cache (a few MB of strings)."""
 
 
 def is_seq2seq_directory(path: str | os.PathLike[str]) -> bool:
@@ -59,8 +69,19 @@ class Seq2SeqParser(SemanticParser):
     grouped by length, each padded only to its own longest input (capped at
     ``max_input_length`` tokens). TextAttack's ``HuggingFaceModelWrapper`` pads every batch
     to the tokenizer's maximum length (512), which costs several times more on short
-    questions (see ``bench/seq2seq_padding.py``). Decoding is greedy by default
-    (``num_beams=1``, never sampling), so predictions are deterministic.
+    questions (see ``bench/seq2seq_padding.py``). Decoding never samples, so predictions are
+    deterministic; the length limit and beam width are the caller's, else those of the model's
+    saved generation config (``generation_config.json``), else 128 new tokens and greedy search.
+    Other settings of that config (``suppress_tokens``, ``length_penalty``, ...) always apply.
+
+    Predictions are cached: the output for each distinct model input (the question as
+    ``input_formatter`` formats it with its ``db_id``) is kept in an LRU cache of
+    ``cache_size`` entries, so an input TextAttack's search asks about again, or twice in one
+    call, is generated once. Only the misses reach ``generate``, batched and grouped by length
+    as above. The cache is emptied when the model is (re)loaded and dropped when the victim is
+    pickled; :meth:`cache_info` counts hits and misses, :meth:`cache_clear` empties it (do so
+    after changing a generation setting on a victim already used). :meth:`gold_loss` is not
+    cached: it depends on the gold output.
 
     :meth:`gold_loss` is each example's mean token cross-entropy of the gold output under
     teacher forcing (nats per gold token, end-of-sequence token included).
@@ -78,12 +99,19 @@ class Seq2SeqParser(SemanticParser):
         batch_size (int, default 32): Inputs per ``generate`` call.
         max_input_length (int, default 512): Input tokens kept (longer inputs are truncated);
             also the cap on gold-output tokens in :meth:`gold_loss`.
-        max_new_tokens (int, default 128): Most tokens generated per prediction.
-        num_beams (int, default 1): Beam width; 1 is greedy decoding.
+        max_new_tokens (int | None, default None): Most tokens generated per prediction;
+            ``None`` uses the model's saved generation config (its ``max_new_tokens``, else its
+            ``max_length``, which counts the decoder start token), else 128. A saved
+            ``max_length`` of 20, transformers' default, counts as unset (transformers itself
+            cannot tell them apart).
+        num_beams (int | None, default None): Beam width (1 is greedy decoding); ``None`` uses
+            the saved generation config's ``num_beams``, else 1.
         input_formatter (Callable[[str, str | None], str] | None, default None): Formats
             the question and the ``db_id`` column (``None`` for single-column datasets) into
             the model input, e.g. ``lambda q, db: f"{db}: {q}"``; ``None`` feeds the question
             alone. Use a module-level function if the victim must be pickled.
+        cache_size (int, default 16384): Predictions kept in the LRU cache; 0 disables it
+            (every input is generated, repeats included).
         Other arguments (``database``, ``benchmark``, ``max_failure_rate``): as
             :class:`SemanticParser`.
 
@@ -92,6 +120,8 @@ class Seq2SeqParser(SemanticParser):
         >>> parser = Seq2SeqParser("path/to/t5-geoquery", device="cpu")  # loads nothing yet
         >>> parser.supports_loss
         True
+        >>> parser.cache_info()
+        CacheInfo(hits=0, misses=0, maxsize=16384, currsize=0)
     """
 
     def __init__(
@@ -103,9 +133,10 @@ class Seq2SeqParser(SemanticParser):
         half_precision: bool = False,
         batch_size: int = 32,
         max_input_length: int = 512,
-        max_new_tokens: int = 128,
-        num_beams: int = 1,
+        max_new_tokens: int | None = None,
+        num_beams: int | None = None,
         input_formatter: InputFormatter | None = None,
+        cache_size: int = DEFAULT_CACHE_SIZE,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -123,14 +154,16 @@ class Seq2SeqParser(SemanticParser):
                 "half_precision=True is ignored on device %r: float16 is used on CUDA only.", self.device
             )
         self.half_precision = half_precision
-        for name, value in (
-            ("batch_size", batch_size),
-            ("max_input_length", max_input_length),
-            ("max_new_tokens", max_new_tokens),
-            ("num_beams", num_beams),
-        ):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        for name, value in (("batch_size", batch_size), ("max_input_length", max_input_length)):
+            if not _is_int_at_least(value, 1):
                 raise ValueError(f"{name} must be a positive int, got {value!r}.")
+        for name, value in (("max_new_tokens", max_new_tokens), ("num_beams", num_beams)):
+            if value is not None and not _is_int_at_least(value, 1):
+                raise ValueError(
+                    f"{name} must be a positive int, or None for the model's generation config, got {value!r}."
+                )
+        if not _is_int_at_least(cache_size, 0):
+            raise ValueError(f"cache_size must be a non-negative int (0 disables the cache), got {cache_size!r}.")
         self.batch_size = batch_size
         self.max_input_length = max_input_length
         self.max_new_tokens = max_new_tokens
@@ -141,6 +174,7 @@ class Seq2SeqParser(SemanticParser):
                 f"got {input_formatter!r}."
             )
         self.input_formatter = input_formatter
+        self.cache_size = cache_size
 
     @property
     def model(self) -> transformers.PreTrainedModel:
@@ -157,6 +191,15 @@ class Seq2SeqParser(SemanticParser):
         return self.__dict__["_tokenizer"]
 
     @property
+    def anonymizer(self) -> EntityAnonymizer | None:
+        """The entity anonymisation saved beside a model trained by ``textattack-semparse train``
+        (``None`` for other models): applied to questions before the model, undone after."""
+        if "_anonymizer" not in self.__dict__:
+            location = Path(self.model_name_or_path)
+            self.__dict__["_anonymizer"] = EntityAnonymizer.load(location) if location.is_dir() else None
+        return self.__dict__["_anonymizer"]
+
+    @property
     def supports_loss(self) -> bool:
         return True
 
@@ -171,12 +214,31 @@ class Seq2SeqParser(SemanticParser):
             "max_new_tokens",
             "num_beams",
             "input_formatter",
+            "cache_size",
         ]
+
+    def cache_info(self) -> CacheInfo:
+        """Hits, misses, capacity and current size of the prediction cache.
+
+        Every input of a call is one hit (its output was cached, or met earlier in the same
+        call) or one miss (generated); with ``cache_size=0`` every input is a miss.
+        """
+        return self._prediction_cache.info()
+
+    def cache_clear(self) -> None:
+        """Empty the prediction cache and reset its counts."""
+        self._prediction_cache.clear()
+
+    @property
+    def _prediction_cache(self) -> _PredictionCache:
+        if "_prediction_cache" not in self.__dict__:
+            self.__dict__["_prediction_cache"] = _PredictionCache(self.cache_size)
+        return self.__dict__["_prediction_cache"]
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
-        state.pop("_model", None)
-        state.pop("_tokenizer", None)
+        for name in ("_model", "_tokenizer", "_prediction_cache", "_anonymizer"):
+            state.pop(name, None)
         return state
 
     def _load(self) -> None:
@@ -204,6 +266,7 @@ class Seq2SeqParser(SemanticParser):
         model.eval()
         self.__dict__["_tokenizer"] = tokenizer
         self.__dict__["_model"] = model
+        self.cache_clear()  # outputs of another model
 
     def _tokenize_batch(self, texts: list[str]) -> transformers.BatchEncoding:
         """Tokenise ``texts`` padded to the longest of them (at most ``max_input_length``)."""
@@ -232,26 +295,74 @@ class Seq2SeqParser(SemanticParser):
         return [order[start : start + self.batch_size] for start in range(0, len(order), self.batch_size)]
 
     def _parse_batch(self, questions: list[str], db_ids: list[str | None]) -> list[str]:
-        texts = self._model_inputs(questions, db_ids)
+        anonymizer = self.anonymizer
+        if anonymizer is None:
+            return self._generate_cached(self._model_inputs(questions, db_ids))
+        anonymized = [anonymizer.anonymize(question) for question in questions]
+        outputs = self._generate_cached(self._model_inputs([item.text for item in anonymized], db_ids))
+        return [anonymizer.deanonymize(output, item.values) for output, item in zip(outputs, anonymized)]
+
+    def _generate_cached(self, texts: list[str]) -> list[str]:
+        """The output for each model input: cached, else generated (each distinct miss once)."""
+        cache = self._prediction_cache
+        if cache.maxsize == 0:
+            outputs = self._generate(texts)
+            cache.count(hits=0, misses=len(texts))
+            return outputs
+        known: dict[str, str] = {}
+        missing: list[str] = []
+        for text in dict.fromkeys(texts):
+            cached = cache.get(text)
+            if cached is None:
+                missing.append(text)
+            else:
+                known[text] = cached
+        known.update(zip(missing, self._generate(missing)))
+        for text in missing:
+            cache.put(text, known[text])
+        cache.count(hits=len(texts) - len(missing), misses=len(missing))
+        return [known[text] for text in texts]
+
+    def _generate(self, texts: list[str]) -> list[str]:
+        """Generate an output for each text, in batches grouped by length."""
+        if not texts:
+            return []
         model = self.model
         device = next(model.parameters()).device
+        options = self._generation_options()
         outputs = [""] * len(texts)
         with torch.inference_mode():
             for batch in self._batches(texts):
                 encoding = self._tokenize_batch([texts[index] for index in batch]).to(device)
                 generated = model.generate(
-                    input_ids=encoding["input_ids"],
-                    attention_mask=encoding["attention_mask"],
-                    max_new_tokens=self.max_new_tokens,
-                    num_beams=self.num_beams,
-                    do_sample=False,
+                    input_ids=encoding["input_ids"], attention_mask=encoding["attention_mask"], **options
                 )
                 decoded = self.tokenizer.batch_decode(generated, skip_special_tokens=True)
                 for index, text in zip(batch, decoded):
                     outputs[index] = text.strip()
         return outputs
 
+    def _generation_options(self) -> dict[str, Any]:
+        """``generate`` keywords: the explicit settings, else the model's generation config's,
+        else 128 new tokens and greedy search; never sampling, one output per input."""
+        saved = self.model.generation_config
+        options: dict[str, Any] = {
+            "do_sample": False,
+            "num_return_sequences": 1,
+            "num_beams": self.num_beams or saved.num_beams or DEFAULT_NUM_BEAMS,
+        }
+        unset_length = transformers.GenerationConfig().max_length  # 20, transformers' default
+        saved_length = saved.max_new_tokens is not None or saved.max_length != unset_length
+        if self.max_new_tokens is not None or not saved_length:
+            options["max_new_tokens"] = self.max_new_tokens or DEFAULT_MAX_NEW_TOKENS
+        return options
+
     def _gold_loss(self, questions: list[str], db_ids: list[str | None], golds: list[str]) -> list[float]:
+        anonymizer = self.anonymizer
+        if anonymizer is not None:
+            anonymized = [anonymizer.anonymize(question) for question in questions]
+            questions = [item.text for item in anonymized]
+            golds = [anonymizer.anonymize_output(gold, item.values) for gold, item in zip(golds, anonymized)]
         texts = self._model_inputs(questions, db_ids)
         model = self.model
         device = next(model.parameters()).device
@@ -279,6 +390,43 @@ class Seq2SeqParser(SemanticParser):
                 for index, total, count in zip(batch, token_losses.sum(dim=1), counts):
                     losses[index] = float(total / count)
         return losses
+
+
+class _PredictionCache:
+    """An LRU map from model input to output, with hit and miss counts."""
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self.hits = 0
+        self.misses = 0
+        self._outputs: OrderedDict[str, str] = OrderedDict()
+
+    def get(self, text: str) -> str | None:
+        output = self._outputs.get(text)
+        if output is not None:
+            self._outputs.move_to_end(text)
+        return output
+
+    def put(self, text: str, output: str) -> None:
+        self._outputs[text] = output
+        self._outputs.move_to_end(text)
+        while len(self._outputs) > self.maxsize:
+            self._outputs.popitem(last=False)
+
+    def clear(self) -> None:
+        self._outputs.clear()
+        self.hits = self.misses = 0
+
+    def count(self, *, hits: int, misses: int) -> None:
+        self.hits += hits
+        self.misses += misses
+
+    def info(self) -> CacheInfo:
+        return CacheInfo(self.hits, self.misses, self.maxsize, len(self._outputs))
+
+
+def _is_int_at_least(value: object, minimum: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
 
 
 def _checked_location(name: str, value: str | os.PathLike[str]) -> str:

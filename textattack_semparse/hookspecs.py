@@ -40,7 +40,9 @@ def semparse_benchmarks() -> Mapping[str, EntrySpec]:
         names, default ``{"question": ["train", "test"]}``), from which the dataset names
         ``<name>-<split>`` (one split type) or ``<name>-<type>-<split>`` are derived;
         ``knn_victims`` (bool): also derive ``knn-<name>`` template-retrieval victims; and
-        ``attack_recipe`` (bool): also derive the bound recipe ``semparse-<name>``.
+        ``attack_recipe`` (bool): also derive the bound recipe ``semparse-<name>``. Every
+        benchmark with a ``train`` split also gets ``seq2seq-<name>`` victims, trained on
+        first use (``textattack_semparse.training.trained_victims``).
 
     Called once per plugin when the registry is built; all results are collected.
     """

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -178,8 +179,11 @@ def test_train_command_writes_a_model_that_evaluate_loads(tmp_path, capsys):
         )
         == 0
     )
-    printed = capsys.readouterr().out
+    captured = capsys.readouterr()
+    printed = captured.out
     assert "best dev exact match" in printed
+    # The progress bar shows the training loss and the dev accuracy of the last epoch.
+    assert re.search(r"loss=\d+\.\d{3}, dev_exact_match=\d+\.\d%", captured.err)
     assert f"evaluate --model {output_dir} --dataset geo-mini-question-test" in printed
     report_file = tmp_path / "report.json"
     assert main(["evaluate", "--model", str(output_dir), "--dataset", "geo-mini-question-test", "--num-examples", "3",

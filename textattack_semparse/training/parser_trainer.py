@@ -66,6 +66,23 @@ class _SelectionMetric(transformers.TrainerCallback):
             metrics[f"eval_{SELECTION_METRIC}"] = metrics["eval_exact_match"] - LOSS_WEIGHT * metrics["eval_loss"]
 
 
+class _ProgressWithDevAccuracy(transformers.ProgressCallback):
+    """The training progress bar, with the last training loss and dev exact match beside it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._shown: dict[str, str] = {}
+
+    def on_log(self, args: Any, state: Any, control: Any, logs: dict[str, float] | None = None, **kwargs: Any) -> None:
+        if state.is_world_process_zero and self.training_bar is not None and logs:
+            if "loss" in logs:
+                self._shown["loss"] = f"{logs['loss']:.3f}"
+            if "eval_exact_match" in logs:
+                self._shown["dev_exact_match"] = f"{logs['eval_exact_match']:.1%}"
+            self.training_bar.set_postfix(self._shown, refresh=False)
+        super().on_log(args, state, control, logs=logs, **kwargs)
+
+
 class ParserTrainer:
     """Trains a ``T5ForConditionalGeneration`` or ``BartForConditionalGeneration`` (random init,
     small config) on one benchmark split.
@@ -398,6 +415,9 @@ class ParserTrainer:
                 transformers.EarlyStoppingCallback(early_stopping_patience=self.patience),
             ],
         )
+        if not arguments.disable_tqdm:
+            trainer.remove_callback(transformers.ProgressCallback)
+            trainer.add_callback(_ProgressWithDevAccuracy())
         result = trainer.train(resume_from_checkpoint=last_checkpoint)
         trainer.model.save_pretrained(output_dir)
         tokenizer.save_pretrained(output_dir)

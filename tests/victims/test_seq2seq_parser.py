@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import math
 import pickle
+import shutil
 from pathlib import Path
 
 import pytest
@@ -111,7 +112,16 @@ def test_half_precision_is_ignored_on_cpu(t5_dir: Path, caplog: pytest.LogCaptur
 
 @pytest.mark.parametrize(
     ("keyword", "value"),
-    [("batch_size", 0), ("max_input_length", -1), ("max_new_tokens", 1.5), ("num_beams", True)],
+    [
+        ("batch_size", 0),
+        ("max_input_length", -1),
+        ("max_new_tokens", 1.5),
+        ("max_new_tokens", 0),
+        ("num_beams", True),
+        ("cache_size", -1),
+        ("cache_size", 2.0),
+        ("cache_size", False),
+    ],
 )
 def test_bad_sizes_are_rejected(t5_dir: Path, keyword: str, value: object) -> None:
     with pytest.raises(ValueError, match=keyword):
@@ -175,6 +185,161 @@ def test_pickling_drops_the_model(parser: Seq2SeqParser) -> None:
     assert restored(QUESTIONS[:2]) == expected
 
 
+def test_pickling_drops_the_cache(t5_dir: Path) -> None:
+    parser = Seq2SeqParser(t5_dir, device="cpu", max_new_tokens=8)
+    expected = parser(QUESTIONS[:2])
+    assert parser.cache_info().currsize == 2
+    restored = pickle.loads(pickle.dumps(parser))
+    assert restored.cache_info() == (0, 0, parser.cache_size, 0)
+    assert restored(QUESTIONS[:2]) == expected
+    assert restored.cache_info().misses == 2
+
+
+class CountingGenerate:
+    """Wraps a real model's ``generate``: counts calls and the inputs each receives, then delegates."""
+
+    def __init__(self, parser: Seq2SeqParser) -> None:
+        self.real = parser.model.generate
+        self.batch_sizes: list[int] = []
+        self.kwargs: list[dict] = []
+        parser.model.generate = self
+
+    def __call__(self, *args, **kwargs):
+        self.batch_sizes.append(len(kwargs["input_ids"]))
+        self.kwargs.append(kwargs)
+        return self.real(*args, **kwargs)
+
+
+def test_repeated_input_is_generated_once(t5_dir: Path) -> None:
+    parser = Seq2SeqParser(t5_dir, device="cpu", max_new_tokens=8)
+    spy = CountingGenerate(parser)
+    first = parser(QUESTIONS[:1])
+    assert parser(QUESTIONS[:1]) == first
+    assert parser([("what is the capital of texas", "geo")]) == first  # no formatter: db_id is not input
+    assert spy.batch_sizes == [1]
+    assert parser.cache_info() == (2, 1, parser.cache_size, 1)
+
+
+def test_only_misses_reach_generate_in_one_batch(t5_dir: Path) -> None:
+    parser = Seq2SeqParser(t5_dir, device="cpu", max_new_tokens=8)
+    spy = CountingGenerate(parser)
+    parser(QUESTIONS[:2])
+    parser(QUESTIONS + [QUESTIONS[3]])  # 3 new questions, one of them twice
+    assert spy.batch_sizes == [2, 3]
+    assert parser.cache_info() == (3, 5, parser.cache_size, 5)
+
+
+def test_outputs_with_and_without_cache_are_identical(t5_dir: Path) -> None:
+    inputs = [QUESTIONS[2], QUESTIONS[0], QUESTIONS[2], QUESTIONS[4], QUESTIONS[0], QUESTIONS[1]]
+    cached = Seq2SeqParser(t5_dir, device="cpu", max_new_tokens=8, batch_size=2)
+    uncached = Seq2SeqParser(t5_dir, device="cpu", max_new_tokens=8, batch_size=2, cache_size=0)
+    expected = uncached(inputs)
+    assert cached(inputs) == expected
+    assert cached(inputs[::-1]) == expected[::-1]
+    assert len(set(expected)) > 1
+    assert cached.cache_info() == (8, 4, cached.cache_size, 4)
+
+
+def test_cache_size_zero_generates_every_input(t5_dir: Path) -> None:
+    parser = Seq2SeqParser(t5_dir, device="cpu", max_new_tokens=8, cache_size=0)
+    spy = CountingGenerate(parser)
+    parser([QUESTIONS[0], QUESTIONS[0]])
+    parser([QUESTIONS[0]])
+    assert spy.batch_sizes == [2, 1]
+    assert parser.cache_info() == (0, 3, 0, 0)
+
+
+def test_cache_evicts_the_least_recently_used_input(t5_dir: Path) -> None:
+    parser = Seq2SeqParser(t5_dir, device="cpu", max_new_tokens=8, cache_size=2)
+    spy = CountingGenerate(parser)
+    parser([QUESTIONS[0]])
+    parser([QUESTIONS[1]])
+    parser([QUESTIONS[0]])  # hit: QUESTIONS[1] is now the least recently used
+    parser([QUESTIONS[2]])  # evicts QUESTIONS[1]
+    assert spy.batch_sizes == [1, 1, 1]
+    parser([QUESTIONS[0], QUESTIONS[2]])
+    assert spy.batch_sizes == [1, 1, 1]
+    parser([QUESTIONS[1]])
+    assert spy.batch_sizes == [1, 1, 1, 1]
+    assert parser.cache_info() == (3, 4, 2, 2)
+
+
+def test_reloading_the_model_clears_the_cache(t5_dir: Path) -> None:
+    parser = Seq2SeqParser(t5_dir, device="cpu", max_new_tokens=8)
+    parser(QUESTIONS[:2])
+    parser._load()
+    assert parser.cache_info() == (0, 0, parser.cache_size, 0)
+    spy = CountingGenerate(parser)
+    parser(QUESTIONS[:2])
+    assert spy.batch_sizes == [2]
+
+
+def test_cache_clear_empties_the_cache(t5_dir: Path) -> None:
+    parser = Seq2SeqParser(t5_dir, device="cpu", max_new_tokens=8)
+    parser(QUESTIONS[:2])
+    parser.cache_clear()
+    assert parser.cache_info() == (0, 0, parser.cache_size, 0)
+
+
+@pytest.fixture(scope="module")
+def endless_t5_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny T5 that never emits </s>, so every output is as long as the length limit allows."""
+    path = save_tiny_t5(tmp_path_factory.mktemp("endless-t5"), WORDS)
+    config = transformers.GenerationConfig.from_pretrained(path)
+    config.suppress_tokens = [0, 1, 2]
+    config.save_pretrained(path)
+    return path
+
+
+def with_generation_config(source: Path, target: Path, **settings: object) -> Path:
+    """A copy of the model in ``source`` whose saved generation config also sets ``settings``."""
+    shutil.copytree(source, target)
+    config = transformers.GenerationConfig.from_pretrained(source)
+    for name, value in settings.items():
+        setattr(config, name, value)
+    config.save_pretrained(target)
+    return target
+
+
+def output_lengths(parser: Seq2SeqParser) -> set[int]:
+    return {len(output.split()) for output in parser(QUESTIONS)}
+
+
+def test_without_a_saved_length_128_tokens_are_generated(endless_t5_dir: Path) -> None:
+    parser = Seq2SeqParser(endless_t5_dir, device="cpu")
+    assert output_lengths(parser) == {128}
+
+
+def test_saved_max_length_limits_the_outputs(endless_t5_dir: Path, tmp_path: Path) -> None:
+    short = with_generation_config(endless_t5_dir, tmp_path / "short", max_length=4)
+    assert output_lengths(Seq2SeqParser(short, device="cpu")) == {3}  # max_length counts the start token
+    assert output_lengths(Seq2SeqParser(short, device="cpu", max_new_tokens=6)) == {6}
+
+
+def test_saved_max_new_tokens_limits_the_outputs(endless_t5_dir: Path, tmp_path: Path) -> None:
+    short = with_generation_config(endless_t5_dir, tmp_path / "short", max_new_tokens=5, max_length=40)
+    assert output_lengths(Seq2SeqParser(short, device="cpu")) == {5}
+    assert output_lengths(Seq2SeqParser(short, device="cpu", max_new_tokens=2)) == {2}
+
+
+def test_saved_num_beams_is_used_unless_overridden(t5_dir: Path, tmp_path: Path) -> None:
+    beams = with_generation_config(t5_dir, tmp_path / "beams", num_beams=3)
+    saved = Seq2SeqParser(beams, device="cpu", max_new_tokens=8)
+    greedy = Seq2SeqParser(beams, device="cpu", max_new_tokens=8, num_beams=1)
+    saved_spy, greedy_spy = CountingGenerate(saved), CountingGenerate(greedy)
+    assert saved(QUESTIONS) == Seq2SeqParser(t5_dir, device="cpu", max_new_tokens=8, num_beams=3)(QUESTIONS)
+    assert greedy(QUESTIONS) == Seq2SeqParser(t5_dir, device="cpu", max_new_tokens=8)(QUESTIONS)
+    assert saved_spy.kwargs[0]["num_beams"] == 3 and greedy_spy.kwargs[0]["num_beams"] == 1
+
+
+def test_decoding_never_samples(tmp_path: Path, t5_dir: Path) -> None:
+    sampling = with_generation_config(t5_dir, tmp_path / "sampling", do_sample=True, top_k=5, num_return_sequences=2)
+    parser = Seq2SeqParser(sampling, device="cpu", max_new_tokens=8)
+    first = parser(QUESTIONS)
+    parser.cache_clear()
+    assert parser(QUESTIONS) == first == Seq2SeqParser(t5_dir, device="cpu", max_new_tokens=8)(QUESTIONS)
+
+
 def test_repr_lists_the_options(parser: Seq2SeqParser) -> None:
     text = repr(parser)
     for key in (
@@ -186,5 +351,6 @@ def test_repr_lists_the_options(parser: Seq2SeqParser) -> None:
         "max_new_tokens",
         "num_beams",
         "input_formatter",
+        "cache_size",
     ):
         assert f"({key})" in text

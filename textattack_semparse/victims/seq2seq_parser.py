@@ -74,14 +74,20 @@ class Seq2SeqParser(SemanticParser):
     saved generation config (``generation_config.json``), else 128 new tokens and greedy search.
     Other settings of that config (``suppress_tokens``, ``length_penalty``, ...) always apply.
 
-    Predictions are cached: the output for each distinct model input (the question as
-    ``input_formatter`` formats it with its ``db_id``) is kept in an LRU cache of
-    ``cache_size`` entries, so an input TextAttack's search asks about again, or twice in one
-    call, is generated once. Only the misses reach ``generate``, batched and grouped by length
-    as above. The cache is emptied when the model is (re)loaded and dropped when the victim is
-    pickled; :meth:`cache_info` counts hits and misses, :meth:`cache_clear` empties it (do so
-    after changing a generation setting on a victim already used). :meth:`gold_loss` is not
-    cached: it depends on the gold output.
+    A model trained by ``textattack-semparse train`` comes with its entity anonymisation
+    (:attr:`anonymizer`): questions reach the model with their entities as typed placeholders,
+    and the model's placeholders are replaced by the question's values in the output (and in
+    the gold output for :meth:`gold_loss`).
+
+    Predictions are cached: the output for each distinct model input (the question, anonymised
+    if the model is, as ``input_formatter`` formats it with its ``db_id``) is kept in an LRU cache of
+    ``cache_size`` entries, so an input asked about again (twice in one call, in a later
+    example, or by another attack on the same victim) is generated once; TextAttack's goal
+    function already caches within one example. Only the misses reach ``generate``, batched
+    and grouped by length as above. The cache is emptied when the model is (re)loaded and
+    dropped when the victim is pickled; :meth:`cache_info` counts hits and misses,
+    :meth:`cache_clear` empties it (do so after changing a generation setting on a victim
+    already used). :meth:`gold_loss` is not cached: it depends on the gold output.
 
     :meth:`gold_loss` is each example's mean token cross-entropy of the gold output under
     teacher forcing (nats per gold token, end-of-sequence token included).

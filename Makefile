@@ -27,6 +27,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/seq2seq_padding.py
+	$(BIN)/python bench/seq2seq_throughput.py
 	$(BIN)/python bench/executor_cache.py
 	$(BIN)/python bench/autoload_cost.py
 

@@ -123,3 +123,19 @@ def test_the_parser_reads_placeholders_and_writes_the_questions_values(memorisin
         model_input = victim.anonymizer.anonymize(example.question).text
         assert all(value.lower() not in model_input for value in example.variables.values())
         assert all(value in example.gold for value in example.variables.values())
+
+
+def test_train_augment_with_a_recipe_writes_the_augmented_file_and_trains_on_it(tmp_path):
+    output_dir = tmp_path / "model"
+    result = run_command(
+        "textattack-semparse", "train", "--benchmark", "geo-mini", "--output-dir", str(output_dir),
+        "--augment", "semparse-function-words",
+        "--d-model", "16", "--d-ff", "32", "--layers", "1", "--heads", "2", "--max-steps", "2", "--device", "cpu",
+    )
+    assert result.returncode == 0, result.stderr
+    augmented = output_dir / "augmented" / "geo-mini-question-train-semparse-function-words.json"
+    assert augmented.is_file()
+    geo = load_benchmark("geo-mini")
+    added = augmented_examples(augmented, geo, geo.split("question", "train"))
+    report = json.loads((output_dir / "semparse_training.json").read_text())
+    assert report["extra_train_examples"] == len(added) > 0

@@ -188,7 +188,8 @@ def _run_augmentation(args: argparse.Namespace) -> Path:
         raise DatasetError(f"Benchmark {args.benchmark!r} has no registered training split to augment.")
     target = Path(args.output_dir) / "augmented" / f"{train_sets[0]}-{args.augment}.json"
     if not target.is_file():
-        main(
+        target.parent.mkdir(parents=True, exist_ok=True)
+        status = main(
             [
                 "augment",
                 "--recipe",
@@ -203,6 +204,8 @@ def _run_augmentation(args: argparse.Namespace) -> Path:
                 str(args.seed),
             ]
         )
+        if status != 0 or not target.is_file():
+            raise DatasetError(f"--augment {args.augment}: the augment command failed (exit {status}); see its message above.")
     return target
 
 

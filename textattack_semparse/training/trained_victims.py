@@ -35,11 +35,11 @@ TRAINED_FOLDER = "trained"
 _UNHASHED_SETTINGS = frozenset({"output_dir", "data_dir", "device", "save_total_limit"})
 """Trainer settings that do not change the model (the data is hashed itself, not its folder)."""
 
-# Measured: BART at the default sizes on geo-lambda (540 training examples) ran 71 epochs (early
-# stopping) in 742 s on 2 CPU cores (docs/training.md).
-_MEASURED_SECONDS = 742.0
-_MEASURED_EXAMPLE_EPOCHS = 540 * 71
-_MEASURED_SIZE = 3 * 256 * (256 + 1024)
+# Measured: seq2seq-geo at the default sizes (2 layers, d_model 128, FFN 512; 549 training
+# examples) ran 46 epochs (early stopping) in 167 s on 2 CPU cores (docs/training.md).
+_MEASURED_SECONDS = 167.0
+_MEASURED_EXAMPLE_EPOCHS = 549 * 46
+_MEASURED_SIZE = 2 * 128 * (128 + 512)
 _TYPICAL_EPOCHS = 70
 
 
@@ -125,13 +125,13 @@ def trained_parser(
 
 def estimated_minutes(trainer: ParserTrainer, train_examples: int) -> float:
     """Rough CPU training time of ``trainer`` on ``train_examples`` examples, scaled from the
-    measured BART run (default sizes, 540 examples, 71 epochs in about 12 minutes on 2 cores)
+    measured ``seq2seq-geo`` run (default sizes, 549 examples, 46 epochs in 167 s on 2 cores)
     by examples x epochs x layer size; ``_TYPICAL_EPOCHS`` when early stopping decides.
 
     Example:
-        >>> trainer = ParserTrainer("geo-lambda", "unused", device="cpu")
-        >>> round(estimated_minutes(trainer, 540))
-        12
+        >>> trainer = ParserTrainer("geo", "unused", device="cpu")
+        >>> round(estimated_minutes(trainer, 549))
+        4
     """
     if trainer.max_steps > 0:
         epochs = trainer.max_steps * trainer.batch_size / max(train_examples, 1)

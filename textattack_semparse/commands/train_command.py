@@ -141,9 +141,9 @@ def run(args: argparse.Namespace) -> int:
             ("seconds", report["seconds"]),
         ),
     )
-    test_sets = _split_datasets(args.benchmark, args.split_type, "test")
-    if test_sets:
-        print(f"Evaluate with: textattack-semparse evaluate --model {args.output_dir} --dataset {test_sets[0]}")
+    test_set = _split_dataset(args.benchmark, args.split_type, "test")
+    if test_set is not None:
+        print(f"Evaluate with: textattack-semparse evaluate --model {args.output_dir} --dataset {test_set}")
     return 0
 
 
@@ -183,10 +183,10 @@ def _run_augmentation(args: argparse.Namespace) -> Path:
     from textattack_semparse.cli import main
     from textattack_semparse.errors import DatasetError
 
-    train_sets = _split_datasets(args.benchmark, args.split_type, "train")
-    if not train_sets:
+    train_set = _split_dataset(args.benchmark, args.split_type, "train")
+    if train_set is None:
         raise DatasetError(f"Benchmark {args.benchmark!r} has no registered training split to augment.")
-    target = Path(args.output_dir) / "augmented" / f"{train_sets[0]}-{args.augment}.json"
+    target = Path(args.output_dir) / "augmented" / f"{train_set}-{args.augment}.json"
     if not target.is_file():
         target.parent.mkdir(parents=True, exist_ok=True)
         status = main(
@@ -197,7 +197,7 @@ def _run_augmentation(args: argparse.Namespace) -> Path:
                 "--sample",
                 "0.2",
                 "--dataset",
-                train_sets[0],
+                train_set,
                 "--output",
                 str(target),
                 "--seed",
@@ -216,16 +216,11 @@ def _default_recipe(benchmark: str) -> str:
     return bound if ("attack-recipe", bound) in get_registry() else "semparse-geo"
 
 
-def _split_datasets(benchmark: str, split_type: str, split: str) -> list[str]:
-    """The registered datasets of one split of the benchmark (``geo-lambda-test``, ``geo-question-train``)."""
-    from textattack_semparse.registry import get_registry
+def _split_dataset(benchmark: str, split_type: str, split: str) -> str | None:
+    """The registered dataset name of one split of the benchmark (``geo-lambda-test``,
+    ``geo-question-train``); ``None`` when the benchmark has no such split."""
+    from textattack_semparse.registry import dataset_name, get_registry
 
-    registry = get_registry()
     key = benchmark.strip().lower().replace("_", "-")
-    return [
-        name
-        for name in registry.names("dataset")
-        if registry.get("dataset", name).options.get("benchmark") == key
-        and registry.get("dataset", name).options.get("split_type", "question") == split_type
-        and registry.get("dataset", name).options.get("split") == split
-    ]
+    splits = get_registry().get("benchmark", key).splits
+    return dataset_name(key, splits, split_type, split) if split in splits.get(split_type, ()) else None

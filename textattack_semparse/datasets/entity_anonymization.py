@@ -32,7 +32,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from textattack_semparse.datasets.example import SemparseExample
-from textattack_semparse.datasets.logical_form import logical_form_constants
+from textattack_semparse.datasets.logical_form import Constant, logical_form_constants
 from textattack_semparse.datasets.text2sql import fill_placeholders
 from textattack_semparse.datasets.value_lexicon import ValueLexicon, normalize_text, word_pattern
 
@@ -189,7 +189,7 @@ class EntityAnonymizer:
         return cls(ValueLexicon.from_dict(data["lexicon"]), data["style"], data.get("atoms"))
 
 
-def _constants(example: SemparseExample) -> list:
+def _constants(example: SemparseExample) -> list[Constant]:
     return [
         constant
         for constant in logical_form_constants(example.question, example.gold)

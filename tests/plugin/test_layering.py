@@ -18,7 +18,7 @@ LAYERS = (
     {"sql", "linguistics", "offline", "resources"},
     {"scoring", "datasets", "test_suites"},
     {"transformations"},
-    {"constraints", "victims"},
+    {"constraints", "victims", "llm"},
     {"search_methods", "goal_functions"},
     {"metrics", "augmentation", "recipes", "robustness", "training"},
     {"commands", "cli", "_textattack_shim", "plugin"},

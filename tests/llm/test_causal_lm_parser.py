@@ -192,3 +192,20 @@ def test_selector_options_follow_the_selection(geo, tmp_path):
         make("confidence")
     with pytest.raises(ValueError, match="Unknown few-shot selector"):
         make("randm")
+
+
+@needs_smollm2
+def test_evaluate_prints_the_response_cache_counts_and_a_rerun_is_all_hits(tmp_path):
+    from tests.helpers import run_command
+
+    command = (
+        "textattack-semparse", "evaluate", "--model", f"hf-causal:{GGUF}?max_new_tokens=12",
+        "--dataset", "geo-mini-question-test", "--shots", "1", "--num-examples", "2",
+    )
+    environment = {"TEXTATTACK_SEMPARSE_CACHE": str(tmp_path), "HF_HUB_OFFLINE": "1"}
+    first = run_command(*command, env=environment, timeout=600)
+    assert first.returncode == 0, first.stderr
+    assert "Response cache: 0 hits, 2 misses" in first.stdout
+    second = run_command(*command, env=environment, timeout=600)
+    assert second.returncode == 0, second.stderr
+    assert "Response cache: 2 hits, 0 misses" in second.stdout

@@ -51,9 +51,16 @@ def run(args: argparse.Namespace) -> int:
     print_table(
         f"Standard accuracy of {args.model} on {report['dataset']}",
         ("metric", "value"),
-        ((name.replace("_", " "), value) for name, value in report.items() if name not in ("dataset", "scoring", "single_database")),
+        (
+            (name.replace("_", " "), value)
+            for name, value in report.items()
+            if name not in ("dataset", "scoring", "single_database", "response_cache")
+        ),
     )
     print(f"Scoring: {report['scoring']}")
+    if "response_cache" in report:
+        cache = report["response_cache"]
+        print(f"Response cache: {cache['hits']} hits, {cache['misses']} misses ({cache['path']})")
     write_json(args.output, report)
     return 0
 

@@ -297,11 +297,13 @@ class ParserTrainer:
         slice of train, extra examples with the gold of a dev example are left out (they are
         rewrites of dev questions, or too close to them)."""
         train, dev, dev_source = self.splits()
-        extras = self.extra_train_examples
-        if dev_source != "dev":
-            dev_golds = {example.gold for example in dev}
-            extras = tuple(example for example in extras if example.gold not in dev_golds)
-        return train + list(extras), dev, dev_source
+        return train + self._kept_extras(dev, dev_source), dev, dev_source
+
+    def _kept_extras(self, dev: list[SemparseExample], dev_source: str) -> list[SemparseExample]:
+        if dev_source == "dev":
+            return list(self.extra_train_examples)
+        dev_golds = {example.gold for example in dev}
+        return [example for example in self.extra_train_examples if example.gold not in dev_golds]
 
     def train(self, *, resume: bool = False) -> dict[str, Any]:
         """Train, save the best model and its tokenizer to ``output_dir``, and report.
@@ -317,7 +319,9 @@ class ParserTrainer:
         from transformers.trainer_utils import get_last_checkpoint
 
         started = time.perf_counter()
-        train_examples, dev_examples, dev_source = self.training_examples()
+        split_train, dev_examples, dev_source = self.splits()
+        extras = self._kept_extras(dev_examples, dev_source)
+        train_examples = split_train + extras
         output_dir = Path(self.output_dir)
         anonymizer = (
             EntityAnonymizer.fit(train_examples, database=self._load_benchmark().database)
@@ -438,7 +442,7 @@ class ParserTrainer:
             "architecture": type(trainer.model).__name__,
             "settings": {key: getattr(self, key) for key in self.extra_repr_keys() if key != "output_dir"},
             "train_examples": len(train_examples),
-            "extra_train_examples": len(train_examples) - len(self.splits()[0]),
+            "extra_train_examples": len(extras),
             "extra_source": self.extra_source,
             "dev_examples": len(dev_examples),
             "dev_source": dev_source,

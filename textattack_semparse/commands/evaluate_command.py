@@ -12,17 +12,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--model",
         required=True,
-        help="registered victim name, local seq2seq directory, or hf-causal:PATH (a local causal LM directory or "
-        ".gguf file prompted in context; needs --dataset)",
+        help="registered victim name, local seq2seq directory, or an in-context LLM victim (needs --dataset): "
+        "hf-causal:PATH (a local causal LM directory or .gguf file) or openai:MODEL@URL (an OpenAI-compatible server)",
     )
     parser.add_argument("--dataset", help="registered dataset (default: the victim's own)")
     parser.add_argument("--num-examples", type=int, help="evaluate the first N examples only")
     parser.add_argument(
-        "--shots", type=int, help="hf-causal victims: demonstrations in the prompt (default 5)"
+        "--shots", type=int, help="LLM victims: demonstrations in the prompt (default 5)"
     )
     parser.add_argument(
         "--selection",
-        help="hf-causal victims: few-shot selector (random, confidence, cluster-ed, cluster-tfidf, cluster-cwe, "
+        help="LLM victims: few-shot selector (random, confidence, cluster-ed, cluster-tfidf, cluster-cwe, "
         "ppl-asc, ppl-desc; default random)",
     )
     add_scoring_arguments(parser)
@@ -66,27 +66,26 @@ def run(args: argparse.Namespace) -> int:
 
 
 def victim_name_with_options(model: str, *, shots: int | None = None, selection: str | None = None) -> str:
-    """``model`` with ``--shots``/``--selection`` folded into an ``hf-causal:`` name.
+    """``model`` with ``--shots``/``--selection`` folded into an LLM victim name.
 
     Raises:
-        SystemExit: The options are given for a victim that is not ``hf-causal:``.
+        SystemExit: The options are given for a victim that is not an LLM victim.
 
     Example:
         >>> victim_name_with_options("hf-causal:/m/x.gguf", shots=2)
         'hf-causal:/m/x.gguf?shots=2'
     """
-    from textattack_semparse.victims.resolution import causal_lm_name, is_causal_lm_name
+    from textattack_semparse.llm.victim_names import is_llm_victim_name, with_options
 
     given = {key: value for key, value in (("shots", shots), ("selection", selection)) if value is not None}
     if not given:
         return model
-    if not is_causal_lm_name(model):
+    if not is_llm_victim_name(model):
         flags = " and ".join(f"--{key}" for key in given)
         raise SystemExit(
-            f"error: {flags} {'apply' if len(given) > 1 else 'applies'} to in-context LLM victims only (--model hf-causal:PATH); "
-            f"drop {flags} for {model!r}, or pass an hf-causal victim."
+            f"error: {flags} {'apply' if len(given) > 1 else 'applies'} to in-context LLM victims only "
+            f"(--model hf-causal:PATH or openai:MODEL@URL); drop {flags} for {model!r}, or pass an LLM victim."
         )
     if shots is not None and shots < 0:
         raise SystemExit(f"error: --shots must be >= 0, got {shots}.")
-    extended = causal_lm_name("", **given)[len("hf-causal:") + 1 :]
-    return model + ("&" if "?" in model else "?") + extended
+    return with_options(model, **given)

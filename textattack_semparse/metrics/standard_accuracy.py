@@ -34,7 +34,7 @@ def evaluate_victim(
     from textattack_semparse.metrics.prediction_scoring import judge_predictions, predict
     from textattack_semparse.scoring.databases import Databases
     from textattack_semparse.scoring.scoring import Scoring, scoring_for
-    from textattack_semparse.llm.causal_lm_parser import CausalLMParser
+    from textattack_semparse.llm.prompted_parser import PromptedParser
     from textattack_semparse.victims.resolution import load_dataset, required_dataset, resolve_victim
 
     victim, dataset_name = resolve_victim(model, dataset=dataset)
@@ -53,7 +53,7 @@ def evaluate_victim(
     db_ids = [columns.get("db_id") for columns, _ in examples]
     outcomes = judge_predictions(scoring, predictions, golds, db_ids)
     report: dict[str, Any] = {"dataset": dataset_name, "scoring": scoring.describe(), **_accuracy_fields(outcomes)}
-    if isinstance(victim, CausalLMParser):
+    if isinstance(victim, PromptedParser):
         counts = victim.cache_counts()
         report["response_cache"] = {"path": str(victim.cache_path), "hits": counts.hits, "misses": counts.misses}
     if benchmark is not None and benchmark.test_suite is not None and benchmark.database is not None:

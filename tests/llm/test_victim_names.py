@@ -57,3 +57,9 @@ def test_options_are_set_or_replaced_and_unknown_ones_refused():
     assert with_options("openai:m@http://h/v1?shots=5", shots=0, seed=None) == "openai:m@http://h/v1?shots=0"
     with pytest.raises(ValueError, match="Unknown hf-causal option"):
         llm_victim_name("hf-causal", "/m", style="chat")
+
+
+def test_repeat_penalty_is_a_number_option_of_openai_names_only():
+    assert parse_llm_victim_name("openai:m@http://h/v1?repeat_penalty=1.0").options == {"repeat_penalty": 1.0}
+    with pytest.raises(VictimError, match="bad option"):
+        parse_llm_victim_name("hf-causal:/m/x.gguf?repeat_penalty=1.0")

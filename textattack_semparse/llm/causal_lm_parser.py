@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from textattack_semparse.errors import VictimError
@@ -31,7 +32,9 @@ class CausalLMParser(PromptedParser):
 
     Decoding is greedy (``do_sample=False``), in batches of ``batch_size`` prompts with left
     padding (the pad token is the eos token when the tokenizer has none), under
-    ``torch.inference_mode``, in float16 on CUDA. The cache knows the model by its location and
+    ``torch.inference_mode``, in float16 on CUDA. A local GGUF file's
+    ``tokenizer.ggml.add_bos_token`` decides whether a BOS token is prepended, as in llama.cpp
+    (transformers' GGUF tokenizers always prepend one). The cache knows the model by its location and
     GGUF file. The tokenizer and model load on first use and are dropped when the victim is
     pickled.
 
@@ -120,6 +123,9 @@ class CausalLMParser(PromptedParser):
                 "AutoModelForCausalLM model (downloads need network access and HF_HUB_OFFLINE unset)."
             ) from error
         tokenizer.padding_side = "left"
+        add_bos_token = self._gguf_add_bos_token()
+        if add_bos_token is not None and getattr(tokenizer, "add_bos_token", add_bos_token) != add_bos_token:
+            tokenizer.add_bos_token = add_bos_token
         if tokenizer.pad_token is None:
             if tokenizer.eos_token is None:
                 raise VictimError(f"The tokenizer of {self.model_id!r} has neither a pad nor an eos token.")
@@ -128,6 +134,20 @@ class CausalLMParser(PromptedParser):
         model.eval()
         self.__dict__["_tokenizer"] = tokenizer
         self.__dict__["_model"] = model
+
+    def _gguf_add_bos_token(self) -> bool | None:
+        """The GGUF file's ``tokenizer.ggml.add_bos_token`` (``None``: no local GGUF file, or unset).
+
+        transformers' GGUF tokenizers always prepend the BOS token; llama.cpp follows the file
+        (SmolLM2's says no), so without this the two run the same model on different inputs.
+        """
+        path = Path(self.model_name_or_path) / self.gguf_file if self.gguf_file is not None else None
+        if path is None or not path.is_file():
+            return None
+        import gguf
+
+        field = gguf.GGUFReader(path).fields.get("tokenizer.ggml.add_bos_token")
+        return None if field is None else bool(field.parts[field.data[0]][0])
 
     def _generate_completions(self, prompts: list[str]) -> Iterator[tuple[str, str]]:
         for start in range(0, len(prompts), self.batch_size):

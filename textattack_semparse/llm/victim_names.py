@@ -34,6 +34,7 @@ SCHEME_OPTIONS: dict[str, dict[str, type]] = {
         "max_retries": int,
         "timeout": float,
         "max_requests": int,
+        "repeat_penalty": float,
     },
 }
 """Each scheme's own options, with their types."""

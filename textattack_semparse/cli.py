@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "grammar_attack_command",
     "test_suite_command",
     "train_command",
+    "icl_command",
 )
 """Modules of :mod:`textattack_semparse.commands`, each with ``register(subparsers)``."""
 

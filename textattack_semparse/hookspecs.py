@@ -1,4 +1,5 @@
-"""Hook specifications: how a package adds benchmarks, recipes, victims, datasets and perturbations.
+"""Hook specifications: how a package adds benchmarks, recipes, victims, datasets, perturbations
+and LLM backends.
 
 A plugin is a module (or object) with functions marked by
 :data:`textattack_semparse.hookimpl`, advertised under the ``textattack_semparse``
@@ -102,6 +103,21 @@ def semparse_datasets() -> Mapping[str, EntrySpec]:
 
     :return: name -> entry whose target is a callable returning a
         ``textattack.datasets.Dataset`` when called with ``options``.
+
+    Called once per plugin when the registry is built; all results are collected.
+    """
+
+
+@hookspec
+def semparse_llm_backends() -> Mapping[str, EntrySpec]:
+    """In-context LLM victims, selectable as ``--model SCHEME:TARGET[?key=value&...]``.
+
+    :return: scheme -> entry whose target is a
+        :class:`textattack_semparse.llm.prompted_parser.PromptedParser` subclass with a
+        ``VICTIM_NAME_OPTIONS`` mapping (its own name options -> their types, beside the study's
+        ``shots``, ``selection``, ``seed`` and ``adversarial``) and a classmethod
+        ``from_victim_name(target, *, benchmark, split_type, **options)``; ``target`` is the
+        text between ``SCHEME:`` and ``?``. Built in: ``hf-causal`` and ``openai``.
 
     Called once per plugin when the registry is built; all results are collected.
     """

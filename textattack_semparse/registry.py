@@ -35,6 +35,7 @@ KIND_HOOKS: Mapping[str, str] = MappingProxyType(
         "victim": "semparse_victims",
         "dataset": "semparse_datasets",
         "perturbation": "semparse_perturbations",
+        "llm-backend": "semparse_llm_backends",
     }
 )
 

@@ -18,9 +18,9 @@ LAYERS = (
     {"sql", "linguistics", "offline", "resources"},
     {"scoring", "datasets", "test_suites"},
     {"transformations"},
-    {"constraints", "victims", "llm"},
+    {"constraints", "victims"},
     {"search_methods", "goal_functions"},
-    {"metrics", "augmentation", "recipes", "robustness", "training"},
+    {"metrics", "augmentation", "recipes", "robustness", "training", "llm"},
     {"commands", "cli", "_textattack_shim", "plugin"},
 )
 LAYER = {name: level for level, names in enumerate(LAYERS) for name in names}

@@ -75,7 +75,7 @@ def victim_name_with_options(model: str, *, shots: int | None = None, selection:
         >>> victim_name_with_options("hf-causal:/m/x.gguf", shots=2)
         'hf-causal:/m/x.gguf?shots=2'
     """
-    from textattack_semparse.llm.victim_names import is_llm_victim_name, with_options
+    from textattack_semparse.victims.llm_victim_name import is_llm_victim_name, with_options
 
     given = {key: value for key, value in (("shots", shots), ("selection", selection)) if value is not None}
     if not given:

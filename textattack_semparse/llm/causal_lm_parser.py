@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
+from pathlib import Path, PurePath
+from typing import TYPE_CHECKING, Any
 
 from textattack_semparse.errors import VictimError
 from textattack_semparse.llm.prompted_parser import PromptedParser, check_count
 from textattack_semparse.torch_device import resolve_device
+
+if TYPE_CHECKING:
+    from textattack_semparse.datasets.benchmark import Benchmark
 
 DEFAULT_MAX_NEW_TOKENS = 128
 """Most tokens generated per completion by default."""
@@ -49,6 +52,20 @@ class CausalLMParser(PromptedParser):
         ``max_failure_rate``): as :class:`PromptedParser`; ``ppl-asc``/``ppl-desc`` default to
         this victim's own model unless it is a GGUF file.
     """
+
+    VICTIM_NAME_OPTIONS = {"max_new_tokens": int, "batch_size": int}
+
+    @classmethod
+    def victim_name_problem(cls, target: str) -> str | None:
+        return None if target else "it names no model; write hf-causal:PATH (a directory, hub name or .gguf file)."
+
+    @classmethod
+    def from_victim_name(cls, target: str, *, benchmark: Benchmark, split_type: str, **options: Any) -> CausalLMParser:
+        """``hf-causal:PATH``: a path ending in ``.gguf`` is its folder and ``gguf_file``."""
+        path = PurePath(target)
+        if path.name.endswith(".gguf"):
+            return cls(str(path.parent), gguf_file=path.name, benchmark=benchmark, split_type=split_type, **options)
+        return cls(target, benchmark=benchmark, split_type=split_type, **options)
 
     def __init__(
         self,
@@ -97,6 +114,14 @@ class CausalLMParser(PromptedParser):
         if "_tokenizer" not in self.__dict__:
             self._load()
         return self.__dict__["_tokenizer"]
+
+    def reuse_loaded_model(self, other: PromptedParser) -> None:
+        """Share ``other``'s loaded tokenizer and model when it is a CausalLMParser of the same
+        model on the same device (a GGUF file takes ~20 s to de-quantise on a CPU)."""
+        if isinstance(other, CausalLMParser) and (other.model_id, other.device) == (self.model_id, self.device):
+            for name in ("_model", "_tokenizer"):
+                if name in other.__dict__:
+                    self.__dict__.setdefault(name, other.__dict__[name])
 
     def __getstate__(self) -> dict[str, Any]:
         state = super().__getstate__()

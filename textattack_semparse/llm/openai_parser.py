@@ -20,11 +20,14 @@ import time
 import zlib
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urlsplit
 
 from textattack_semparse.errors import VictimError
 from textattack_semparse.llm.prompted_parser import PromptedParser, check_count
+
+if TYPE_CHECKING:
+    from textattack_semparse.datasets.benchmark import Benchmark
 
 STYLES = ("completion", "chat")
 """How a prompt is sent: ``completion`` (``/completions``, the prompt continued as text, as with
@@ -148,6 +151,32 @@ class OpenAIParser(PromptedParser):
         VictimError: No key for a non-loopback ``base_url``.
         ValueError, TypeError: An argument has the wrong type or is out of range.
     """
+
+    VICTIM_NAME_OPTIONS = {
+        "style": str,
+        "max_tokens": int,
+        "concurrency": int,
+        "max_retries": int,
+        "timeout": float,
+        "max_requests": int,
+        "repeat_penalty": float,
+    }
+
+    @classmethod
+    def victim_name_problem(cls, target: str) -> str | None:
+        model, at, url = target.partition("@")
+        if model and at and url.startswith(("http://", "https://")):
+            return None
+        return (
+            "write openai:MODEL@URL, the model's name at an OpenAI-compatible base URL, e.g. "
+            "openai:gpt-3.5-turbo-instruct@https://api.openai.com/v1 or openai:smollm2@http://127.0.0.1:8080/v1."
+        )
+
+    @classmethod
+    def from_victim_name(cls, target: str, *, benchmark: Benchmark, split_type: str, **options: Any) -> OpenAIParser:
+        """``openai:MODEL@URL``: the model name, then the base URL."""
+        model, _, url = target.partition("@")
+        return cls(model, base_url=url, benchmark=benchmark, split_type=split_type, **options)
 
     def __init__(
         self,

@@ -17,7 +17,7 @@ import dataclasses
 from abc import abstractmethod
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textattack_semparse.cache import cache_dir
 from textattack_semparse.errors import VictimError
@@ -64,7 +64,10 @@ class PromptedParser(SemanticParser):
     the hits and misses.
 
     Subclasses define :attr:`model_id`, :attr:`decoding_parameters` and
-    :meth:`_generate_completions`.
+    :meth:`_generate_completions`; registered as an LLM backend (hook
+    ``semparse_llm_backends``), they are reached by victim names ``SCHEME:TARGET?options``
+    through :data:`VICTIM_NAME_OPTIONS`, :meth:`victim_name_problem` and
+    :meth:`from_victim_name`.
 
     Args:
         benchmark (Benchmark): Supplies the database (``benchmark.database``) and the training
@@ -83,6 +86,19 @@ class PromptedParser(SemanticParser):
             (``confidence=`` for ``confidence``, ``model=`` for ``ppl-asc``/``ppl-desc``).
         Other arguments (``max_failure_rate``): as :class:`SemanticParser`.
     """
+
+    VICTIM_NAME_OPTIONS: ClassVar[dict[str, type]] = {}
+    """The backend's own victim-name options and their types (beside the study's)."""
+
+    @classmethod
+    def victim_name_problem(cls, target: str) -> str | None:
+        """What is wrong with a victim name's ``target``, or ``None`` when it is usable."""
+        return None if target else f"the name gives no model after the scheme; see {cls.__name__}."
+
+    @classmethod
+    def from_victim_name(cls, target: str, *, benchmark: Benchmark, split_type: str, **options: Any) -> PromptedParser:
+        """The victim a name ``SCHEME:TARGET?options`` stands for (by default ``cls(target, ...)``)."""
+        return cls(target, benchmark=benchmark, split_type=split_type, **options)  # type: ignore[call-arg]
 
     def __init__(
         self,
@@ -157,6 +173,11 @@ class PromptedParser(SemanticParser):
 
     def extra_repr_keys(self) -> list[str]:
         return super().extra_repr_keys() + ["shots", "selection", "seed", "adversarial"]
+
+    def reuse_loaded_model(self, other: PromptedParser) -> None:
+        """Take over the model ``other`` has already loaded, when it is the same model (nothing to
+        do by default): victims that differ only in their demonstrations, as the cells of an
+        in-context learning study do, need not load it again."""
 
     @property
     def demonstrations(self) -> list[SemparseExample]:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textattack_semparse.errors import DatasetError, VictimError
-from textattack_semparse.llm.victim_names import is_llm_victim_name, parse_llm_victim_name
+from textattack_semparse.victims.llm_victim_name import is_llm_victim_name, parse_llm_victim_name
 from textattack_semparse.registry import get_registry
 
 if TYPE_CHECKING:
@@ -41,10 +41,9 @@ def resolve_victim(model: str, *, dataset: str | None = None) -> tuple[Any, str 
     A registered victim is built from its entry, with its entry's dataset unless ``dataset``
     is given. A local seq2seq directory becomes a :class:`Seq2SeqParser` bound to the
     benchmark of ``dataset``, so its output is scored as that benchmark's is. An LLM victim name
-    (:mod:`~textattack_semparse.llm.victim_names`) becomes a
-    :class:`~textattack_semparse.llm.causal_lm_parser.CausalLMParser` (``hf-causal:``) or an
-    :class:`~textattack_semparse.llm.openai_parser.OpenAIParser` (``openai:``) prompted with the
-    database and training split of that benchmark.
+    (:mod:`~textattack_semparse.victims.llm_victim_name`, e.g. ``hf-causal:PATH`` or
+    ``openai:MODEL@URL``) becomes its registered backend's victim, prompted with the database
+    and training split of that benchmark.
 
     Raises:
         RegistryError: Unknown name (with the closest registered victims).
@@ -76,14 +75,7 @@ def _llm_victim(model: str, dataset: str | None) -> Any:
             "--dataset-by-model for textattack attack)."
         )
     split_type = get_registry().get("dataset", dataset).options.get("split_type", "question")
-    first, second = name.location
-    if name.scheme == "hf-causal":
-        from textattack_semparse.llm.causal_lm_parser import CausalLMParser
-
-        return CausalLMParser(first, gguf_file=second, benchmark=benchmark, split_type=split_type, **name.options)
-    from textattack_semparse.llm.openai_parser import OpenAIParser
-
-    return OpenAIParser(first, base_url=second, benchmark=benchmark, split_type=split_type, **name.options)
+    return name.create(benchmark=benchmark, split_type=split_type)
 
 
 def victim_dataset(model: str, dataset: str | None = None) -> str | None:

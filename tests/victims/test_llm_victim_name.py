@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.errors import VictimError
-from textattack_semparse.llm.victim_names import (
+from textattack_semparse.victims.llm_victim_name import (
     LLMVictimName,
     is_llm_victim_name,
     llm_victim_name,
@@ -14,19 +15,26 @@ from textattack_semparse.llm.victim_names import (
 )
 
 
-def test_hf_causal_names_split_a_gguf_file_from_its_folder():
-    assert parse_llm_victim_name("hf-causal:/models/llm").location == ("/models/llm", None)
+def test_hf_causal_names_split_a_gguf_file_from_its_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("TEXTATTACK_SEMPARSE_CACHE", str(tmp_path))
+    geo = load_benchmark("geo-mini")
     name = parse_llm_victim_name("hf-causal:/m/x.gguf?shots=2&adversarial=typo")
     assert name == LLMVictimName("hf-causal", "/m/x.gguf", {"shots": 2, "adversarial": "typo"})
-    assert name.location == ("/m", "x.gguf")
-    assert parse_llm_victim_name("hf-causal:x.gguf").location == (".", "x.gguf")
+    victim = name.create(benchmark=geo)  # builds the victim; the model loads on first use only
+    assert (victim.model_name_or_path, victim.gguf_file, victim.shots, victim.adversarial) == ("/m", "x.gguf", 2, "typo")
+    assert parse_llm_victim_name("hf-causal:x.gguf").create(benchmark=geo).model_name_or_path == "."
+    assert parse_llm_victim_name("hf-causal:/models/llm").create(benchmark=geo).gguf_file is None
 
 
-def test_openai_names_give_model_and_base_url_and_typed_client_options():
+def test_openai_names_give_model_and_base_url_and_typed_client_options(tmp_path, monkeypatch):
+    monkeypatch.setenv("TEXTATTACK_SEMPARSE_CACHE", str(tmp_path))
     name = parse_llm_victim_name("openai:smollm2@http://127.0.0.1:8080/v1?style=chat&timeout=2.5&concurrency=3")
-    assert name.location == ("smollm2", "http://127.0.0.1:8080/v1")
     assert name.options == {"style": "chat", "timeout": 2.5, "concurrency": 3}
     assert str(name) == "openai:smollm2@http://127.0.0.1:8080/v1?style=chat&timeout=2.5&concurrency=3"
+    victim = name.create(benchmark=load_benchmark("geo-mini"))  # no request is sent before a question
+    assert (victim.model_name, victim.base_url, victim.style, victim.timeout) == (
+        "smollm2", "http://127.0.0.1:8080/v1", "chat", 2.5
+    )
 
 
 @pytest.mark.parametrize(
@@ -35,6 +43,7 @@ def test_openai_names_give_model_and_base_url_and_typed_client_options():
         ("hf-causal:/m/x.gguf?temperature=1", "bad option"),
         ("hf-causal:/m/x.gguf?shots=two", "must be an int"),
         ("hf-causal:?shots=2", "names no model"),
+        ("vllm:m@http://h/v1", "not an LLM victim name; write SCHEME:TARGET"),
         ("hf-causal:/m/x.gguf?max_tokens=5", "bad option"),  # an openai option
         ("openai:smollm2", "MODEL@URL"),
         ("openai:@http://127.0.0.1:1/v1", "MODEL@URL"),

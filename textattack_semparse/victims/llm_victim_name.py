@@ -1,49 +1,39 @@
 """The ``--model`` names of in-context LLM victims, as the plugin's commands and the stock
-``textattack`` CLI take them:
+``textattack`` CLI take them: ``SCHEME:TARGET[?key=value&...]``, where ``SCHEME`` is a registered
+LLM backend (``textattack-semparse list llm-backend``; hook ``semparse_llm_backends``). Built in:
 
-- ``hf-causal:PATH[?options]``: a local causal LM (a model directory, hub name or ``.gguf``
-  file), :class:`~textattack_semparse.llm.causal_lm_parser.CausalLMParser`;
-- ``openai:MODEL@URL[?options]``: a model behind an OpenAI-compatible endpoint (``URL`` is its
+- ``hf-causal:PATH``: a local causal LM (a model directory, hub name or ``.gguf`` file),
+  :class:`~textattack_semparse.llm.causal_lm_parser.CausalLMParser`;
+- ``openai:MODEL@URL``: a model behind an OpenAI-compatible endpoint (``URL`` is its
   ``base_url``, e.g. ``http://127.0.0.1:8080/v1``),
   :class:`~textattack_semparse.llm.openai_parser.OpenAIParser`.
 
-Options are ``key=value`` pairs joined by ``&``: those of the study (Zhuo et al. 2023, "On
-Robustness of Prompt-based Semantic Parsing with Large Pre-trained Language Model", §4.2-4.3:
-``shots``, ``selection``, ``seed``, ``adversarial``) for both, and each victim's own decoding and
-client settings. Original to textattack-semparse; this module does not import TextAttack.
+Options are those of the study (Zhuo et al. 2023, "On Robustness of Prompt-based Semantic
+Parsing with Large Pre-trained Language Model", §4.2-4.3: ``shots``, ``selection``, ``seed``,
+``adversarial``), for every backend, and the backend class's own ``VICTIM_NAME_OPTIONS``.
+Original to textattack-semparse.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import PurePath
 from typing import Any
 
 from textattack_semparse.errors import VictimError
+from textattack_semparse.registry import get_registry
 
 STUDY_OPTIONS: dict[str, type] = {"shots": int, "selection": str, "seed": int, "adversarial": str}
 """Options every LLM victim takes: the demonstrations (count, selector, seed) and the
 perturbation of adversarial in-context learning."""
 
-SCHEME_OPTIONS: dict[str, dict[str, type]] = {
-    "hf-causal": {"max_new_tokens": int, "batch_size": int},
-    "openai": {
-        "style": str,
-        "max_tokens": int,
-        "concurrency": int,
-        "max_retries": int,
-        "timeout": float,
-        "max_requests": int,
-        "repeat_penalty": float,
-    },
-}
-"""Each scheme's own options, with their types."""
+BACKEND_KIND = "llm-backend"
+"""The registry kind of LLM backends."""
 
 
 @dataclass(frozen=True)
 class LLMVictimName:
-    """A parsed LLM victim name: ``scheme``, ``target`` (what follows ``scheme:`` up to the
-    options) and ``options`` (typed)."""
+    """A parsed LLM victim name: ``scheme`` (a registered LLM backend), ``target`` (what follows
+    ``scheme:`` up to the options) and ``options`` (typed)."""
 
     scheme: str
     target: str
@@ -52,32 +42,22 @@ class LLMVictimName:
     def __str__(self) -> str:
         return llm_victim_name(self.scheme, self.target, **self.options)
 
-    @property
-    def location(self) -> tuple[str, str | None]:
-        """``hf-causal``: ``(directory or hub name, GGUF file or None)``; a path ending in
-        ``.gguf`` is split into its folder and file name. ``openai``: ``(model, base URL)``.
-
-        Example:
-            >>> parse_llm_victim_name("hf-causal:/m/x.gguf").location
-            ('/m', 'x.gguf')
-            >>> parse_llm_victim_name("openai:smollm2@http://127.0.0.1:8080/v1").location
-            ('smollm2', 'http://127.0.0.1:8080/v1')
-        """
-        if self.scheme == "hf-causal":
-            path = PurePath(self.target)
-            return (str(path.parent), path.name) if path.name.endswith(".gguf") else (self.target, None)
-        model, _, url = self.target.partition("@")
-        return model, url
+    def create(self, *, benchmark: Any, split_type: str = "question") -> Any:
+        """The victim: the backend's ``from_victim_name(target, benchmark=, split_type=, **options)``."""
+        backend = get_registry().get(BACKEND_KIND, self.scheme).load()
+        return backend.from_victim_name(self.target, benchmark=benchmark, split_type=split_type, **self.options)
 
 
 def is_llm_victim_name(model: Any) -> bool:
-    """Whether ``model`` names an in-context LLM victim (``hf-causal:`` or ``openai:``).
+    """Whether ``model`` names an in-context LLM victim: ``SCHEME:...`` with a registered backend.
 
     Example:
         >>> is_llm_victim_name("hf-causal:/models/smollm2.gguf"), is_llm_victim_name("knn-geo")
         (True, False)
     """
-    return isinstance(model, str) and model.partition(":")[0] in SCHEME_OPTIONS and ":" in model
+    if not isinstance(model, str) or ":" not in model:
+        return False
+    return (BACKEND_KIND, model.partition(":")[0]) in get_registry()
 
 
 def llm_victim_name(scheme: str, target: str, **options: Any) -> str:
@@ -119,7 +99,10 @@ def parse_llm_victim_name(model: str) -> LLMVictimName:
         LLMVictimName(scheme='hf-causal', target='/m/x.gguf', options={'shots': 2, 'selection': 'cluster-tfidf'})
     """
     if not is_llm_victim_name(model):
-        raise VictimError(f"{model!r} is not an LLM victim name; write hf-causal:PATH or openai:MODEL@URL.")
+        raise VictimError(
+            f"{model!r} is not an LLM victim name; write SCHEME:TARGET with a registered backend: "
+            f"{', '.join(f'{scheme}:' for scheme in get_registry().names(BACKEND_KIND))}."
+        )
     scheme, _, body = model.partition(":")
     known = _known_options(scheme)
     options: dict[str, Any] = {}
@@ -140,20 +123,16 @@ def parse_llm_victim_name(model: str) -> LLMVictimName:
                     f"got {value!r}."
                 ) from None
     body = body.strip()
-    if scheme == "hf-causal" and not body:
-        raise VictimError(f"Victim {model!r} names no model; write hf-causal:PATH (a directory or a .gguf file).")
-    if scheme == "openai":
-        name, at, url = body.partition("@")
-        if not (name and at and url.startswith(("http://", "https://"))):
-            raise VictimError(
-                f"Victim {model!r}: write openai:MODEL@URL, the model's name at an OpenAI-compatible base URL, "
-                "e.g. openai:gpt-3.5-turbo-instruct@https://api.openai.com/v1 or "
-                "openai:smollm2@http://127.0.0.1:8080/v1."
-            )
+    problem = _backend(scheme).victim_name_problem(body)
+    if problem is not None:
+        raise VictimError(f"Victim {model!r}: {problem}")
     return LLMVictimName(scheme, body, options)
 
 
+def _backend(scheme: str) -> Any:
+    return get_registry().get(BACKEND_KIND, scheme).load()
+
+
 def _known_options(scheme: str) -> dict[str, type]:
-    if scheme not in SCHEME_OPTIONS:
-        raise ValueError(f"Unknown LLM victim scheme {scheme!r}; known: {', '.join(SCHEME_OPTIONS)}.")
-    return {**STUDY_OPTIONS, **SCHEME_OPTIONS[scheme]}
+    """The study's options and the backend's own (``RegistryError`` for an unknown scheme)."""
+    return {**STUDY_OPTIONS, **_backend(scheme).VICTIM_NAME_OPTIONS}

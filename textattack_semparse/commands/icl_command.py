@@ -1,0 +1,159 @@
+"""``textattack-semparse icl``: the in-context-learning study of Zhuo et al. (2023) for an LLM
+victim, shots x few-shot selection x adversarial demonstrations (§4.2-4.3), as JSON, CSV and a
+plot. The study itself is :mod:`textattack_semparse.llm.icl_study`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textattack_semparse.commands.output import add_scoring_arguments, non_negative_int, positive_int, positive_seconds
+from textattack_semparse.robustness.selection_settings import DEFAULT_SETTING, SELECTION_SETTINGS
+
+if TYPE_CHECKING:
+    from textattack_semparse.llm.icl_study import ICLStudy
+
+JSON_FILE, CSV_FILE, PLOT_FILE = "icl.json", "icl.csv", "icl.png"
+METRIC_COLUMNS = ("cell", "test", "std.", "pert.", "robust", "SR")
+DEMONSTRATION_COLUMNS = ("cell", "demos", "TTR", "Yule's I", "MTLD", "hits", "misses")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "icl",
+        help="the in-context-learning study of Zhuo et al. (2023): shots x selection x adversarial demonstrations",
+        description="For an in-context LLM victim, evaluate every cell of shots x few-shot selection x adversarial "
+        "demonstrations (Zhuo et al. 2023, §4.2-4.3) on one meaning-preserving test set: standard, perturbation and "
+        "robust accuracy per test perturbation, with the lexical diversity (TTR, Yule's I, MTLD) of each cell's "
+        f"demonstrations. Writes {JSON_FILE}, {CSV_FILE} and {PLOT_FILE} to --output-dir; a re-run on the same "
+        "directory reads the finished cells and resumes the rest (docs/icl.md).",
+    )
+    parser.add_argument(
+        "--model",
+        required=True,
+        help="in-context LLM victim: hf-causal:PATH (a local causal LM directory or .gguf file) or openai:MODEL@URL, "
+        "with its own options (e.g. ?max_new_tokens=64) but not shots, selection, adversarial or seed",
+    )
+    parser.add_argument(
+        "--dataset", required=True, help="registered dataset, e.g. geo-question-test or geo-mini-question-test"
+    )
+    parser.add_argument(
+        "--shots",
+        nargs="+",
+        type=non_negative_int,
+        default=[0, 5],
+        metavar="K",
+        help="demonstrations per prompt (default: 0 5)",
+    )
+    parser.add_argument(
+        "--selection",
+        nargs="+",
+        default=["random"],
+        metavar="NAME",
+        help="few-shot selectors: random, cluster-ed, cluster-tfidf, cluster-cwe, ppl-asc, ppl-desc (default: random)",
+    )
+    parser.add_argument(
+        "--adversarial",
+        nargs="+",
+        default=["none"],
+        metavar="NAME",
+        help="'none' (plain demonstrations) or a registered perturbation that adds a perturbed copy of each "
+        "demonstration (default: none)",
+    )
+    parser.add_argument(
+        "--perturbations",
+        nargs="+",
+        metavar="NAME",
+        help="test perturbations (default: the --adversarial perturbations, or typo when there are none)",
+    )
+    parser.add_argument(
+        "--setting",
+        choices=tuple(SELECTION_SETTINGS),
+        default=DEFAULT_SETTING,
+        help=f"how perturbed utterances are selected, as `robustness build` (default: {DEFAULT_SETTING})",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the test set, the selectors and the copies (default 0)"
+    )
+    parser.add_argument("--num-examples", type=positive_int, help="use the first N examples of the dataset only")
+    parser.add_argument(
+        "--output-dir", required=True, help=f"study directory: {JSON_FILE}, {CSV_FILE}, {PLOT_FILE}, cells/"
+    )
+    parser.add_argument("--batch-size", type=positive_int, help="inputs per victim call (default 64)")
+    parser.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        help="seconds each predicted SQL query may run (default: the benchmark's, 5)",
+    )
+    add_scoring_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from textattack_semparse.commands.output import write_json
+    from textattack_semparse.llm.icl_study import check_grid, plot_icl_study, run_icl_study
+
+    try:
+        check_grid(args.model, args.dataset, args.shots, args.selection, args.adversarial, args.perturbations or ())
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    overrides = (("mode", args.execution_mode), ("timeout", args.timeout), ("gold_timeout", args.gold_timeout))
+    scoring = {key: value for key, value in overrides if value is not None}
+    output = Path(args.output_dir)
+    study = run_icl_study(
+        args.model,
+        args.dataset,
+        output_dir=output,
+        shots=args.shots,
+        selections=args.selection,
+        adversarial=args.adversarial,
+        perturbations=args.perturbations,
+        setting=args.setting,
+        seed=args.seed,
+        limit=args.num_examples,
+        scoring_options=scoring,
+        batch_size=args.batch_size,
+        progress=print,
+    )
+    print_tables(study)
+    write_json(output / JSON_FILE, study.to_json())
+    study.write_csv(output / CSV_FILE)
+    print(f"Wrote {output / CSV_FILE}")
+    plot_icl_study(study, output / PLOT_FILE)
+    print(f"Wrote {output / PLOT_FILE}")
+    return 0
+
+
+def print_tables(study: ICLStudy) -> None:
+    """The study on standard output: the metrics per cell and test perturbation, then each cell's
+    demonstrations (count, lexical diversity) and response-cache lookups."""
+    from textattack_semparse.commands.output import print_table
+
+    print_table(
+        f"{study.model_label} on {study.dataset}: standard (std.), perturbation (pert.) and robust accuracy and success rate "
+        "of black-box attack (SR) per cell and test perturbation, in %",
+        METRIC_COLUMNS,
+        (
+            (result.cell.label, name, *metrics.rates().values())
+            for result in study.cells
+            for name, metrics in result.report.perturbations.items()
+        ),
+    )
+    print_table(
+        "Demonstrations per cell, the lexical diversity of their questions, and the response-cache hits and misses "
+        "of the cell's run",
+        DEMONSTRATION_COLUMNS,
+        (
+            (
+                result.cell.label,
+                len(result.demonstrations),
+                *(getattr(result.diversity, name, None) for name in ("ttr", "yules_i", "mtld")),
+                result.cache.hits,
+                result.cache.misses,
+            )
+            for result in study.cells
+        ),
+    )

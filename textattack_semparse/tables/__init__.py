@@ -1,0 +1,1 @@
+"""Tables for Table QA (RobuT, Zhao et al. 2023): the table record and how it travels with a question."""

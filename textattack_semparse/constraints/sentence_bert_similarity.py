@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import torch
 from textattack.constraints.semantics.sentence_encoders import SentenceEncoder
 
+from textattack_semparse.arguments import check_count
 from textattack_semparse.linguistics.sentence_embeddings import SentenceEmbeddings
 
 if TYPE_CHECKING:
@@ -84,8 +85,7 @@ class SentenceBERTSimilarity(SentenceEncoder):
         low, high = _METRIC_RANGES[metric]
         if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not low <= threshold <= high:
             raise ValueError(f"threshold for metric {metric!r} must be a number in [{low}, {high}], got {threshold!r}.")
-        if window_size is not None and (isinstance(window_size, bool) or not isinstance(window_size, int) or window_size < 1):
-            raise ValueError(f"window_size must be a positive int or None (whole text), got {window_size!r}.")
+        check_count("window_size", window_size, none_means="whole text")
         self.embeddings = SentenceEmbeddings(
             model_name_or_path, batch_size=batch_size, cache_size=cache_size, device=device
         )

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from textattack_semparse.arguments import check_count
 from textattack_semparse.torch_device import resolve_device
 
 if TYPE_CHECKING:
@@ -54,8 +55,7 @@ class SentenceEmbeddings:
         device: str | None = None,
     ) -> None:
         for name, value, minimum in (("batch_size", batch_size, 1), ("cache_size", cache_size, 0)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-                raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}.")
+            check_count(name, value, minimum=minimum)
         if model_name_or_path is not None and (not isinstance(model_name_or_path, str) or not model_name_or_path):
             raise TypeError(f"model_name_or_path must be a model name or path string, got {model_name_or_path!r}.")
         self.model_name_or_path = model_name_or_path

@@ -15,8 +15,9 @@ from collections.abc import Iterator
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
+from textattack_semparse.arguments import check_count
 from textattack_semparse.errors import VictimError
-from textattack_semparse.llm.prompted_parser import PromptedParser, check_count
+from textattack_semparse.llm.prompted_parser import PromptedParser
 from textattack_semparse.torch_device import resolve_device
 
 if TYPE_CHECKING:

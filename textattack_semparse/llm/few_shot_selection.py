@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from textattack_semparse.arguments import check_count, check_seed
 from textattack_semparse.errors import closest_match_hint
 
 if TYPE_CHECKING:
@@ -102,11 +103,6 @@ class FewShotSelector(ABC):
         return f"{type(self).__name__}({options})"
 
 
-def _check_seed(seed: int | None) -> None:
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise TypeError(f"seed must be an int or None, got {seed!r}.")
-
-
 def _lowest(scores: Sequence[float], k: int) -> list[int]:
     """Positions of the ``k`` lowest scores, ascending, ties by position."""
     return sorted(range(len(scores)), key=lambda position: (scores[position], position))[:k]
@@ -129,7 +125,7 @@ class RandomSelector(FewShotSelector):
     name = "random"
 
     def __init__(self, *, seed: int | None = 0) -> None:
-        _check_seed(seed)
+        check_seed(seed)
         self.seed = seed
 
     def _select(self, candidates: list[SemparseExample], k: int) -> list[int]:
@@ -191,9 +187,8 @@ class ClusterSelector(FewShotSelector):
                 f"Unknown representation {representation!r}; choose one of {', '.join(REPRESENTATIONS)}."
                 + closest_match_hint(str(representation), REPRESENTATIONS)
             )
-        _check_seed(seed)
-        if isinstance(n_init, bool) or not isinstance(n_init, int) or n_init < 1:
-            raise ValueError(f"n_init must be an int >= 1, got {n_init!r}.")
+        check_seed(seed)
+        check_count("n_init", n_init)
         if (
             not isinstance(ngram_range, tuple)
             or len(ngram_range) != 2

@@ -23,8 +23,9 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urlsplit
 
+from textattack_semparse.arguments import check_count
 from textattack_semparse.errors import VictimError
-from textattack_semparse.llm.prompted_parser import PromptedParser, check_count
+from textattack_semparse.llm.prompted_parser import PromptedParser
 
 if TYPE_CHECKING:
     from textattack_semparse.datasets.benchmark import Benchmark

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from textattack_semparse.arguments import check_count
 from textattack_semparse.cache import cache_dir
 from textattack_semparse.errors import VictimError
 from textattack_semparse.llm.few_shot_selection import selector_from_name
@@ -246,9 +247,3 @@ def adversarial_demonstrations(
         if index in rewritten:
             augmented.append(dataclasses.replace(example, question=rewritten[index]))
     return augmented
-
-
-def check_count(name: str, value: Any, *, minimum: int) -> None:
-    """``ValueError`` unless ``value`` is an int (not a bool) of at least ``minimum``."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}.")

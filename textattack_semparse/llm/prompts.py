@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textattack_semparse.arguments import check_count
 from textattack_semparse.errors import SchemaError
 from textattack_semparse.test_suites.schema import Schema, quote_identifier
 
@@ -176,8 +177,7 @@ class DatabasePrompt:
                 f"got {type(template).__name__}"
             )
         for name, value, minimum in (("num_rows", num_rows, 0), ("max_value_chars", max_value_chars, 4)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-                raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
+            check_count(name, value, minimum=minimum)
         self.db_path = Path(db_path)
         self.template = PromptTemplate() if template is None else template
         self.num_rows = num_rows

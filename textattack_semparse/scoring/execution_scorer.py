@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from textattack_semparse.arguments import check_count
 from textattack_semparse.errors import DatasetError, SchemaError, closest_match_hint
 from textattack_semparse.scoring.scorer import GoldError, Score, Scorer
 
@@ -54,8 +55,7 @@ class ExecutionScorer(Scorer):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
                 raise ValueError(f"{name} must be a positive number of seconds, got {value!r}.")
-        if isinstance(self.max_rows, bool) or not isinstance(self.max_rows, int) or self.max_rows < 1:
-            raise ValueError(f"max_rows must be a positive int, got {self.max_rows!r}.")
+        check_count("max_rows", self.max_rows)
 
     @property
     def needs_databases(self) -> bool:

@@ -6,6 +6,7 @@ from typing import Any
 
 from textattack.goal_function_results import GoalFunctionResultStatus
 
+from textattack_semparse.arguments import check_count
 from textattack_semparse.search_methods.grammar_edit_positions import GrammarEditPositions
 from textattack_semparse.search_methods.greedy_word_importance_search import GreedyWordImportanceSearch
 
@@ -49,8 +50,7 @@ class GrammarErrorBeamSearch(GrammarEditPositions, GreedyWordImportanceSearch):
         unk_token: str = "[UNK]",
         truncate_words_to: int | None = None,
     ) -> None:
-        if isinstance(beam_width, bool) or not isinstance(beam_width, int) or beam_width < 1:
-            raise ValueError(f"beam_width must be a positive integer, got {beam_width!r}.")
+        check_count("beam_width", beam_width)
         super().__init__(wir_method=wir_method, unk_token=unk_token, truncate_words_to=truncate_words_to)
         self.beam_width = beam_width
 

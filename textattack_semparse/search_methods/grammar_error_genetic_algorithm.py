@@ -12,6 +12,7 @@ from textattack.search_methods import AlzantotGeneticAlgorithm
 from textattack.search_methods.population_based_search import PopulationMember
 from textattack.shared import AttackedText
 
+from textattack_semparse.arguments import check_count, check_seed
 from textattack_semparse.attack_attrs import original_text
 from textattack_semparse.search_methods.grammar_edit_positions import GrammarEditPositions
 from textattack_semparse.transformations.grammar.grammar_edit import GrammarEdit
@@ -115,14 +116,11 @@ class GrammarErrorGeneticAlgorithm(GrammarEditPositions, AlzantotGeneticAlgorith
         max_crossover_retries: int = 20,
         seed: int | None = None,
     ) -> None:
-        if isinstance(pop_size, bool) or not isinstance(pop_size, int) or pop_size < 1:
-            raise ValueError(f"pop_size must be a positive integer, got {pop_size!r}.")
+        check_count("pop_size", pop_size)
         if isinstance(iterations_ratio, bool) or not isinstance(iterations_ratio, (int, float)) or iterations_ratio <= 0:
             raise ValueError(f"iterations_ratio must be a positive number, got {iterations_ratio!r}.")
-        if isinstance(min_iterations, bool) or not isinstance(min_iterations, int) or min_iterations < 1:
-            raise ValueError(f"min_iterations must be a positive integer, got {min_iterations!r}.")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise TypeError(f"seed must be an int or None, got {seed!r}.")
+        check_count("min_iterations", min_iterations)
+        check_seed(seed)
         super().__init__(
             pop_size=pop_size,
             max_iters=min_iterations,

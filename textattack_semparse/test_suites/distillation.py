@@ -20,6 +20,7 @@ from pathlib import Path
 import sqlglot
 from sqlglot.errors import SqlglotError
 
+from textattack_semparse.arguments import check_count
 from textattack_semparse.errors import DatasetError
 from textattack_semparse.sql.denotation import denotations_match_test_suite, query_is_ordered_test_suite
 from textattack_semparse.sql.execution_result import ExecutionResult
@@ -405,8 +406,7 @@ def distill_test_suite(
 def _check_arguments(gold_queries: Sequence[str], max_databases: int, candidates: int, max_rows: int) -> None:
     limits = (("max_databases", max_databases, 0), ("candidates", candidates, 0), ("max_rows", max_rows, 1))
     for name, value, minimum in limits:
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
+        check_count(name, value, minimum=minimum)
     if len(set(gold_queries)) != len(gold_queries):
         raise ValueError("gold_queries must be distinct; pass sorted(set(queries)) or dict.fromkeys(queries).")
 

@@ -16,6 +16,8 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
+from textattack_semparse.arguments import check_count
+
 #: The edits, in the order their neighbours are interleaved (see :func:`neighbour_queries`).
 EDIT_KINDS = (
     "drop-predicate",
@@ -111,8 +113,7 @@ def neighbour_queries(
         SELECT city_name FROM city WHERE population > 150000
         SELECT city_name FROM city WHERE population < 150000 AND state_name = 'texas'
     """
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
-        raise ValueError(f"limit must be None or a non-negative int, got {limit!r}")
+    check_count("limit", limit, minimum=0, none_means="no limit")
     tree = _parse(sql, dialect)
     if tree is None or limit == 0:
         return []

@@ -14,6 +14,7 @@ from typing import Any
 import torch
 import transformers
 
+from textattack_semparse.arguments import check_count
 from textattack_semparse.datasets.benchmark import Benchmark, load_benchmark
 from textattack_semparse.datasets.entity_anonymization import EntityAnonymizer
 from textattack_semparse.datasets.example import SemparseExample
@@ -190,8 +191,7 @@ class ParserTrainer:
             ("save_total_limit", save_total_limit),
             ("patience", patience),
         ):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive int, got {value!r}.")
+            check_count(name, value)
         if d_model % num_heads:
             raise ValueError(f"d_model ({d_model}) must be a multiple of num_heads ({num_heads}).")
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps == 0 or max_steps < -1:
@@ -202,8 +202,7 @@ class ParserTrainer:
             raise ValueError(f"dropout must be in [0, 1), got {dropout!r}.")
         if not learning_rate > 0:
             raise ValueError(f"learning_rate must be positive, got {learning_rate!r}.")
-        if isinstance(warmup_steps, bool) or not isinstance(warmup_steps, int) or warmup_steps < 0:
-            raise ValueError(f"warmup_steps must be a non-negative int, got {warmup_steps!r}.")
+        check_count("warmup_steps", warmup_steps, minimum=0)
         self.benchmark = benchmark
         self.output_dir = str(output_dir)
         self.split_type = split_type

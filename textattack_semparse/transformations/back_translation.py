@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from textattack_semparse.arguments import check_count
 from textattack_semparse.transformations.seq2seq_generator import Seq2SeqGenerator
 from textattack_semparse.transformations.sentence_rewrite_transformation import SentenceRewriteTransformation
 
@@ -64,8 +65,7 @@ class BackTranslation(SentenceRewriteTransformation):
         device: str | None = None,
     ) -> None:
         pairs = None if bridges is None else _bridge_pairs(bridges)
-        if num_beams is not None and (isinstance(num_beams, bool) or not isinstance(num_beams, int) or num_beams < 1):
-            raise ValueError(f"num_beams must be a positive int or None (model default), got {num_beams!r}.")
+        check_count("num_beams", num_beams, none_means="model default")
         self.bridges = pairs
         self.batch_size = batch_size
         self.max_length = max_length

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from textattack.transformations import Transformation
 
+from textattack_semparse.arguments import check_seed
 from textattack_semparse.errors import closest_match_hint
 from textattack_semparse.linguistics.function_words import (
     MEANING_PRESERVING_CLASSES,
@@ -107,8 +108,7 @@ class FunctionWordTransformation(Transformation):
                 f"max_candidates_per_position must be a positive int or None (all words), "
                 f"got {max_candidates_per_position!r}."
             )
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise TypeError(f"seed must be an int or None, got {seed!r}.")
+        check_seed(seed)
         self.function_words = function_words
         self.word_classes = None if word_classes is None else tuple(word_classes)
         self.word_list = requested_list

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from textattack_semparse.arguments import check_count
 from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.transformations.derived_text import is_single_word
 
@@ -60,8 +61,7 @@ class MaskedLMCandidates:
         if not isinstance(model_name_or_path, str) or not model_name_or_path:
             raise TypeError(f"model_name_or_path must be a masked-LM name or path string, got {model_name_or_path!r}.")
         for name, value in (("batch_size", batch_size), ("max_length", max_length)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive int, got {value!r}.")
+            check_count(name, value)
         if device is not None and not isinstance(device, str):
             raise TypeError(f"device must be a torch device string such as 'cpu' or None (auto), got {device!r}.")
         self.model_name_or_path = model_name_or_path
@@ -143,8 +143,7 @@ class MaskedLMCandidates:
             Per text, ``(word, probability)`` pairs, most probable first; an empty list for a
             text whose mask was truncated away or that has no single mask.
         """
-        if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
-            raise ValueError(f"top_k must be a positive int, got {top_k!r}.")
+        check_count("top_k", top_k)
         if exclude is not None and len(exclude) != len(masked_texts):
             raise ValueError(f"exclude has {len(exclude)} entries for {len(masked_texts)} texts; give one per text.")
         excluded = [{word.casefold() for word in words} for words in (exclude or [()] * len(masked_texts))]

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from textattack.shared import AttackedText
 from textattack.transformations import WordSwap
 
+from textattack_semparse.arguments import check_count
 from textattack_semparse.transformations.derived_text import match_case, question_text, question_word_count
 from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 from textattack_semparse.transformations.masked_lm_candidates import MaskedLMCandidates
@@ -60,8 +61,7 @@ class MaskedLMContentWordSubstitution(WordSwap):
         device: str | None = None,
     ) -> None:
         super().__init__()
-        if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
-            raise ValueError(f"top_k must be a positive int, got {top_k!r}.")
+        check_count("top_k", top_k)
         if isinstance(function_words, str):
             raise TypeError(f"function_words must be an iterable of words, not the string {function_words!r}.")
         self.masked_lm = MaskedLMCandidates(

@@ -6,6 +6,7 @@ Shared set-up of Zhuo et al.'s context-aware perturbations (CS and CI).
 
 from __future__ import annotations
 
+from textattack_semparse.arguments import check_count
 from textattack_semparse.transformations.masked_lm_candidates import MaskedLMCandidates
 from textattack_semparse.transformations.random_words_transformation import RandomWordsTransformation
 
@@ -47,8 +48,7 @@ class MaskedLMRandomWordsTransformation(RandomWordsTransformation):
         seed: int | None = None,
     ) -> None:
         super().__init__(num_words=num_words, num_candidates=num_candidates, seed=seed)
-        if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
-            raise ValueError(f"top_k must be a positive int, got {top_k!r}.")
+        check_count("top_k", top_k)
         self.masked_lm = MaskedLMCandidates(
             model_name_or_path, batch_size=batch_size, max_length=max_length, device=device
         )

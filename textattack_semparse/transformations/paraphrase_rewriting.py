@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from textattack_semparse.arguments import check_count
 from textattack_semparse.transformations.seq2seq_generator import Seq2SeqGenerator
 from textattack_semparse.transformations.sentence_rewrite_transformation import SentenceRewriteTransformation
 
@@ -58,8 +59,7 @@ class ParaphraseRewriting(SentenceRewriteTransformation):
         max_new_tokens: int = 128,
         device: str | None = None,
     ) -> None:
-        if isinstance(num_candidates, bool) or not isinstance(num_candidates, int) or num_candidates < 1:
-            raise ValueError(f"num_candidates must be a positive int, got {num_candidates!r}.")
+        check_count("num_candidates", num_candidates)
         if not isinstance(prefix, str):
             raise TypeError(f"prefix must be a string such as 'paraphrase: ' or '', got {prefix!r}.")
         self.generator = Seq2SeqGenerator(

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from textattack.shared import AttackedText
 from textattack.transformations import Transformation
 
+from textattack_semparse.arguments import check_count, check_seed
 from textattack_semparse.transformations.derived_text import distinct_new_texts, question_word_count
 
 # Up to this many position sets are enumerated and sampled without replacement; beyond it
@@ -52,10 +53,8 @@ class RandomWordsTransformation(Transformation):
 
     def __init__(self, num_words: int = 2, num_candidates: int = 20, seed: int | None = None) -> None:
         for name, value in (("num_words", num_words), ("num_candidates", num_candidates)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive int, got {value!r}.")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise TypeError(f"seed must be an int or None, got {seed!r}.")
+            check_count(name, value)
+        check_seed(seed)
         self.num_words = num_words
         self.num_candidates = num_candidates
         self.seed = seed

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from textattack_semparse.arguments import check_count
 from textattack_semparse.torch_device import resolve_device
 
 if TYPE_CHECKING:
@@ -51,8 +52,7 @@ class Seq2SeqGenerator:
         if not isinstance(model_name_or_path, str) or not model_name_or_path:
             raise TypeError(f"model_name_or_path must be a seq2seq model name or path string, got {model_name_or_path!r}.")
         for name, value in (("batch_size", batch_size), ("max_length", max_length), ("max_new_tokens", max_new_tokens)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive int, got {value!r}.")
+            check_count(name, value)
         if device is not None and not isinstance(device, str):
             raise TypeError(f"device must be a torch device string such as 'cpu' or None (auto), got {device!r}.")
         self.model_name_or_path = model_name_or_path
@@ -86,8 +86,7 @@ class Seq2SeqGenerator:
 
         ``num_beams`` is raised to ``num_return_sequences`` when smaller.
         """
-        if isinstance(num_return_sequences, bool) or not isinstance(num_return_sequences, int) or num_return_sequences < 1:
-            raise ValueError(f"num_return_sequences must be a positive int, got {num_return_sequences!r}.")
+        check_count("num_return_sequences", num_return_sequences)
         tokenizer, model = self._loaded()
         beams = num_beams if num_beams is not None else (model.generation_config.num_beams or 1)
         beams = max(beams, num_return_sequences)

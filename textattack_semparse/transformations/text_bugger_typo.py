@@ -19,6 +19,7 @@ import torch
 from textattack.shared import AttackedText
 from textattack.transformations import Transformation
 
+from textattack_semparse.arguments import check_count, check_seed
 from textattack_semparse.linguistics.sentence_embeddings import SentenceEmbeddings
 from textattack_semparse.transformations.derived_text import (
     distinct_new_texts,
@@ -149,8 +150,7 @@ class TextBuggerTypo(Transformation):
         seed: int | None = None,
     ) -> None:
         for name, value in (("num_words", num_words), ("num_candidates", num_candidates)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive int, got {value!r}.")
+            check_count(name, value)
         if isinstance(bugs, str):
             raise TypeError(f"bugs must be an iterable of bug names, not the string {bugs!r}; e.g. [{bugs!r}].")
         if bugs is not None:
@@ -160,8 +160,7 @@ class TextBuggerTypo(Transformation):
                 raise ValueError(f"bugs must be a non-empty subset of {BUGS}, got {bugs!r}.")
         if sentence_model is not None and (not isinstance(sentence_model, str) or not sentence_model):
             raise TypeError(f"sentence_model must be a sentence-transformers name or path, or None; got {sentence_model!r}.")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise TypeError(f"seed must be an int or None, got {seed!r}.")
+        check_seed(seed)
         self.num_words = num_words
         self.num_candidates = num_candidates
         self.bugs = bugs

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 from textattack.transformations import Transformation
 
+from textattack_semparse.arguments import check_count, check_seed
 from textattack_semparse.linguistics.sentence_embeddings import SentenceEmbeddings
 from textattack_semparse.transformations.derived_text import question_text
 
@@ -72,14 +73,8 @@ class TopKBySimilarity(Transformation):
     ) -> None:
         if not isinstance(transformation, Transformation):
             raise TypeError(f"transformation must be a TextAttack Transformation, got {transformation!r}.")
-        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise ValueError(f"k must be a positive int, got {k!r}.")
-        if num_candidates is not None and (
-            isinstance(num_candidates, bool) or not isinstance(num_candidates, int) or num_candidates < k
-        ):
-            raise ValueError(
-                f"num_candidates must be None (rank all) or an int >= k={k}, got {num_candidates!r}."
-            )
+        check_count("k", k)
+        check_count("num_candidates", num_candidates, minimum=k, none_means="rank all")
         if isinstance(encoder, str):
             encoder = SentenceEmbeddings(encoder)
         if encoder is not None and not callable(getattr(encoder, "encode", None)):
@@ -87,8 +82,7 @@ class TopKBySimilarity(Transformation):
                 f"encoder must have encode(list[str]) -> Tensor (SentenceEmbeddings, SentenceBERTSimilarity), "
                 f"or be a sentence-transformers model name or path, or None; got {encoder!r}."
             )
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise TypeError(f"seed must be an int or None, got {seed!r}.")
+        check_seed(seed)
         self.transformation = transformation
         self.k = k
         self.num_candidates = num_candidates

@@ -13,6 +13,7 @@ import lemminflect
 from textattack.shared import AttackedText
 from textattack.transformations import WordSwap
 
+from textattack_semparse.arguments import check_count
 from textattack_semparse.linguistics.inflection import lemmatize
 from textattack_semparse.linguistics.spacy_pipeline import DEFAULT_PIPELINE, parse_words
 from textattack_semparse.linguistics.wordnet import load_wordnet
@@ -71,10 +72,7 @@ class WordNetSynonymSubstitution(WordSwap):
         super().__init__()
         if isinstance(function_words, str):
             raise TypeError(f"function_words must be an iterable of words, not the string {function_words!r}.")
-        if max_candidates is not None and (
-            isinstance(max_candidates, bool) or not isinstance(max_candidates, int) or max_candidates < 1
-        ):
-            raise ValueError(f"max_candidates must be a positive int or None (all synonyms), got {max_candidates!r}.")
+        check_count("max_candidates", max_candidates, none_means="all synonyms")
         if not isinstance(spacy_pipeline, str) or not spacy_pipeline:
             raise TypeError(f"spacy_pipeline must be an installed spaCy pipeline name, got {spacy_pipeline!r}.")
         self.function_words = None if function_words is None else tuple(sorted({w.lower() for w in function_words}))

@@ -18,6 +18,7 @@ from typing import Any, cast
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 
+from textattack_semparse.arguments import check_count
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.datasets.value_lexicon import Mention, ValueLexicon, normalize_text, word_pattern
 from textattack_semparse.victims.semantic_parser import SemanticParser
@@ -166,8 +167,7 @@ class KNNTemplateParser(SemanticParser):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise ValueError(f"k must be a positive int, got {k!r}.")
+        check_count("k", k)
         if (
             not isinstance(ngram_range, (tuple, list))
             or len(ngram_range) != 2

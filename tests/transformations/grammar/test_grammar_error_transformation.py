@@ -146,7 +146,7 @@ def test_empty_text_has_no_candidates() -> None:
         ({"mode": "worstcase"}, ValueError, "Did you mean 'worst-case'"),
         ({"rate": 0}, ValueError, r"rate must be a number in \(0, 1\]"),
         ({"rate": 1.5}, ValueError, "rate must be"),
-        ({"num_samples": 0}, ValueError, "num_samples must be a positive integer"),
+        ({"num_samples": 0}, ValueError, "num_samples must be a positive int"),
         ({"seed": "7"}, TypeError, "seed must be an int"),
         ({"error_model": 3}, TypeError, "error_model must be an ErrorModel"),
     ],

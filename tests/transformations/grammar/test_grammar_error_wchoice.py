@@ -65,5 +65,5 @@ def test_plural_noun_gets_plural_synonyms(transformation, texts) -> None:
 
 
 def test_invalid_max_synonyms() -> None:
-    with pytest.raises(ValueError, match="max_synonyms must be a positive integer"):
+    with pytest.raises(ValueError, match="max_synonyms must be a positive int"):
         GrammarErrorWchoice(max_synonyms=0)

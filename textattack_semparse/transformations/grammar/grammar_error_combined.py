@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from textattack_semparse.arguments import check_count
 from textattack_semparse.errors import closest_match_hint
 from textattack_semparse.transformations.grammar.error_model import ERROR_TYPES
 from textattack_semparse.transformations.grammar.grammar_edit import GrammarEdit
@@ -77,8 +78,7 @@ class GrammarErrorCombined(GrammarErrorTransformation):
                     f"Unknown error type {name!r}; expected names from {ERROR_TYPES}."
                     + closest_match_hint(str(name), ERROR_TYPES)
                 )
-        if isinstance(max_synonyms, bool) or not isinstance(max_synonyms, int) or max_synonyms < 1:
-            raise ValueError(f"max_synonyms must be a positive integer, got {max_synonyms!r}.")
+        check_count("max_synonyms", max_synonyms)
         super().__init__(**kwargs)
         self.error_types = tuple(error_types)
         self.max_synonyms = max_synonyms

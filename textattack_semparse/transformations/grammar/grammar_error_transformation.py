@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from textattack.shared import AttackedText
 from textattack.transformations import WordSwap
 
+from textattack_semparse.arguments import check_count, check_seed
 from textattack_semparse.errors import closest_match_hint
 from textattack_semparse.linguistics.spacy_pipeline import parse_words
 from textattack_semparse.transformations.grammar.error_model import CONFUSION_TYPES, NULL, ErrorModel
@@ -111,10 +112,8 @@ class GrammarErrorTransformation(WordSwap):
             raise ValueError(f"Unknown mode {mode!r}; expected one of {MODES}.{closest_match_hint(str(mode), MODES)}")
         if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 < rate <= 1:
             raise ValueError(f"rate must be a number in (0, 1] (errors per word), got {rate!r}.")
-        if isinstance(num_samples, bool) or not isinstance(num_samples, int) or num_samples < 1:
-            raise ValueError(f"num_samples must be a positive integer, got {num_samples!r}.")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise TypeError(f"seed must be an int or None, got {seed!r}.")
+        check_count("num_samples", num_samples)
+        check_seed(seed)
         if error_model is not None and not isinstance(error_model, (ErrorModel, str, os.PathLike)):
             raise TypeError(
                 "error_model must be an ErrorModel, the path of its JSON file or None, "

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any
 
+from textattack_semparse.arguments import check_count
 from textattack_semparse.linguistics.inflection import inflect
 from textattack_semparse.linguistics.wordnet import load_wordnet
 from textattack_semparse.transformations.grammar.grammar_edit import GrammarEdit
@@ -60,8 +61,7 @@ class GrammarErrorWchoice(GrammarErrorTransformation):
     error_type = "Wchoice"
 
     def __init__(self, *, max_synonyms: int = 10, **kwargs: Any) -> None:
-        if isinstance(max_synonyms, bool) or not isinstance(max_synonyms, int) or max_synonyms < 1:
-            raise ValueError(f"max_synonyms must be a positive integer, got {max_synonyms!r}.")
+        check_count("max_synonyms", max_synonyms)
         super().__init__(**kwargs)
         self.max_synonyms = max_synonyms
 

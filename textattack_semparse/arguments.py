@@ -1,0 +1,40 @@
+"""Checks of constructor arguments that many components share: counts and seeds.
+
+One place for the rule "an int, not a bool, at least so many" and its message, so every
+component rejects ``batch_size=True`` or ``k=0`` alike.
+"""
+
+from __future__ import annotations
+
+
+def check_count(name: str, value: object, *, minimum: int = 1, none_means: str | None = None) -> None:
+    """``ValueError`` unless ``value`` is an int (not a bool) of at least ``minimum``.
+
+    With ``none_means`` (what ``None`` stands for, e.g. ``"all"``), ``None`` is allowed too.
+
+    Example:
+        >>> check_count("k", 3)
+        >>> check_count("k", None, none_means="all")
+        >>> check_count("k", True)
+        Traceback (most recent call last):
+        ...
+        ValueError: k must be a positive int, got True.
+    """
+    if value is None and none_means is not None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        expected = "a positive int" if minimum == 1 else f"an int >= {minimum}"
+        if none_means is not None:
+            expected += f" or None ({none_means})"
+        raise ValueError(f"{name} must be {expected}, got {value!r}.")
+
+
+def check_seed(seed: object, name: str = "seed") -> None:
+    """``TypeError`` unless ``seed`` is an int (not a bool) or ``None``.
+
+    Example:
+        >>> check_seed(None), check_seed(7)
+        (None, None)
+    """
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise TypeError(f"{name} must be an int or None, got {seed!r}.")

@@ -35,6 +35,14 @@ CASES = [
     ("prefix_only_empty", "", "SELECT", ""),
     ("prefix_only_whitespace", "  \n", "SELECT", ""),
     ("prefix_prose_refusal", "I'm sorry, I cannot answer that question.", "SELECT", ""),
+    # A continuation written like a sentence (four or more words and a full stop) is still the query.
+    # ("100." is a number in SQLite, so that full stop stays.)
+    ("prefix_query_ending_in_full_stop", " DISTINCT state_name FROM state WHERE population > 100.", "SELECT",
+     "SELECT DISTINCT state_name FROM state WHERE population > 100."),
+    ("prefix_query_with_full_stop_after_identifier", " COUNT(river_name) FROM river WHERE traverse = 'texas' ORDER BY length.",
+     "SELECT", "SELECT COUNT(river_name) FROM river WHERE traverse = 'texas' ORDER BY length"),
+    ("query_ending_in_full_stop_after_table", "SELECT state_name FROM state.", "", "SELECT state_name FROM state"),
+    ("prefix_prose_with_from", "This lists the names from the table.", "SELECT", ""),
     ("sql_label", "SQL: SELECT lake_name FROM lake", "", "SELECT lake_name FROM lake"),
     ("answer_label", "Answer: SELECT mountain_name FROM mountain;", "", "SELECT mountain_name FROM mountain"),
     ("sqlite_query_label", "SQLite query:\nSELECT 4", "", "SELECT 4"),
@@ -58,9 +66,10 @@ CASES = [
     ("multiline_nested",
      "SELECT state_name FROM state\nWHERE population = (\n  SELECT MAX(population) FROM state\n);", "",
      "SELECT state_name FROM state\nWHERE population = (\n  SELECT MAX(population) FROM state\n)"),
+    # The full stop after the query is dropped: with it the query does not parse, without it it does.
     ("double_quoted_string_and_period",
      'SELECT capital FROM state WHERE state_name = "new york".', "",
-     'SELECT capital FROM state WHERE state_name = "new york".'),
+     'SELECT capital FROM state WHERE state_name = "new york"'),
     ("empty", "", "", ""),
     ("whitespace_only", " \n\t ", "", ""),
     ("prose_only", "I don't know which table holds that.", "", ""),

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 import sqlglot
+from sqlglot import exp
 from sqlglot.errors import SqlglotError
 from sqlglot.tokens import TokenType
 
@@ -64,16 +65,37 @@ def extract_sql(completion: str, *, prefix: str = "") -> str:
         return ""
     text = _LABEL.sub("", fenced_code(completion), count=1)
     if prefix.strip() and not _STATEMENT_START.match(text):
-        if looks_like_prose(text.strip().split("\n", 1)[0]):
+        continued = prefix.rstrip() + (text if text[:1].isspace() else " " + text)
+        first_line = continued.strip().split("\n", 1)[0]
+        if looks_like_prose(text.strip().split("\n", 1)[0]) and not parses_as_sql(_without_full_stop(first_line)):
             return ""
-        text = prefix.rstrip() + (text if text[:1].isspace() else " " + text)
+        text = continued
     else:
         start = _STATEMENT_LINE.search(text)
         if start is None:
             return ""
         text = text[start.start():]
     sql = first_statement(cut_trailing_text(text)).strip().rstrip(";").strip()
+    if sql.endswith(".") and not parses_as_sql(sql) and parses_as_sql(_without_full_stop(sql)):
+        sql = _without_full_stop(sql)  # a query the model ended like a sentence: "... FROM river."
     return "" if prefix.strip() and sql == prefix.strip() else sql
+
+
+def parses_as_sql(text: str) -> bool:
+    """Whether sqlglot parses ``text`` as one SQLite query.
+
+    Example:
+        >>> parses_as_sql("SELECT COUNT(*) FROM river"), parses_as_sql("SELECT I cannot answer that")
+        (True, False)
+    """
+    try:
+        return isinstance(sqlglot.parse_one(text, read="sqlite"), exp.Query)
+    except SqlglotError:
+        return False
+
+
+def _without_full_stop(text: str) -> str:
+    return text.rstrip().removesuffix(".").rstrip()
 
 
 def fenced_code(text: str) -> str:

@@ -12,7 +12,7 @@ Each hook returns a mapping from a public name to an *entry*: either an import p
 ``"package.module:Attribute"`` or a mapping with the keys ``target`` (that import path)
 and optionally ``options`` (keyword arguments for the target), ``dataset`` (victims
 only: the registered dataset the victim is evaluated on when none is given) and
-``description`` (benchmarks: ``splits``, ``knn_victims``, ``attack_recipe``). Nothing is
+``description`` (benchmarks: ``splits``, ``knn_victims``, ``trained_victims``, ``attack_recipe``). Nothing is
 imported until a name is selected. Every hook is called once
 per plugin, so a name registered by two plugins is reported with both providers.
 """
@@ -43,7 +43,8 @@ def semparse_benchmarks() -> Mapping[str, EntrySpec]:
         ``knn_victims`` (bool): also derive ``knn-<name>`` template-retrieval victims; and
         ``attack_recipe`` (bool): also derive the bound recipe ``semparse-<name>``. Every
         benchmark with a ``train`` split also gets ``seq2seq-<name>`` victims, trained on
-        first use (``textattack_semparse.training.trained_victims``).
+        first use (``textattack_semparse.training.trained_victims``), unless its entry gives
+        ``trained_victims: False`` (Table QA: a question-only parser cannot read the table).
 
     Called once per plugin when the registry is built; all results are collected.
     """

@@ -9,11 +9,13 @@ from collections.abc import Mapping
 
 from textattack_semparse import hookimpl
 from textattack_semparse.hookspecs import EntrySpec
+from textattack_semparse.tables import ROBUT_TABLE_PERTURBATIONS
 
 _RECIPES = "textattack_semparse.recipes"
 _YIN = f"{_RECIPES}.attack.grammar_error_attack_yin_2020:GrammarErrorAttackYin2020"
 _MDA = f"{_RECIPES}.augment.meaning_preserving_augmenter:MeaningPreservingAugmenter"
 _HUANG_SINGLE = f"{_RECIPES}.attack.perturbation_attack_huang_2021:PerturbationAttackHuang2021"
+_ZHAO = f"{_RECIPES}.attack.table_perturbation_attack_zhao_2023:TablePerturbationAttackZhao2023"
 
 PERTURBATION_KEEP: Mapping[str, int | None] = {
     # Huang et al. 2021 §3.1; substitution-nf keeps the most similar masked-LM candidates,
@@ -97,6 +99,32 @@ def semparse_benchmarks() -> Mapping[str, EntrySpec]:
             "ATIS in lambda calculus as preprocessed by Dong & Lapata 2016 (4434/491/448): entities anonymised "
             "(ci0, al0), words stemmed",
         ),
+        # Table QA (RobuT, Zhao et al. 2023): question + table -> answer, scored by WTQ's denotation match.
+        "wtq": {
+            "target": f"{_LOADERS}:load_wtq_benchmark",
+            "options": {"random_split": 1},
+            "trained_victims": False,
+            "splits": {"question": ("train", "dev", "test")},
+            "description": "WikiTableQuestions (Pasupat & Liang 2015): train/dev = random-split-1 (RobuT's), test = "
+            "pristine-unseen-tables; denotation match. Needs SEMPARSE_DATA_DIR.",
+        },
+        "wikisql-weak": {
+            "target": f"{_LOADERS}:load_wikisql_weak_benchmark",
+            "trained_victims": False,
+            "splits": {"question": ("train", "dev", "test")},
+            "description": "WikiSQL (Zhong et al. 2017) as weakly supervised Table QA: answers are the SQL's "
+            "denotations; denotation match. Needs SEMPARSE_DATA_DIR with wikisql/.",
+        },
+        "sqa": {
+            "target": f"{_LOADERS}:load_sqa_benchmark",
+            "trained_victims": False,
+            "splits": {"question": ("train", "test")},
+            "description": "SQA (Iyyer et al. 2017), each question of a sequence alone; denotation match. Needs "
+            "SEMPARSE_DATA_DIR with sqa/.",
+        },
+        # Schema perturbations (Dr.Spider, Chang et al. 2023; RobuT's header operations) of text-to-SQL databases.
+        **_schema_perturbed("geoquery", _TEXT2SQL_SPLITS),
+        **_schema_perturbed("spider", {"question": ("dev",)}),
     }
 
 
@@ -122,6 +150,31 @@ def _text2sql(
         "knn_victims": knn,
         "attack_recipe": recipe,
         "description": f"{description}. Needs SEMPARSE_DATA_DIR.",
+    }
+
+
+SCHEMA_PERTURBATION_DESCRIPTIONS: Mapping[str, str] = {
+    "synonym": "columns renamed with header synonyms",
+    "abbreviation": "columns renamed with header abbreviations",
+    "table-rename": "tables renamed with synonyms (else abbreviations) of their names",
+    "column-shuffle": "each table's columns in a new order",
+    "column-adding": "a distractor column (copied from another table) added to each table",
+}
+"""Schema perturbations (:mod:`textattack_semparse.sql.schema_perturbation`) registered as ``<benchmark>-schema-<kind>``."""
+
+
+def _schema_perturbed(base: str, splits: Mapping[str, tuple[str, ...]]) -> dict[str, EntrySpec]:
+    """``<base>-schema-<kind>``: ``base`` on schema-perturbed copies of its databases, golds rewritten."""
+    return {
+        f"{base}-schema-{kind}": {
+            "target": "textattack_semparse.datasets.schema_perturbed_benchmark:load_schema_perturbed_benchmark",
+            "options": {"base": base, "perturbation": kind},
+            "splits": dict(splits),
+            "trained_victims": False,  # a model trained on the perturbed schema is not the victim studied
+            "description": f"{base} with {description} on a cached copy of its databases (seed 0), gold SQL "
+            "rewritten to match (Dr.Spider-style schema perturbation). Needs SEMPARSE_DATA_DIR.",
+        }
+        for kind, description in SCHEMA_PERTURBATION_DESCRIPTIONS.items()
     }
 
 
@@ -172,6 +225,22 @@ def semparse_attack_recipes() -> Mapping[str, EntrySpec]:
             "description": "Learner grammatical errors (Yin et al. 2020) sampled from the error model, "
             "one corrupted copy per question, no search (the paper's \"dist.\" setting); goal by victim.",
         },
+        # RobuT (Zhao et al. 2023): Table QA, one table perturbation per example, every candidate tried.
+        **{
+            f"robut-{name}": {
+                "target": _ZHAO,
+                "options": {"perturbation_name": name},
+                "description": f"RobuT (Zhao et al. 2023): one '{name}' table perturbation per Table QA example, "
+                "every candidate tried; WTQ denotation match.",
+            }
+            for name in ROBUT_TABLE_PERTURBATIONS
+        },
+        "robut-mix": {
+            "target": _ZHAO,
+            "options": {"perturbation_name": "header-synonym", "question_perturbation": "deletion"},
+            "description": "RobuT's mix (Zhao et al. 2023): header synonyms, then a function-word deletion in the "
+            "question (table column frozen); every candidate tried.",
+        },
     }
 
 
@@ -191,6 +260,11 @@ def semparse_augmentation_recipes() -> Mapping[str, EntrySpec]:
         "nucle-augment": {
             "target": f"{_RECIPES}.augment.grammar_error_augmenter:GrammarErrorAugmenter",
             "description": "Learner grammatical errors sampled from an error model (Yin et al. 2020).",
+        },
+        "robut-lapt": {
+            "target": f"{_RECIPES}.augment.table_qa_augmenter:TableQAAugmenter",
+            "description": "Table QA training data (RobuT, Zhao et al. 2023, without an LLM): each table perturbation "
+            "and a function-word deletion once per WTQ question; `augment --dataset wtq-train` writes rows and tables.",
         },
     }
 
@@ -266,6 +340,45 @@ def semparse_perturbations() -> Mapping[str, EntrySpec]:
             "Zhuo 2023 DB: append the five statements 'who is who; what is what; when is when; which is which; "
             "where is where'.",
         ),
+        # RobuT (Zhao 2023) table perturbations: Table QA inputs only; without a table column they give nothing.
+        "header-synonym": entry(
+            "table.header_synonym_replacement",
+            "HeaderSynonymReplacement",
+            "RobuT header synonym replacement: rename columns to synonyms (WTQ header lexicon, then WordNet).",
+            seed=0,
+        ),
+        "header-abbreviation": entry(
+            "table.header_abbreviation",
+            "HeaderAbbreviation",
+            "RobuT header abbreviation: rename columns to abbreviations (packaged table, truncation, dropped "
+            "vowels, initialisms).",
+            seed=0,
+        ),
+        "row-shuffle": entry(
+            "table.row_shuffle", "RowShuffle", "RobuT row shuffle; questions about position are left out.", seed=0
+        ),
+        "column-shuffle": entry(
+            "table.column_shuffle", "ColumnShuffle", "RobuT column shuffle; questions about position are left out.", seed=0
+        ),
+        "column-extension": entry(
+            "table.column_extension",
+            "ColumnExtension",
+            "RobuT column extension: split a score, date or 'Name (Country)' column not holding the answer.",
+            seed=0,
+        ),
+        "column-masking": entry(
+            "table.column_masking",
+            "ColumnMasking",
+            "RobuT column masking: drop a column another column determines, not needed by question or answer.",
+            seed=0,
+        ),
+        "column-adding": entry(
+            "table.column_adding",
+            "ColumnAdding",
+            "RobuT column adding: add a column of the most related WTQ table (TF-IDF over headers) without the "
+            "answer; needs SEMPARSE_DATA_DIR or table_dir.",
+            seed=0,
+        ),
     }
 
 
@@ -280,4 +393,40 @@ def semparse_llm_backends() -> Mapping[str, EntrySpec]:
             "target": "textattack_semparse.llm.openai_parser:OpenAIParser",
             "description": "openai:MODEL@URL: a model behind an OpenAI-compatible endpoint (API, vLLM, llama.cpp).",
         },
+    }
+
+
+_TABLE_QA = "textattack_semparse.victims"
+
+
+@hookimpl
+def semparse_victims() -> Mapping[str, EntrySpec]:
+    # Table QA victims (RobuT, Zhao et al. 2023), bound to the WTQ benchmark and evaluated on its dev set.
+    def table_qa(target: str, description: str, **options: object) -> EntrySpec:
+        return {
+            "target": f"{_TABLE_QA}.{target}.from_benchmark",
+            "options": {"benchmark": "wtq", **options},
+            "dataset": "wtq-dev",
+            "description": description,
+        }
+
+    return {
+        "table-lexical": table_qa(
+            "lexical_table_parser:LexicalTableParser",
+            "Offline Table QA baseline: matches question words to column names and cells, then lookup, count, "
+            "sum, superlative, comparison. Needs SEMPARSE_DATA_DIR.",
+        ),
+        "tapas-wtq": table_qa(
+            "tapas_parser:TapasParser",
+            "TAPAS (Herzig et al. 2020) google/tapas-base-finetuned-wtq: cell selection + aggregation; needs the model.",
+        ),
+        "tapex-wtq": table_qa(
+            "tapex_parser:TapexParser",
+            "TAPEX (Liu et al. 2022) microsoft/tapex-large-finetuned-wtq: BART generating the answer; needs the model.",
+        ),
+        "omnitab-wtq": table_qa(
+            "tapex_parser:TapexParser",
+            "OmniTab (Jiang et al. 2022) neulab/omnitab-large-finetuned-wtq, TAPEX's architecture; needs the model.",
+            model_name_or_path="neulab/omnitab-large-finetuned-wtq",
+        ),
     }

@@ -43,7 +43,7 @@ _COMMON_KEYS = frozenset({"target", "options", "description"})
 KIND_KEYS: Mapping[str, frozenset[str]] = MappingProxyType(
     {
         "victim": _COMMON_KEYS | {"dataset"},
-        "benchmark": _COMMON_KEYS | {"splits", "knn_victims", "attack_recipe"},
+        "benchmark": _COMMON_KEYS | {"splits", "knn_victims", "trained_victims", "attack_recipe"},
     }
 )
 """Entry keys per kind beyond ``target``, ``options`` and ``description``."""
@@ -75,6 +75,9 @@ class Entry:
             from which dataset names are derived.
         knn_victims (bool): Benchmarks only: derive ``knn-<name>`` template-retrieval victims
             (``seq2seq-<name>`` trained victims are derived for every benchmark with a train split).
+        trained_victims (bool): Benchmarks only: derive the trained ``seq2seq-<name>`` victims
+            (default true; false for benchmarks whose input a question-only seq2seq parser
+            cannot read, such as Table QA).
         attack_recipe (bool): Benchmarks only: derive the bound recipe ``semparse-<name>``.
     """
 
@@ -87,6 +90,7 @@ class Entry:
     description: str = ""
     splits: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: DEFAULT_SPLITS)
     knn_victims: bool = False
+    trained_victims: bool = True
     attack_recipe: bool = False
 
     def load(self) -> Any:
@@ -128,7 +132,7 @@ def _entry_from_spec(kind: str, name: str, spec: hookspecs.EntrySpec, provider: 
             f"{kind} {name!r} from plugin {provider!r} has unknown keys {sorted(unknown)}; "
             f"accepted: {', '.join(sorted(accepted))}."
         )
-    extras: dict[str, Any] = {key: spec[key] for key in ("knn_victims", "attack_recipe") if key in spec}
+    extras: dict[str, Any] = {key: spec[key] for key in ("knn_victims", "trained_victims", "attack_recipe") if key in spec}
     for key, value in extras.items():
         if not isinstance(value, bool):
             raise RegistryError(f"{kind} {name!r} from plugin {provider!r}: {key!r} must be true or false, got {value!r}.")
@@ -175,8 +179,8 @@ def dataset_name(benchmark: str, splits: Mapping[str, tuple[str, ...]], split_ty
 def derived_entries(benchmark: Entry) -> list[Entry]:
     """The dataset, victim and bound-recipe names a benchmark entry brings.
 
-    One dataset per split. Per split type that has a ``train`` split, a trained victim
-    ``seq2seq-<name>`` (first split type; ``seq2seq-<name>-<type>`` for the others; trained on
+    One dataset per split. Per split type that has a ``train`` split, unless
+    ``trained_victims`` is false, a trained victim ``seq2seq-<name>`` (first split type; ``seq2seq-<name>-<type>`` for the others; trained on
     first use into the cache, :mod:`textattack_semparse.training.trained_victims`) and, with
     ``knn_victims``, a template-retrieval victim ``knn-<name>`` (``knn-<name>-<type>``); both
     evaluated on that type's ``test`` split (else its last). With ``attack_recipe``,
@@ -215,6 +219,8 @@ def derived_entries(benchmark: Entry) -> list[Entry]:
                     f"train set of benchmark {name!r}; scored as the benchmark is.",
                 )
             )
+        if not benchmark.trained_victims:
+            continue
         entries.append(
             Entry(
                 kind="victim",

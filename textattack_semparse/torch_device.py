@@ -33,3 +33,14 @@ def resolve_device(device: str | None) -> str:
             "Pass device='cpu' or device=None."
         )
     return str(parsed)
+
+
+def resolve_dtype(device: str, half_precision: bool) -> torch.dtype:
+    """The weights' dtype on ``device``: float16 when ``half_precision`` and ``device`` is CUDA,
+    else float32 (float16 on a CPU is slow or unsupported).
+
+    Example:
+        >>> resolve_dtype("cpu", True), resolve_dtype("cuda:0", True)
+        (torch.float32, torch.float16)
+    """
+    return torch.float16 if half_precision and torch.device(device).type == "cuda" else torch.float32

@@ -17,6 +17,7 @@ from textattack_semparse.errors import DatasetError, RecipeError, RegistryError
 from textattack_semparse.registry import get_registry
 from textattack_semparse.scoring import Databases, ExactMatchScorer, ExecutionScorer, Scoring
 from textattack_semparse.sql.mysql_dump import cached_sqlite_from_dump
+from textattack_semparse.sql.schema_perturbation import SCHEMA_PERTURBATIONS
 from textattack_semparse.sql.sqlite_executor import SQLiteExecutor
 
 
@@ -35,16 +36,17 @@ def outcome_counts(examples: tuple[SemparseExample, ...], database: Path) -> Cou
 
 
 def test_names() -> None:
-    assert benchmark_names() == (
+    schema_variants = {f"{base}-schema-{kind}" for base in ("geoquery", "spider") for kind in SCHEMA_PERTURBATIONS}
+    assert benchmark_names() == tuple(sorted({
         "advising", "atis", "atis-lambda", "geo", "geo-lambda", "geo-mini", "geoquery", "jobs-lambda", "scholar",
-        "spider",
-    )
+        "spider", "sqa", "wikisql-weak", "wtq", *schema_variants,
+    }))
     assert all(get_registry().get("benchmark", name).description for name in benchmark_names())
 
 
 def test_unknown_name_lists_names_and_closest_match() -> None:
     with pytest.raises(RegistryError, match=r"Unknown benchmark 'geoqurey'\. Did you mean 'geoquery'\? "
-                                            r"Registered: advising, atis, .*geoquery, jobs-lambda, scholar, spider\."):
+                                            r"Registered: advising, atis, .*geoquery, .*jobs-lambda, scholar, spider, .*sqa, wikisql-weak, wtq\."):
         load_benchmark("geoqurey")
 
 

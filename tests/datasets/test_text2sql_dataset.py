@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 from collections import OrderedDict
 from types import MappingProxyType
 
@@ -10,6 +11,7 @@ import pytest
 
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.datasets.text2sql_dataset import Text2SQLDataset
+from textattack_semparse.tables.table import Table
 
 GOLD = 'SELECT STATEalias0.CAPITAL FROM STATE AS STATEalias0 WHERE STATEalias0.STATE_NAME = "new york" ;'
 NEW_YORK = SemparseExample(
@@ -61,6 +63,33 @@ def test_db_id_becomes_a_second_column() -> None:
 def test_mixed_db_ids_are_rejected() -> None:
     with pytest.raises(ValueError, match="1 of 2 examples have a db_id"):
         Text2SQLDataset([NEW_YORK, SemparseExample("q", "SELECT 1", db_id="pets_1")])
+
+
+OLYMPICS = Table(("Year", "City"), (("2004", "Athens"), ("2008", "Beijing")), "csv/200-csv/0.csv")
+TABLE_QA = SemparseExample("where were the 2004 games?", "Athens", db_id=OLYMPICS.name, table=OLYMPICS)
+
+
+def test_table_becomes_the_second_column_as_json() -> None:
+    data = Text2SQLDataset([TABLE_QA])
+    assert data.input_columns == ("question", "table")
+    inputs, gold = data[0]
+    assert list(inputs) == ["question", "table"] and gold == "Athens"
+    assert inputs["question"] == TABLE_QA.question and Table.from_json(inputs["table"]) == OLYMPICS
+
+
+def test_example_with_table_pickles() -> None:
+    assert pickle.loads(pickle.dumps(TABLE_QA)) == TABLE_QA
+
+
+def test_mixed_tables_are_rejected() -> None:
+    with pytest.raises(ValueError, match="1 of 2 examples have a table"):
+        Text2SQLDataset([TABLE_QA, SemparseExample("q", "Athens", db_id=OLYMPICS.name)])
+
+
+def test_to_hf_dataset_writes_the_table_json() -> None:
+    row = Text2SQLDataset([TABLE_QA]).to_hf_dataset()[0]
+    assert Table.from_json(row["table"]) == OLYMPICS and row["db_id"] == OLYMPICS.name
+    assert Text2SQLDataset([NEW_YORK]).to_hf_dataset()[0]["table"] is None
 
 
 def test_non_examples_are_rejected() -> None:

@@ -15,6 +15,7 @@ PACKAGE = Path(textattack_semparse.__file__).parent
 COMPONENT_PACKAGES = (
     "transformations",
     "transformations.grammar",
+    "transformations.table",
     "constraints",
     "goal_functions",
     "search_methods",
@@ -45,7 +46,7 @@ def _default_constructible_components():
     from textattack.constraints import Constraint
     from textattack.transformations import Transformation
 
-    for package in ("transformations", "transformations.grammar", "constraints"):
+    for package in ("transformations", "transformations.grammar", "transformations.table", "constraints"):
         module = importlib.import_module(f"textattack_semparse.{package}")
         for name in dir(module):
             cls = getattr(module, name)

@@ -251,6 +251,11 @@ def test_trained_victims_sit_beside_the_knn_victims_and_share_their_datasets():
     ]
 
 
+def test_a_benchmark_can_opt_out_of_trained_victims():
+    entries = derived_entries(benchmark_entry(splits={"question": ("train", "dev")}, knn_victims=True, trained_victims=False))
+    assert [e.name for e in entries if e.kind == "victim"] == ["knn-zoo"]
+
+
 def test_no_trained_victim_for_a_split_type_without_train():
     entries = derived_entries(benchmark_entry(splits={"question": ("test",), "query": ("train", "test")}))
     assert [e.name for e in entries if e.kind == "victim"] == ["seq2seq-zoo-query"]
@@ -335,7 +340,7 @@ def test_unknown_benchmark_key_lists_the_accepted_keys(manager):
     with pytest.raises(
         RegistryError,
         match=r"benchmark 'old' from plugin 'old' has unknown keys \['database', 'metric'\]; accepted: "
-        r"attack_recipe, description, knn_victims, options, splits, target\.",
+        r"attack_recipe, description, knn_victims, options, splits, target, trained_victims\.",
     ):
         build_registry(manager)
 
@@ -402,7 +407,8 @@ def test_builtin_bound_recipes_are_derived_for_flagged_benchmarks():
 
 def test_spider_has_one_dataset_and_no_knn_victim():
     registry = get_registry()
-    assert [name for name in registry.names("dataset") if name.startswith("spider")] == ["spider-dev"]
+    spider = [name for name in registry.names("dataset") if name.startswith("spider")]
+    assert [name for name in spider if "-schema-" not in name] == ["spider-dev"]  # schema-perturbed variants aside
     assert not any(name.startswith(("knn-spider", "seq2seq-spider")) for name in registry.names("victim"))
 
 
@@ -415,14 +421,17 @@ BUILTIN_TRAINED_VICTIMS = {
 }
 
 
-def test_builtin_trained_victims_are_derived_for_every_benchmark_with_a_train_split():
+def test_builtin_trained_victims_are_derived_for_every_benchmark_with_a_train_split_unless_opted_out():
     registry = get_registry()
     assert {entry.name: entry.dataset for entry in registry.entries("victim") if entry.name.startswith("seq2seq-")} == (
         BUILTIN_TRAINED_VICTIMS
     )
     with_train = {
-        entry.name for entry in registry.entries("benchmark") if any("train" in names for names in entry.splits.values())
+        entry.name
+        for entry in registry.entries("benchmark")
+        if entry.trained_victims and any("train" in names for names in entry.splits.values())
     }
+    assert {"wtq", "wikisql-weak", "sqa"} <= {entry.name for entry in registry.entries("benchmark")} - with_train
     assert {registry.get("victim", name).options["benchmark"] for name in BUILTIN_TRAINED_VICTIMS} == with_train
 
 

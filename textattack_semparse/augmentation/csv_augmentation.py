@@ -18,6 +18,7 @@ from textattack_semparse.augmentation.output_files import check_paths
 from textattack_semparse.augmentation.per_operation import AugmentationItem
 from textattack_semparse.errors import DatasetError, closest_match_hint
 from textattack_semparse.sql.literals import sql_literals
+from textattack_semparse.tables.table import Table
 
 
 def augment_rows(
@@ -73,6 +74,43 @@ def augment_csv(
         writer.writerows(output)
     return len(output)
 
+def augment_table_csv(
+    input_csv: str | Path,
+    output_csv: str | Path,
+    input_column: str,
+    augment: Callable[[str, Table, str], list[tuple[str, str, Table]]],
+    *,
+    table_column: str = "table",
+    answer_column: str = "answer",
+    include_original: bool = True,
+    overwrite: bool = False,
+) -> int:
+    """Augment Table QA rows: the question in ``input_column``, its table as ``Table.to_json()``
+    text in ``table_column``, its answer (WTQ's ``targetValue`` format) in ``answer_column``.
+    Each augmentation is a new row with the perturbed question and table (RobuT, Zhao et al. 2023,
+    https://arxiv.org/abs/2306.14321); other cells are copied. Returns the rows written."""
+    input_csv, output_csv = Path(input_csv), Path(output_csv)
+    check_paths(input_csv, output_csv, "Input CSV", overwrite=overwrite)
+    fieldnames, rows = _read_rows(input_csv, input_column, None)
+    for column in (table_column, answer_column):
+        if column not in fieldnames:
+            raise DatasetError(
+                f"Table QA rows need a {column!r} column; {str(input_csv)!r} has {', '.join(fieldnames)}."
+            )
+    output = []
+    for row in rows:
+        if include_original:
+            output.append(row)
+        table = Table.from_json(row[table_column])
+        for _, question, new_table in augment(row[input_column], table, row[answer_column]):
+            output.append({**row, input_column: question, table_column: new_table.to_json()})
+    with output_csv.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fieldnames)
+        writer.writeheader()
+        writer.writerows(output)
+    return len(output)
+
+
 def csv_items(input_csv: str | Path, input_column: str, gold_column: str | None = None) -> list[AugmentationItem]:
     """The rows :func:`augment_csv` would augment (every row), in file order.
 
@@ -110,8 +148,20 @@ def _read_rows(input_csv: Path, input_column: str, gold_column: str | None) -> t
     return fieldnames, rows
 
 def augment_csv_from_args(augmenter_class: Callable[..., Any], args: Any) -> int:
-    """Run :func:`augment_csv` with the options of ``textattack augment``."""
+    """Run :func:`augment_csv` with the options of ``textattack augment`` (:func:`augment_table_csv`
+    for a Table QA recipe, one whose class sets ``table_qa = True``)."""
     random.seed(args.random_seed)
+    if getattr(augmenter_class, "table_qa", False):
+        written = augment_table_csv(
+            args.input_csv,
+            args.output_csv,
+            args.input_column,
+            augmenter_class(seed=args.random_seed).augment,
+            include_original=not args.exclude_original,
+            overwrite=args.overwrite,
+        )
+        print(f"Wrote {written} rows to {args.output_csv}.")
+        return written
     augmenter = augmenter_class(
         pct_words_to_swap=args.pct_words_to_swap,
         transformations_per_example=args.transformations_per_example,

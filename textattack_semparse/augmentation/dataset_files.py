@@ -7,7 +7,7 @@ from pathlib import Path
 
 from textattack_semparse.errors import DatasetError
 
-WRITABLE_FORMATS = ("text2sql", "tsv")
+WRITABLE_FORMATS = ("text2sql", "tsv", "wtq")
 """Benchmark file formats ``augment`` writes augmented copies of."""
 _BENCHMARK_DATASET = "textattack_semparse.datasets.benchmark:benchmark_dataset"
 
@@ -17,8 +17,9 @@ class DatasetFile:
     """Where a registered dataset's examples are written, and which of them it is.
 
     Args:
-        path (Path): The benchmark file (a text2sql-data JSON file or a logical-form TSV file).
-        file_format (str): ``"text2sql"`` or ``"tsv"``.
+        path (Path): The benchmark file (a text2sql-data JSON file, a logical-form TSV file or a
+            WikiTableQuestions question file).
+        file_format (str): ``"text2sql"``, ``"tsv"`` or ``"wtq"``.
         split_type (str): ``"question"`` or ``"query"``.
         splits (tuple[str, ...] | None): The splits of a text2sql file that are the dataset
             (``("train",)``); ``None`` for a file that is one split.
@@ -67,5 +68,5 @@ def dataset_file(name: str, *, data_dir: str | Path | None = None) -> DatasetFil
             "format), which 'augment' does not write; pass the file to --input (text2sql JSON, "
             "question<TAB>logical form TSV, or CSV)."
         )
-    one_file_per_split = benchmark.source_format == "tsv"
+    one_file_per_split = benchmark.source_format in ("tsv", "wtq")
     return DatasetFile(path, benchmark.source_format, split_type, None if one_file_per_split else (split,))

@@ -23,7 +23,7 @@ MDA_SETTING = "huang-2021"
 """The robustness setting whose per-operation rules ``--sample`` follows (:func:`mda_rule`):
 Huang et al. (2021) perturb with the same operations for MDA as for their test sets."""
 
-FORMATS = ("text2sql", "tsv", "csv")
+FORMATS = ("text2sql", "tsv", "csv", "wtq")
 _SUFFIX_FORMATS = {".json": "text2sql", ".tsv": "tsv", ".txt": "tsv", ".csv": "csv"}
 
 
@@ -46,6 +46,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--output", required=True, help="file to write (with --sample: the union of all operations)")
     parser.add_argument(
         "--format", choices=FORMATS, help="input format (default: from the suffix: .json, .tsv/.txt, .csv)"
+    )
+    parser.add_argument(
+        "--num-examples",
+        type=int,
+        metavar="N",
+        help="wtq: augment only the first N questions (default: all)",
     )
     parser.add_argument("--input-column", help="csv: the column to augment (required for csv)")
     parser.add_argument("--gold-column", help="csv: a SQL column whose literals are protected")
@@ -241,6 +247,8 @@ def run(args: argparse.Namespace) -> int:
     source, file_format, split_type, splits = _source(args)
     _check_options(args, file_format)
     target = Path(args.output)
+    if file_format == "wtq":
+        return _run_table_qa(args, source, target)
     if not source.is_file():
         raise DatasetError(f"Input file {str(source)!r} does not exist; pass an existing file to --input.")
     if args.sample is not None:
@@ -262,6 +270,38 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"Wrote {written.written} questions ({written.added} augmented) to {target}; "
         f"{written.rejected} augmentations dropped because they changed a protected literal."
+    )
+    return 0
+
+
+def _run_table_qa(args: argparse.Namespace, source: Path, target: Path) -> int:
+    """Augment a WikiTableQuestions file with a Table QA recipe (``robut-lapt``); the tables it
+    asks about are read relative to the folder above the file's (WTQ's ``data/`` and ``csv/``)."""
+    from textattack_semparse.augmentation.wtq_augmentation import augment_wtq
+    from textattack_semparse.errors import RecipeError
+    from textattack_semparse.registry import augmentation_recipe_class
+
+    recipe = augmentation_recipe_class(args.recipe)
+    if not callable(getattr(recipe, "augment", None)) or "perturbations" not in inspect.signature(recipe).parameters:
+        raise RecipeError(f"Recipe {args.recipe!r} does not augment Table QA examples; use robut-lapt for wtq files.")
+    if args.sample is not None:
+        raise RecipeError("--sample applies to text2sql and tsv files; a wtq file gets one augmentation per perturbation.")
+    options: dict[str, Any] = {"seed": args.seed}
+    if args.perturbations:
+        options["perturbations"] = tuple(args.perturbations)
+    augmenter = recipe(**options)
+    counts = augment_wtq(
+        source,
+        target,
+        augmenter.augment,
+        root=source.parent.parent,
+        include_original=not args.exclude_original,
+        limit=args.num_examples,
+        overwrite=args.overwrite,
+    )
+    print(
+        f"Wrote {counts.written} questions ({counts.added} augmented) to {target}, their tables under "
+        f"{target.parent / 'csv'}."
     )
     return 0
 

@@ -1,8 +1,9 @@
 """``textattack-semparse robustness``: meaning-preserving test sets and the papers' robustness metrics.
 
-``build`` writes a test set (one JSONL file per perturbation), ``evaluate`` runs a victim on
-it, ``table`` puts several results side by side, ``compare`` sets defences against a baseline
-with their differences, ``run`` builds and evaluates in one go.
+``build`` writes a test set (one JSONL file per perturbation; Table QA tables as CSV files),
+``evaluate`` runs a victim on it (RobuT's table too for Table QA), ``table`` puts several
+results side by side, ``compare`` sets defences against a baseline with their differences,
+``run`` builds and evaluates in one go.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="build meaning-preserving test sets and report the papers' robustness metrics",
         description="Robustness evaluation as in Huang et al. (2021) and Zhuo et al. (2023): build a "
         "meaning-preserving test set, then report standard, perturbation and robust accuracy and the "
-        "success rate of black-box attack per perturbation.",
+        "success rate of black-box attack per perturbation. On Table QA datasets (wtq-dev) the perturbed tables "
+        "are written as CSV beside the questions and RobuT's pre-attack, post-attack and robust accuracy "
+        "(Zhao et al. 2023) are printed too, with the examples each perturbation left out and why.",
     )
     commands = parser.add_subparsers(dest="robustness_command", required=True)
 
@@ -148,7 +151,7 @@ def _selection(args: argparse.Namespace) -> tuple[int | None, int | None] | None
     return candidates, keep
 
 
-def _build(args: argparse.Namespace, dataset: str) -> Any:
+def _build(args: argparse.Namespace, dataset: str, *, print_left_out: bool = True) -> Any:
     from textattack_semparse.commands.output import print_table
     from textattack_semparse.robustness.build_test_set import build_test_set
     from textattack_semparse.robustness.selection_settings import describe_selection
@@ -173,15 +176,23 @@ def _build(args: argparse.Namespace, dataset: str) -> Any:
             for name, counts in manifest["counts"].items()
         ),
     )
+    for name, counts in test_set.left_out.items() if print_left_out else ():
+        if counts:
+            reasons = "; ".join(f"{count} {reason}" for reason, count in counts.items())
+            print(f"Left out by {name} ({sum(counts.values())} examples): {reasons}")
     test_set.write(args.output_dir)
-    print(f"Wrote {args.output_dir} ({len(test_set.perturbations)} perturbation files, originals.jsonl, manifest.json)")
+    tables = " and tables/ (CSV)" if any(example.table is not None for example in test_set.originals) else ""
+    print(
+        f"Wrote {args.output_dir} ({len(test_set.perturbations)} perturbation files, originals.jsonl, manifest.json"
+        f"{tables})"
+    )
     return test_set
 
 
 def _evaluate(args: argparse.Namespace, victim: Any, test_set: Any, output_json: str | None, output_csv: str | None) -> int:
     from textattack_semparse.commands.output import print_table, write_json
     from textattack_semparse.robustness.evaluate_test_set import evaluate_test_set, evaluation_scoring
-    from textattack_semparse.robustness.robustness_report import TABLE_COLUMNS
+    from textattack_semparse.robustness.robustness_report import ROBUT_TABLE_COLUMNS, TABLE_COLUMNS
 
     scoring = evaluation_scoring(
         victim, test_set.dataset, mode=args.execution_mode, timeout=args.timeout, gold_timeout=args.gold_timeout
@@ -194,6 +205,16 @@ def _evaluate(args: argparse.Namespace, victim: Any, test_set: Any, output_json:
         TABLE_COLUMNS,
         report.table_rows(),
     )
+    if any(example.table is not None for example in test_set.originals):
+        print_table(
+            f"RobuT's table: {report.victim} on {report.dataset} (Zhao et al. 2023; robust acc. = correct perturbed "
+            "examples among those whose original is correct)",
+            ROBUT_TABLE_COLUMNS,
+            report.robut_rows(),
+        )
+        for name, counts in test_set.left_out.items():
+            reasons = "; ".join(f"{count} {reason}" for reason, count in counts.items()) or "none"
+            print(f"Left out by {name}: {reasons}")
     print(f"Scoring: {report.scoring}")
     if report.original_gold_errors:
         print(f"{report.original_gold_errors} examples whose gold output cannot be evaluated are excluded.")
@@ -227,7 +248,7 @@ def run_build_and_evaluate(args: argparse.Namespace) -> int:
 
     victim, dataset = resolve_victim(args.model, dataset=args.dataset)
     dataset = required_dataset(args.model, dataset)
-    test_set = _build(args, dataset)
+    test_set = _build(args, dataset, print_left_out=False)  # the closing note gives them
     output = Path(args.output_dir)
     return _evaluate(
         args,

@@ -49,7 +49,8 @@ class Benchmark:
             that write augmented copies of a split (``augment --dataset``); kept as sorted
             ``(split, path)`` pairs, read with :meth:`source_file`.
         source_format (str | None, default None): The files' format: ``"text2sql"``
-            (text2sql-data JSON), ``"tsv"`` (``question<TAB>logical form``), ``"spider"``.
+            (text2sql-data JSON), ``"tsv"`` (``question<TAB>logical form``), ``"spider"``; Table QA:
+            ``"wtq"`` (WikiTableQuestions ``data/*.tsv``), ``"wikisql"``, ``"sqa"``.
 
     Example:
         >>> geo = load_benchmark("geo-mini")
@@ -190,7 +191,8 @@ def load_benchmark(
             ``"geo"`` (the real GeoQuery when a data directory is configured, else
             ``"geo-mini"``), ``"geo-mini"`` (embedded), or a real-data benchmark:
             ``"geoquery"``, ``"atis"``, ``"scholar"``, ``"advising"``, ``"spider"``,
-            ``"geo-lambda"``, ``"jobs-lambda"``, ``"atis-lambda"`` (see ``docs/datasets.md``).
+            ``"geo-lambda"``, ``"jobs-lambda"``, ``"atis-lambda"``, and the Table QA benchmarks
+            ``"wtq"``, ``"wikisql-weak"``, ``"sqa"`` (see ``docs/datasets.md``).
             Case and ``_``/``-`` do not matter.
         data_dir (str | Path | None): The real-data folder; default ``$SEMPARSE_DATA_DIR``.
         test_suite_dir (str | Path | None): A folder of distilled test suites; default

@@ -16,12 +16,17 @@ from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.datasets.geo_mini import geo_mini_paths
 from textattack_semparse.datasets.logical_form import load_logical_forms
 from textattack_semparse.datasets.spider import load_spider
+from textattack_semparse.datasets.sqa import load_sqa
 from textattack_semparse.datasets.text2sql import load_text2sql
+from textattack_semparse.datasets.wikisql_weak import load_wikisql_weak
+from textattack_semparse.datasets.wtq import load_wtq
 from textattack_semparse.errors import DatasetError
 from textattack_semparse.scoring.databases import Databases
 from textattack_semparse.scoring.exact_match_scorer import ExactMatchScorer
 from textattack_semparse.scoring.execution_scorer import ExecutionScorer
 from textattack_semparse.scoring.scoring import Scoring
+from textattack_semparse.scoring.table_answer_scorer import TableAnswerScorer
+from textattack_semparse.tables.table import Table
 
 
 def load_geo_mini(*, name: str, data_dir: Path | None) -> Benchmark:
@@ -121,6 +126,82 @@ def load_logical_form_benchmark(
         source_files={split: directory / file for split, file in files.items()},
         source_format="tsv",
     )
+
+
+WTQ_RANDOM_SPLITS = (1, 2, 3, 4, 5)
+
+
+def load_wtq_benchmark(*, name: str, data_dir: Path | None, random_split: int = 1) -> Benchmark:
+    """WikiTableQuestions (Pasupat and Liang 2015) from ``<data_dir>/wtq``, scored by denotation:
+    train/dev = ``data/random-split-<random_split>-{train,dev}.tsv`` (RobuT's split 1 by
+    default), test = ``data/pristine-unseen-tables.tsv``."""
+    if random_split not in WTQ_RANDOM_SPLITS:
+        raise DatasetError(
+            f"WikiTableQuestions has random splits {', '.join(map(str, WTQ_RANDOM_SPLITS))}, not {random_split!r}; "
+            "pick one of them (RobuT uses 1)."
+        )
+    root = _table_qa_folder(name, data_dir, "wtq", "WikiTableQuestions' 'data/' and 'csv/' folders")
+    files = {
+        "train": root / "data" / f"random-split-{random_split}-train.tsv",
+        "dev": root / "data" / f"random-split-{random_split}-dev.tsv",
+        "test": root / "data" / "pristine-unseen-tables.tsv",
+    }
+    tables: dict[str, Table] = {}
+    examples = tuple(
+        example for split, path in files.items() for example in load_wtq(path, split=split, root=root, tables=tables)
+    )
+    return _table_qa_benchmark(name, examples, files, "wtq", f"{len(tables)} tables under {root / 'csv'}")
+
+
+def load_wikisql_weak_benchmark(*, name: str, data_dir: Path | None) -> Benchmark:
+    """WikiSQL (Zhong et al. 2017) from ``<data_dir>/wikisql`` as weakly supervised Table QA: each
+    question answered by its SQL's denotation, scored by denotation."""
+    root = _table_qa_folder(name, data_dir, "wikisql", "WikiSQL's '<split>.jsonl' and '<split>.tables.jsonl'")
+    files = {split: root / f"{split}.jsonl" for split in ("train", "dev", "test")}
+    examples = tuple(example for split, path in files.items() for example in load_wikisql_weak(path, split=split))
+    return _table_qa_benchmark(name, examples, files, "wikisql", f"tables in {root}/<split>.tables.jsonl")
+
+
+def load_sqa_benchmark(*, name: str, data_dir: Path | None) -> Benchmark:
+    """SQA (Iyyer et al. 2017) from ``<data_dir>/sqa`` (``train.tsv``, ``test.tsv``, ``table_csv/``),
+    one example per question, scored by denotation."""
+    root = _table_qa_folder(name, data_dir, "sqa", "SQA's 'train.tsv', 'test.tsv' and 'table_csv/'")
+    files = {split: root / f"{split}.tsv" for split in ("train", "test")}
+    tables: dict[str, Table] = {}
+    examples = tuple(
+        example for split, path in files.items() for example in load_sqa(path, split=split, tables=tables)
+    )
+    return _table_qa_benchmark(name, examples, files, "sqa", f"{len(tables)} tables under {root / 'table_csv'}")
+
+
+def _table_qa_benchmark(
+    name: str, examples: tuple[SemparseExample, ...], files: Mapping[str, Path], source_format: str, tables: str
+) -> Benchmark:
+    """A Table QA benchmark: no database, WTQ's denotation scorer."""
+    return Benchmark(
+        name=name,
+        examples=examples,
+        scoring=Scoring(TableAnswerScorer()),
+        source=f"questions {', '.join(str(path) for path in files.values())}; {tables}",
+        source_files=files,
+        source_format=source_format,
+    )
+
+
+def _table_qa_folder(name: str, data_dir: Path | None, folder: str, holds: str) -> Path:
+    """``<data_dir>/<folder>``, or a :class:`DatasetError` naming ``SEMPARSE_DATA_DIR`` and what it must hold."""
+    if data_dir is None:
+        raise DatasetError(
+            f"Benchmark {name!r} reads the real data, but no data directory is configured. Set {DATA_DIR_ENV} "
+            f"(or pass --data-dir / data_dir=) to the folder holding '{folder}/' ({holds})."
+        )
+    root = data_dir / folder
+    if not root.is_dir():
+        raise DatasetError(
+            f"Benchmark {name!r} needs {str(root)!r} ({holds}), which does not exist. Put the data there, or point "
+            f"{DATA_DIR_ENV} at a folder that has '{folder}/'."
+        )
+    return root
 
 
 def _one_file_for_every_split(examples: tuple[SemparseExample, ...], path: Path) -> dict[str, Path]:

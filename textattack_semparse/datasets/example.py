@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from textattack_semparse.tables.table import Table
+
 
 @dataclass(frozen=True)
 class SemparseExample:
@@ -23,6 +25,10 @@ class SemparseExample:
         variable_types (Mapping[str, str]): Placeholder -> value type (``{"state_name0": "state_name"}``).
         question_split (str | None): ``train``/``dev``/``test`` (or a fold number) in the question split.
         query_split (str | None): The same for the query split.
+        table (Table | None): The table a Table QA question is asked about (WikiTableQuestions,
+            Pasupat and Liang 2015, https://arxiv.org/abs/1508.00305); ``gold`` is then the answer
+            in WTQ's ``targetValue`` format and ``db_id`` the table's name. ``None`` for
+            text-to-SQL and logical-form examples.
     """
 
     question: str
@@ -34,6 +40,7 @@ class SemparseExample:
     variable_types: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     question_split: str | None = None
     query_split: str | None = None
+    table: Table | None = None
 
     def __getstate__(self) -> dict[str, object]:
         # MappingProxyType cannot be pickled; victims bound to a benchmark carry its examples.

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import textattack
 
 from textattack_semparse.datasets.example import SemparseExample
+from textattack_semparse.tables.table_text import QUESTION_COLUMN, TABLE_COLUMN
 
 if TYPE_CHECKING:
     import datasets
@@ -22,12 +23,14 @@ class Text2SQLDataset(textattack.datasets.Dataset):
     Each item is ``(OrderedDict(question=...), gold)``, or
     ``(OrderedDict(question=..., db_id=...), gold)`` when the examples carry a ``db_id``
     (multi-database benchmarks such as Spider); recipes freeze the ``db_id`` column with
-    ``InputColumnModification``. The :class:`SemparseExample` records stay available as
-    ``.examples``. Original to textattack-semparse.
+    ``InputColumnModification``. Table QA examples (they carry a ``table``) are
+    ``(OrderedDict(question=..., table=table.to_json()), answer)``, the shape of
+    :func:`~textattack_semparse.tables.table_text.table_input`. The :class:`SemparseExample`
+    records stay available as ``.examples``. Original to textattack-semparse.
 
     Args:
         examples (Iterable[SemparseExample]): The examples, in order. Either all or none
-            of them have a ``db_id``.
+            of them have a ``db_id``, and either all or none a ``table``.
         benchmark (Benchmark | None, default None): The benchmark the examples come from, so
             a victim evaluated on them can be scored as the benchmark is.
 
@@ -46,24 +49,28 @@ class Text2SQLDataset(textattack.datasets.Dataset):
                 raise TypeError(
                     f"Text2SQLDataset takes SemparseExample records; item {position} is a {type(example).__name__}."
                 )
-        with_db = sum(example.db_id is not None for example in self.examples)
-        if 0 < with_db < len(self.examples):
-            raise ValueError(
-                f"{with_db} of {len(self.examples)} examples have a db_id and the rest do not; "
-                f"give every example its database id or none of them."
-            )
-        columns: tuple[str, ...] = ("question", "db_id") if with_db else ("question",)
-        rows = [
-            ((example.question, example.db_id) if with_db else (example.question,), example.gold)
-            for example in self.examples
-        ]
+        with_table = _all_or_none(self.examples, "table", "give every example its table or none of them")
+        with_db = _all_or_none(self.examples, "db_id", "give every example its database id or none of them")
+        if with_table:
+            columns: tuple[str, ...] = (QUESTION_COLUMN, TABLE_COLUMN)
+            rows = [
+                ((example.question, example.table.to_json()), example.gold)  # type: ignore[union-attr]
+                for example in self.examples
+            ]
+        else:
+            columns = ("question", "db_id") if with_db else ("question",)
+            rows = [
+                ((example.question, example.db_id) if with_db else (example.question,), example.gold)
+                for example in self.examples
+            ]
         super().__init__(rows, input_columns=columns)
 
     def to_hf_dataset(self) -> datasets.Dataset:
         """All :class:`SemparseExample` fields as a ``datasets.Dataset``.
 
         ``variables`` and ``variable_types`` become JSON strings (``'{"state_name0": "texas"}'``)
-        because their keys differ from row to row.
+        because their keys differ from row to row; ``table`` becomes its ``Table.to_json()`` text
+        (``None`` without a table).
         """
         import datasets
 
@@ -74,6 +81,16 @@ class Text2SQLDataset(textattack.datasets.Dataset):
                 value = getattr(example, name)
                 if name in ("variables", "variable_types"):
                     value = json.dumps(dict(value), sort_keys=True)
+                elif name == "table" and value is not None:
+                    value = value.to_json()
                 columns[name].append(value)
         features = datasets.Features({name: datasets.Value("string") for name in fields})
         return datasets.Dataset.from_dict(columns, features=features)
+
+
+def _all_or_none(examples: tuple[SemparseExample, ...], field: str, fix: str) -> bool:
+    """Whether the examples carry ``field``; a mix of examples with and without it is an error."""
+    present = sum(getattr(example, field) is not None for example in examples)
+    if 0 < present < len(examples):
+        raise ValueError(f"{present} of {len(examples)} examples have a {field} and the rest do not; {fix}.")
+    return present > 0

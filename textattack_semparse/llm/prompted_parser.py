@@ -24,8 +24,11 @@ from textattack_semparse.cache import cache_dir
 from textattack_semparse.errors import VictimError
 from textattack_semparse.llm.few_shot_selection import selector_from_name
 from textattack_semparse.llm.prompts import DatabasePrompt, PromptTemplate
+from textattack_semparse.llm.table_prompt import TablePrompt
 from textattack_semparse.llm.response_cache import CacheCounts, ResponseCache
 from textattack_semparse.sql.completion_sql import extract_sql
+from textattack_semparse.tables.answers import format_answer
+from textattack_semparse.tables.table import Table
 from textattack_semparse.victims.semantic_parser import SemanticParser
 
 if TYPE_CHECKING:
@@ -64,6 +67,12 @@ class PromptedParser(SemanticParser):
     in one run, a re-run or a resumed run, is never paid for twice. :meth:`cache_counts` gives
     the hits and misses.
 
+    On a Table QA benchmark (examples with tables, e.g. ``wtq``; RobuT's few-shot LLM setting,
+    Zhao et al. 2023, https://arxiv.org/abs/2306.14321) the victim answers ``(question,
+    Table.to_json())`` inputs with a :class:`~textattack_semparse.llm.table_prompt.TablePrompt`:
+    each demonstration's table, question and answer, then the test table and question; the
+    completion's first line is read as the answer values (returned in WTQ's targetValue format).
+
     Subclasses define :attr:`model_id`, :attr:`decoding_parameters` and
     :meth:`_generate_completions`; registered as an LLM backend (hook
     ``semparse_llm_backends``), they are reached by victim names ``SCHEME:TARGET?options``
@@ -80,7 +89,7 @@ class PromptedParser(SemanticParser):
         adversarial (str | None, default None): A registered perturbation that adds a perturbed
             copy of each demonstration (``textattack-semparse list perturbation``).
         template (PromptTemplate | None, default None): The prompt format; ``None`` is
-            Rajkumar et al.'s.
+            Rajkumar et al.'s. Text-to-SQL only (a Table QA benchmark uses ``TablePrompt``).
         cache_path (str | os.PathLike | None, default None): The response cache file;
             ``None`` is ``cache_dir() / "llm_responses.sqlite"``.
         selector_options (dict | None, default None): More keywords for the selector
@@ -115,7 +124,10 @@ class PromptedParser(SemanticParser):
         selector_options: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
-        if benchmark is None or getattr(benchmark, "database", None) is None:
+        table_qa = _is_table_qa(benchmark)
+        if table_qa and template is not None:
+            raise ValueError("template formats text-to-SQL prompts; a Table QA benchmark is prompted with TablePrompt.")
+        if not table_qa and (benchmark is None or getattr(benchmark, "database", None) is None):
             raise VictimError(
                 f"{type(self).__name__} needs a benchmark with one SQLite database (its prompt shows that schema); "
                 "pass benchmark=load_benchmark(...), or --dataset with a single-database benchmark's dataset."
@@ -133,7 +145,11 @@ class PromptedParser(SemanticParser):
             get_registry().get("perturbation", self.adversarial)  # fails early, naming the registered ones
         self.cache_path = Path(cache_path) if cache_path is not None else cache_dir() / RESPONSE_CACHE_FILE
         self.selector = self._selector(dict(selector_options or {}))  # fails early on an unknown name
-        self.prompt = DatabasePrompt(benchmark.database, **({} if template is None else {"template": template}))
+        self.prompt: DatabasePrompt | TablePrompt = (
+            TablePrompt()
+            if table_qa
+            else DatabasePrompt(benchmark.database, **({} if template is None else {"template": template}))
+        )
 
     @property
     @abstractmethod
@@ -208,8 +224,20 @@ class PromptedParser(SemanticParser):
         return state
 
     def _parse_batch(self, questions: list[str], db_ids: list[str | None]) -> list[str]:
+        if isinstance(self.prompt, TablePrompt):
+            return self._answer_tables(self.prompt, questions, db_ids)
         prompts = [self.prompt(question, self.demonstrations) for question in questions]
         return [extract_sql(completion, prefix=self.prompt.prefix) for completion in self.complete(prompts)]
+
+    def _answer_tables(self, prompt: TablePrompt, questions: list[str], tables: list[str | None]) -> list[str]:
+        """Table QA: each question with its table (the ``table`` input column, ``Table.to_json()``)."""
+        if any(table is None for table in tables):
+            raise TypeError(
+                f"{type(self).__name__} on a Table QA benchmark answers (question, Table.to_json()) inputs; "
+                "got a question without its table."
+            )
+        prompts = [prompt(question, Table.from_json(table), self.demonstrations) for question, table in zip(questions, tables)]
+        return [format_answer(prompt.answer(completion)) for completion in self.complete(prompts)]
 
     def complete(self, prompts: list[str]) -> list[str]:
         """Raw completions of ``prompts``: from the response cache, else generated and stored as
@@ -227,6 +255,12 @@ class PromptedParser(SemanticParser):
                 cache.put(self.model_id, prompt, parameters, completion)
                 completions[prompt] = completion
         return [completions[prompt] for prompt in prompts]
+
+
+def _is_table_qa(benchmark: Benchmark | None) -> bool:
+    """Whether ``benchmark`` is a Table QA benchmark (its examples carry tables, as WTQ's do)."""
+    examples = getattr(benchmark, "examples", ())
+    return bool(examples) and getattr(examples[0], "table", None) is not None
 
 
 def adversarial_demonstrations(

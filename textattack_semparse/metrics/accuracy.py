@@ -7,6 +7,13 @@ questions whose original is parsed correctly, and the *success rate of black-box
 TextAttack's *attack success rate* over attacked examples. Examples left out (gold errors,
 victim errors: :class:`~textattack_semparse.scoring.outcome.Outcome`) are in no denominator.
 Rates are in percent, ``None`` when the denominator is zero.
+
+RobuT (Zhao et al. 2023, "RobuT: A Systematic Study of Table QA Robustness Against
+Human-Annotated Adversarial Perturbations", ACL 2023, https://arxiv.org/abs/2306.14321) reports
+per perturbation *pre-attack accuracy* (the originals' accuracy counted once per perturbed
+example), *post-attack accuracy* (Huang's perturbation accuracy) and *robust accuracy*
+(Huang's: perturbed examples answered correctly among those whose original is answered
+correctly).
 """
 
 from __future__ import annotations
@@ -41,6 +48,17 @@ def robust_accuracy(still_correct: int, correct_before: int) -> float | None:
     """Perturbed questions still parsed correctly among those whose original is parsed
     correctly (in an attack: failed attacks among attacked examples)."""
     return percent(still_correct, correct_before)
+
+
+def pre_attack_accuracy(original_correct: int, perturbed: int) -> float | None:
+    """RobuT's pre-attack accuracy: perturbed examples whose original is answered correctly,
+    among all perturbed examples (equal to standard accuracy when each example has one).
+
+    Example:
+        >>> pre_attack_accuracy(3, 4)
+        75.0
+    """
+    return percent(original_correct, perturbed)
 
 
 def attack_success_rate(succeeded: int, attacked: int) -> float | None:

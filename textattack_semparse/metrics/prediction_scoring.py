@@ -8,25 +8,35 @@ benchmark's :class:`~textattack_semparse.scoring.scoring.Scoring`. No TextAttack
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textattack_semparse.scoring.outcome import Outcome
 from textattack_semparse.scoring.scoring import Scoring
+
+if TYPE_CHECKING:
+    from textattack_semparse.tables.table import Table
 
 BATCH_SIZE = 64
 """Inputs per victim call."""
 
 VictimInput = str | tuple[str, str]
-"""What a victim is called with: the question, or ``(question, db_id)``."""
+"""What a victim is called with: the question, ``(question, db_id)`` or, for Table QA,
+``(question, table_json)``."""
 
 
-def victim_input(question: str, db_id: str | None) -> VictimInput:
-    """The victim input for a question, with its ``db_id`` column when it has one.
+def victim_input(question: str, db_id: str | None, table: Table | None = None) -> VictimInput:
+    """The victim input for a question: with its table as ``Table.to_json()`` text when it has
+    one (Table QA), else with its ``db_id`` column when it has one.
 
     Example:
         >>> victim_input("how many singers", "concert_singer"), victim_input("rivers in texas", None)
         (('how many singers', 'concert_singer'), 'rivers in texas')
+        >>> from textattack_semparse.tables.table import Table
+        >>> victim_input("which city?", "csv/1.csv", Table(["City"], [["Oslo"]]))[1]
+        '{"name": null, "header": ["City"], "rows": [["Oslo"]]}'
     """
+    if table is not None:
+        return (question, table.to_json())
     return question if db_id is None else (question, db_id)
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import inspect
+import random
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 
@@ -26,7 +28,9 @@ from textattack_semparse.robustness.selection_settings import (
     check_setting,
     perturbation_selection,
 )
+from textattack_semparse.tables.table_text import QUESTION_COLUMN, freeze_table_column, table_input, table_of
 from textattack_semparse.transformations.derived_text import distinct_new_texts
+from textattack_semparse.transformations.table.table_transformation import TableTransformation
 from textattack_semparse.transformations.top_k_by_similarity import TopKBySimilarity
 
 UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (OSError, ImportError, SemparseError)
@@ -96,6 +100,7 @@ def perturb_examples(
     keep: int | None = 1,
     seed: int | None = 0,
     encoder: SentenceBERTSimilarity | None = None,
+    left_out: Counter[str] | None = None,
 ) -> list[PerturbedUtterance]:
     """Perturb every example's question with ``transformation``; the gold's literals stay intact.
 
@@ -107,6 +112,14 @@ def perturb_examples(
     (:class:`~textattack_semparse.transformations.top_k_by_similarity.TopKBySimilarity`).
     ``None`` means all, for either. An example with no output gets no utterance.
 
+    A Table QA example (one with a ``table``) is the text ``table_input(question, table)``
+    and :func:`~textattack_semparse.tables.table_text.freeze_table_column` keeps question
+    perturbations off its table. A table perturbation
+    (:class:`~textattack_semparse.transformations.table.table_transformation.TableTransformation`)
+    leaves the question as it is, so ranking by Sentence-BERT says nothing: its outputs are
+    only sampled (``keep`` of them, seeded). RobuT, Zhao et al. 2023,
+    https://arxiv.org/abs/2306.14321.
+
     Args:
         examples: The originals; an utterance's ``example_id`` is the position here.
         transformation: Any TextAttack transformation.
@@ -116,30 +129,52 @@ def perturb_examples(
         seed: Seed of the sampler. Default ``0``.
         encoder: Sentence-BERT scorer shared across calls; ``None`` = the packaged
             all-MiniLM-L6-v2.
+        left_out: When given, counts each example that got no utterance under its reason (the
+            table perturbation's ``skip_reason``, else ``"no candidate"``).
     """
     check_selection(candidates, keep)
     distinct = _DistinctOutputs(transformation)
     k = keep if keep is not None else candidates
-    selector = distinct if k is None else TopKBySimilarity(distinct, k=k, num_candidates=candidates, encoder=encoder, seed=seed)
-    constraints = [RepeatModification(), PreserveLiterals()]
+    table_perturbation = isinstance(transformation, TableTransformation)
+    selector: Transformation = distinct
+    if k is not None and not table_perturbation:
+        selector = TopKBySimilarity(distinct, k=k, num_candidates=candidates, encoder=encoder, seed=seed)
     utterances = []
     for example_id, example in enumerate(examples):
-        text = AttackedText(example.question)
+        text = AttackedText(example.question if example.table is None else table_input(example.question, example.table))
         record_gold_output(text, example.gold)
-        for output in selector(text, pre_transformation_constraints=constraints):
+        constraints = [RepeatModification(), PreserveLiterals()]
+        if example.table is not None:
+            constraints.append(freeze_table_column())
+        outputs = selector(text, pre_transformation_constraints=constraints)
+        if table_perturbation and k is not None:
+            outputs = _seeded_sample(outputs, k, seed, example_id)
+        if not outputs and left_out is not None:
+            reason = transformation.skip_reason(text) if table_perturbation else None
+            left_out[reason or "no candidate"] += 1
+        for output in outputs:
             score = output.attack_attrs.get("similarity_score")
             utterances.append(
                 PerturbedUtterance(
                     example_id=example_id,
                     original=example.question,
-                    perturbed=output.text,
+                    perturbed=output._text_input[QUESTION_COLUMN] if example.table is not None else output.text,
                     gold=example.gold,
                     perturbation=perturbation,
                     db_id=example.db_id,
                     similarity=None if score is None else round(float(score), 6),
+                    table=table_of(output),
                 )
             )
     return utterances
+
+
+def _seeded_sample(outputs: list[AttackedText], k: int, seed: int | None, example_id: int) -> list[AttackedText]:
+    """``k`` of ``outputs`` (all when fewer), drawn by a generator of ``seed`` and the example, in their order."""
+    if len(outputs) <= k:
+        return list(outputs)
+    chosen = sorted(random.Random(f"{seed}:{example_id}").sample(range(len(outputs)), k))
+    return [outputs[index] for index in chosen]
 
 
 def build_test_set(
@@ -163,8 +198,10 @@ def build_test_set(
 
     ``perturbations=None`` takes every registered perturbation and leaves out, with the
     reason in :attr:`RobustnessTestSet.skipped`, those whose model or resource is not
-    available (one of :data:`UNAVAILABLE_ERRORS` while it is created or applied); a
-    perturbation named explicitly that fails raises instead. Each perturbation is seeded
+    available (one of :data:`UNAVAILABLE_ERRORS` while it is created or applied), and the
+    table perturbations when the dataset has no tables; a perturbation named explicitly that
+    fails raises instead. Why a perturbation gave an example no utterance is counted in
+    :attr:`RobustnessTestSet.left_out`. Each perturbation is seeded
     with ``seed`` (when it takes one), so equal arguments give equal files.
 
     Raises:
@@ -192,9 +229,15 @@ def build_test_set(
     encoder = encoder if encoder is not None else SentenceBERTSimilarity()
     utterances: dict[str, list[PerturbedUtterance]] = {}
     skipped: dict[str, str] = {}
+    left_out: dict[str, Counter[str]] = {}
+    has_tables = any(example.table is not None for example in examples)
     for name in names:
         try:
             transformation = create_perturbation(name, seed=seed, options=setting_options.get(name))
+            if not explicit and not has_tables and isinstance(transformation, TableTransformation):
+                skipped[name] = f"table perturbation; {dataset} has no tables"
+                continue
+            left_out[name] = Counter()
             utterances[name] = perturb_examples(
                 examples,
                 transformation,
@@ -203,6 +246,7 @@ def build_test_set(
                 keep=chosen[name][1],
                 seed=seed,
                 encoder=encoder,
+                left_out=left_out[name],
             )
         except UNAVAILABLE_ERRORS as error:
             if not explicit:
@@ -224,6 +268,7 @@ def build_test_set(
         keep=default[1],
         setting=setting,
         skipped=skipped,
+        left_out={name: dict(left_out[name].most_common()) for name in utterances},
         selection={name: chosen[name] for name in utterances},
     )
 

@@ -16,6 +16,7 @@ from textattack_semparse.robustness.robustness_metrics import RobustnessMetrics
 from textattack_semparse.robustness.robustness_report import RobustnessReport
 from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet
 from textattack_semparse.robustness.utterance_outcome import UtteranceOutcome
+from textattack_semparse.scoring.exact_match_scorer import ExactMatchScorer
 from textattack_semparse.scoring.outcome import Outcome
 from textattack_semparse.scoring.scoring import Scoring, scoring_for
 from textattack_semparse.victims.resolution import dataset_benchmark
@@ -77,7 +78,7 @@ def evaluate_test_set(
     if scoring is None:
         scoring = evaluation_scoring(victim, test_set.dataset)
     originals = test_set.originals
-    original_inputs = [victim_input(example.question, example.db_id) for example in originals]
+    original_inputs = [victim_input(example.question, example.db_id, example.table) for example in originals]
     original_scores = judge_predictions(
         scoring,
         predict(victim, original_inputs, batch_size=batch_size),
@@ -85,7 +86,7 @@ def evaluate_test_set(
         [example.db_id for example in originals],
     )
     utterances = [item for items in test_set.utterances.values() for item in items]
-    perturbed_inputs = [victim_input(item.perturbed, item.db_id) for item in utterances]
+    perturbed_inputs = [victim_input(item.perturbed, item.db_id, item.table) for item in utterances]
     perturbed_scores = judge_predictions(
         scoring,
         predict(victim, perturbed_inputs, batch_size=batch_size),
@@ -126,7 +127,7 @@ def evaluate_test_set(
     notes = []
     if not loss_available:
         notes.append(no_loss_message(name))
-    if scoring.databases is None:
+    if scoring.databases is None and isinstance(scoring.scorer, ExactMatchScorer):
         notes.append("no database: outputs scored by exact match of normalised tokens")
     return RobustnessReport(
         victim=name,
@@ -156,6 +157,7 @@ def evaluate_test_set(
             },
             "seed": test_set.seed,
             "skipped": dict(test_set.skipped),
+            "left_out": {name: dict(counts) for name, counts in test_set.left_out.items()},
         },
         notes=notes,
     )

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from textattack_semparse.errors import DatasetError
+from textattack_semparse.tables.table import Table
 
 _REQUIRED = ("example_id", "original", "perturbed", "gold", "perturbation")
 
@@ -19,13 +20,17 @@ class PerturbedUtterance:
     Args:
         example_id (int): Position of the original example in its dataset split.
         original (str): The original question.
-        perturbed (str): The question after the perturbation; never equal to ``original``.
+        perturbed (str): The question after the perturbation; equal to ``original`` only when
+            the perturbation changed the table instead (RobuT's header and content perturbations).
         gold (str): The gold SQL or logical form of the original, which the perturbation
             must not change.
         perturbation (str): The registered perturbation that produced it.
         db_id (str | None, default None): Database of the example (multi-database benchmarks).
         similarity (float | None, default None): Sentence-BERT cosine similarity to the
             original, when candidates were ranked.
+        table (Table | None, default None): The table a Table QA question is asked about: the
+            perturbed table, or the original one for question-only perturbations. Stored in a
+            CSV file of its own (:class:`~textattack_semparse.robustness.robustness_test_set.RobustnessTestSet`).
 
     Example:
         >>> line = {"example_id": 3, "original": "rivers in texas", "perturbed": "the rivers in texas",
@@ -41,9 +46,11 @@ class PerturbedUtterance:
     perturbation: str
     db_id: str | None = None
     similarity: float | None = None
+    table: Table | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The JSONL record: the required fields, plus ``db_id`` and ``similarity`` when set."""
+        """The JSONL record: the required fields, plus ``db_id`` and ``similarity`` when set (the
+        test set adds the path of the table's CSV file)."""
         record: dict[str, Any] = {name: getattr(self, name) for name in _REQUIRED}
         for name in ("db_id", "similarity"):
             if getattr(self, name) is not None:
@@ -51,8 +58,9 @@ class PerturbedUtterance:
         return record
 
     @classmethod
-    def from_json(cls, record: Any, *, source: str = "record") -> PerturbedUtterance:
-        """Read a JSONL record; ``source`` names the file and line in errors.
+    def from_json(cls, record: Any, *, source: str = "record", table: Table | None = None) -> PerturbedUtterance:
+        """Read a JSONL record; ``source`` names the file and line in errors, ``table`` is the
+        table its CSV file holds.
 
         Raises:
             DatasetError: The record is not an object with the required fields.
@@ -73,4 +81,5 @@ class PerturbedUtterance:
             perturbation=str(record["perturbation"]),
             db_id=record.get("db_id"),
             similarity=record.get("similarity"),
+            table=table,
         )

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -28,6 +28,10 @@ from textattack_semparse.robustness.utterance_outcome import UtteranceOutcome
 
 RATES = ("standard_accuracy", "perturbation_accuracy", "robust_accuracy", "black_box_success_rate")
 """The four metrics, in the order the tables show them."""
+
+ROBUT_RATES = ("pre_attack_accuracy", "perturbation_accuracy", "robust_accuracy")
+"""RobuT's three metrics (Zhao et al. 2023, https://arxiv.org/abs/2306.14321): pre-attack,
+post-attack (= perturbation accuracy) and robust accuracy, the same robust accuracy as Huang's."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +131,7 @@ class RobustnessMetrics:
         lambda self: accuracy.perturbation_accuracy(self.utterances_correct, self.utterances)
     )
     robust_accuracy = property(lambda self: accuracy.robust_accuracy(self.robust_correct, self.robust_total))
+    pre_attack_accuracy = property(lambda self: accuracy.pre_attack_accuracy(self.robust_total, self.utterances))
     black_box_success_rate = property(
         lambda self: accuracy.black_box_success_rate(self.loss_increased_incorrect, self.loss_increased)
     )
@@ -134,6 +139,10 @@ class RobustnessMetrics:
     def rates(self) -> dict[str, float | None]:
         """The four metrics by name (see :data:`RATES`)."""
         return {name: getattr(self, name) for name in RATES}
+
+    def robut_rates(self) -> dict[str, float | None]:
+        """RobuT's three metrics by name (see :data:`ROBUT_RATES`)."""
+        return {name: getattr(self, name) for name in ROBUT_RATES}
 
     def to_dict(self) -> dict[str, Any]:
         """Counts and rates."""
@@ -153,8 +162,8 @@ def micro_average(rows: Iterable[RobustnessMetrics]) -> RobustnessMetrics:
     return functools.reduce(operator.add, rows) if rows else RobustnessMetrics()
 
 
-def macro_average(rows: Iterable[RobustnessMetrics]) -> dict[str, float | None]:
-    """The mean of each rate over ``rows``, leaving out rows where it is undefined.
+def macro_average(rows: Iterable[RobustnessMetrics], rates: Sequence[str] = RATES) -> dict[str, float | None]:
+    """The mean of each of ``rates`` over ``rows``, leaving out rows where it is undefined.
 
     Example:
         >>> a = RobustnessMetrics(utterances=1, utterances_correct=1)
@@ -164,7 +173,7 @@ def macro_average(rows: Iterable[RobustnessMetrics]) -> dict[str, float | None]:
     """
     rows = list(rows)
     averages: dict[str, float | None] = {}
-    for name in RATES:
+    for name in rates:
         values = [value for value in (getattr(row, name) for row in rows) if value is not None]
         averages[name] = sum(values) / len(values) if values else None
     return averages

@@ -15,6 +15,7 @@ from textattack_semparse.errors import DatasetError
 from textattack_semparse.metrics.accuracy import standard_accuracy
 from textattack_semparse.robustness.robustness_metrics import (
     RATES,
+    ROBUT_RATES,
     RobustnessMetrics,
     macro_average,
     micro_average,
@@ -26,6 +27,8 @@ COUNTS = tuple(item.name for item in fields(RobustnessMetrics))
 CSV_COLUMNS = ("row", *COUNTS, *RATES)
 TABLE_COLUMNS = ("perturbation", "ex.", "utt.", "std. acc.", "pert. acc.", "robust acc.", "black-box SR")
 """Headings of :meth:`RobustnessReport.table_rows`: examples, perturbed utterances, then the four metrics."""
+ROBUT_TABLE_COLUMNS = ("perturbation", "ex.", "pre-attack acc.", "post-attack acc.", "robust acc.")
+"""Headings of :meth:`RobustnessReport.robut_rows`: RobuT's table (Zhao et al. 2023)."""
 
 
 @dataclass(frozen=True)
@@ -186,4 +189,13 @@ class RobustnessReport:
         micro = self.micro
         rows.append((MICRO, micro.examples, micro.utterances, *micro.rates().values()))
         rows.append((MACRO, None, None, *self.macro.values()))
+        return rows
+
+    def robut_rows(self) -> list[tuple[Any, ...]]:
+        """Rows for :data:`ROBUT_TABLE_COLUMNS`: per perturbation, its perturbed examples and RobuT's
+        pre-attack, post-attack and robust accuracy, then their micro and macro averages."""
+        rows = [(name, metrics.utterances, *metrics.robut_rates().values()) for name, metrics in self.perturbations.items()]
+        micro = self.micro
+        rows.append((MICRO, micro.utterances, *micro.robut_rates().values()))
+        rows.append((MACRO, None, *macro_average(self.perturbations.values(), ROBUT_RATES).values()))
         return rows

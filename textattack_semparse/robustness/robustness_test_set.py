@@ -5,6 +5,13 @@ On disk (one directory)::
     manifest.json            what was built, how, and what could not be perturbed
     originals.jsonl          {"example_id", "question", "gold", "db_id"?} per original example
     <perturbation>.jsonl     one PerturbedUtterance per line (see perturbed_utterance.py)
+    tables/original/<example_id>.csv           Table QA only: each original's table
+    tables/<perturbation>/<example_id>-<k>.csv its k-th perturbed table (question-only
+                                               perturbations point at the original's file)
+
+Records of Table QA examples name their table's CSV file, relative to the directory, under
+``"table"``, so a reader can diff an original table against its perturbations (RobuT, Zhao et
+al. 2023, https://arxiv.org/abs/2306.14321).
 """
 
 from __future__ import annotations
@@ -21,11 +28,14 @@ from typing import Any
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.errors import DatasetError
 from textattack_semparse.robustness.perturbed_utterance import PerturbedUtterance
+from textattack_semparse.tables.table import Table
 
 FORMAT = "textattack-semparse robustness test set"
 VERSION = 1
 MANIFEST = "manifest.json"
 ORIGINALS = "originals.jsonl"
+TABLES = "tables"
+TABLE_FIELD = "table"
 _FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _RESERVED = {Path(MANIFEST).stem, Path(ORIGINALS).stem}
 
@@ -64,6 +74,9 @@ class RobustnessTestSet:
             most similar by Sentence-BERT (``None``: all sampled), likewise.
         setting (str | None, default None): Name of the selection setting, when a preset.
         skipped (Mapping[str, str], default empty): Perturbations left out -> why.
+        left_out (Mapping[str, Mapping[str, int]], default empty): Perturbation -> why it gave
+            an example no utterance (a table perturbation's ``skip_reason``, e.g. "question
+            asks about position ('first')") -> how many examples.
         selection (Mapping[str, tuple[int | None, int | None]], default empty):
             Perturbation -> its own ``(candidates, keep)`` where it differs from the
             default pair (e.g. the ``huang-2021`` setting ranks all reorderings, keeps one);
@@ -79,6 +92,7 @@ class RobustnessTestSet:
     setting: str | None = None
     skipped: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     selection: Mapping[str, tuple[int | None, int | None]] = field(default_factory=lambda: MappingProxyType({}))
+    left_out: Mapping[str, Mapping[str, int]] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "originals", tuple(self.originals))
@@ -93,6 +107,9 @@ class RobustnessTestSet:
                     )
         object.__setattr__(self, "utterances", MappingProxyType(utterances))
         object.__setattr__(self, "skipped", MappingProxyType(dict(self.skipped)))
+        object.__setattr__(
+            self, "left_out", MappingProxyType({name: MappingProxyType(dict(counts)) for name, counts in self.left_out.items()})
+        )
         selection = {check_perturbation_name(name): _selection_pair(name, pair) for name, pair in self.selection.items()}
         default = (self.candidates, self.keep)
         object.__setattr__(
@@ -141,6 +158,7 @@ class RobustnessTestSet:
                 for name, items in self.utterances.items()
             },
             "no_candidates": self.no_candidates(),
+            "left_out": {name: dict(counts) for name, counts in self.left_out.items()},
             "unperturbed_examples": self.unperturbed_examples(),
         }
 
@@ -148,10 +166,29 @@ class RobustnessTestSet:
         """Write the manifest, the originals and one JSONL file per perturbation; return their paths."""
         folder = Path(directory)
         folder.mkdir(parents=True, exist_ok=True)
-        originals = [_original_record(index, example) for index, example in enumerate(self.originals)]
+        originals = []
+        for index, example in enumerate(self.originals):
+            record = _original_record(index, example)
+            if example.table is not None:
+                record[TABLE_FIELD] = _write_table(folder, f"{TABLES}/original/{index}.csv", example.table)
+            originals.append(record)
         paths = [_write_jsonl(folder / ORIGINALS, originals)]
         for name, items in self.utterances.items():
-            paths.append(_write_jsonl(folder / f"{name}.jsonl", [item.to_json() for item in items]))
+            records = []
+            per_example: dict[int, int] = {}
+            for item in items:
+                record = item.to_json()
+                if item.table is not None:
+                    original = self.originals[item.example_id].table
+                    if item.table == original:
+                        record[TABLE_FIELD] = f"{TABLES}/original/{item.example_id}.csv"
+                    else:
+                        k = per_example[item.example_id] = per_example.get(item.example_id, -1) + 1
+                        record[TABLE_FIELD] = _write_table(
+                            folder, f"{TABLES}/{name}/{item.example_id}-{k}.csv", item.table
+                        )
+                records.append(record)
+            paths.append(_write_jsonl(folder / f"{name}.jsonl", records))
         manifest = folder / MANIFEST
         manifest.write_text(json.dumps(self.manifest(), indent=2) + "\n", encoding="utf-8")
         return [manifest, *paths]
@@ -179,12 +216,16 @@ class RobustnessTestSet:
                 f"version {VERSION}. Rebuild the test set."
             )
         originals = [
-            _original_example(record, index, f"{folder / ORIGINALS}:{line}")
+            _original_example(record, index, f"{folder / ORIGINALS}:{line}", folder)
             for index, (line, record) in enumerate(_read_jsonl(folder / ORIGINALS))
         ]
         utterances = {
             name: [
-                PerturbedUtterance.from_json(record, source=f"{folder / name}.jsonl:{line}")
+                PerturbedUtterance.from_json(
+                    record,
+                    source=f"{folder / name}.jsonl:{line}",
+                    table=_read_table(folder, record, f"{folder / name}.jsonl:{line}"),
+                )
                 for line, record in _read_jsonl(folder / f"{check_perturbation_name(name)}.jsonl")
             ]
             for name in manifest.get("perturbations", [])
@@ -198,6 +239,7 @@ class RobustnessTestSet:
             keep=manifest.get("keep"),
             setting=manifest.get("setting"),
             skipped=manifest.get("skipped") or {},
+            left_out=manifest.get("left_out") or {},
             selection={
                 name: _manifest_selection(record, f"{manifest_path}: selection of {name!r}")
                 for name, record in (manifest.get("selection") or {}).items()
@@ -228,12 +270,37 @@ def _original_record(index: int, example: SemparseExample) -> dict[str, Any]:
     return record
 
 
-def _original_example(record: Any, index: int, source: str) -> SemparseExample:
+def _original_example(record: Any, index: int, source: str, folder: Path) -> SemparseExample:
     if not isinstance(record, dict) or not {"example_id", "question", "gold"} <= set(record):
         raise DatasetError(f"{source}: expected an object with example_id, question and gold, got {record!r:.200}.")
     if record["example_id"] != index:
         raise DatasetError(f"{source}: example_id {record['example_id']!r} out of order; expected {index}.")
-    return SemparseExample(question=str(record["question"]), gold=str(record["gold"]), db_id=record.get("db_id"))
+    return SemparseExample(
+        question=str(record["question"]),
+        gold=str(record["gold"]),
+        db_id=record.get("db_id"),
+        table=_read_table(folder, record, source),
+    )
+
+
+def _write_table(folder: Path, relative: str, table: Table) -> str:
+    """Write ``table`` as CSV at ``folder / relative``; return ``relative`` (the record's path)."""
+    path = folder / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(table.to_csv(), encoding="utf-8")
+    return relative
+
+
+def _read_table(folder: Path, record: Any, source: str) -> Table | None:
+    """The table whose CSV file ``record`` names (named after its ``db_id``), or ``None``."""
+    if not isinstance(record, dict) or TABLE_FIELD not in record:
+        return None
+    path = folder / str(record[TABLE_FIELD])
+    if not path.resolve().is_relative_to((folder / TABLES).resolve()):
+        raise DatasetError(f"{source}: table file {str(path)!r} is outside {TABLES}/ of the test set. Rebuild the test set.")
+    if not path.is_file():
+        raise DatasetError(f"{source}: table file {str(path)!r} is missing. Rebuild the test set.")
+    return Table.from_csv(path.read_text(encoding="utf-8"), name=record.get("db_id"))
 
 
 def _write_jsonl(path: Path, records: list[dict[str, Any]]) -> Path:

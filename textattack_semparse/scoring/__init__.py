@@ -18,5 +18,6 @@ __getattr__, __dir__ = lazy_exports(
         "Score": "scorer",
         "Scorer": "scorer",
         "Scoring": "scoring",
+        "TableAnswerScorer": "table_answer_scorer",
     },
 )

@@ -22,6 +22,7 @@ __getattr__, __dir__ = lazy_exports(
         "RandomWordsTransformation": "random_words_transformation",
         "SentenceRewriteTransformation": "sentence_rewrite_transformation",
         "Seq2SeqGenerator": "seq2seq_generator",
+        "SequentialTransformation": "sequential_transformation",
         "SyntacticReordering": "syntactic_reordering",
         "TextBuggerTypo": "text_bugger_typo",
         "TopKBySimilarity": "top_k_by_similarity",

@@ -15,11 +15,17 @@ if TYPE_CHECKING:
 
 
 def is_plugin_victim(model: str) -> bool:
-    """Whether ``model`` names a registered victim, a local seq2seq model directory or an
-    in-context LLM victim (``hf-causal:PATH``, ``openai:MODEL@URL``)."""
+    """Whether ``model`` names a registered victim, a local seq2seq or Table QA (TAPAS, TAPEX)
+    model directory or an in-context LLM victim (``hf-causal:PATH``, ``openai:MODEL@URL``)."""
     from textattack_semparse.victims.seq2seq_parser import is_seq2seq_directory
+    from textattack_semparse.victims.table_qa_parser import pretrained_table_qa_class
 
-    return ("victim", model) in get_registry() or is_llm_victim_name(model) or is_seq2seq_directory(model)
+    return (
+        ("victim", model) in get_registry()
+        or is_llm_victim_name(model)
+        or pretrained_table_qa_class(model) is not None
+        or is_seq2seq_directory(model)
+    )
 
 
 def dataset_benchmark(dataset: str | None) -> Benchmark | None:
@@ -39,8 +45,9 @@ def resolve_victim(model: str, *, dataset: str | None = None) -> tuple[Any, str 
     """The victim for ``model`` and the registered dataset it is evaluated on (``None`` if none).
 
     A registered victim is built from its entry, with its entry's dataset unless ``dataset``
-    is given. A local seq2seq directory becomes a :class:`Seq2SeqParser` bound to the
-    benchmark of ``dataset``, so its output is scored as that benchmark's is. An LLM victim name
+    is given. A local TAPAS or TAPEX/OmniTab directory becomes a :class:`TapasParser` or
+    :class:`TapexParser`, and any other local seq2seq directory a :class:`Seq2SeqParser`, bound to
+    the benchmark of ``dataset``, so its output is scored as that benchmark's is. An LLM victim name
     (:mod:`~textattack_semparse.victims.llm_victim_name`, e.g. ``hf-causal:PATH`` or
     ``openai:MODEL@URL``) becomes its registered backend's victim, prompted with the database
     and training split of that benchmark.
@@ -50,11 +57,15 @@ def resolve_victim(model: str, *, dataset: str | None = None) -> tuple[Any, str 
         VictimError: ``model`` is a directory, but no seq2seq model.
     """
     from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser, is_seq2seq_directory
+    from textattack_semparse.victims.table_qa_parser import pretrained_table_qa_class
 
     registry = get_registry()
     if ("victim", model) not in registry and is_llm_victim_name(model):
         return _llm_victim(model, dataset), dataset
     if ("victim", model) not in registry:
+        table_qa_class = pretrained_table_qa_class(model)
+        if table_qa_class is not None:  # before the seq2seq check: a TAPEX directory is a BART one too
+            return table_qa_class(model, benchmark=dataset_benchmark(dataset)), dataset
         if is_seq2seq_directory(model):
             return Seq2SeqParser(model, benchmark=dataset_benchmark(dataset)), dataset
         if Path(model).is_dir():

@@ -7,5 +7,6 @@ __getattr__, __dir__ = lazy_exports(
     {
         "GrammarErrorAugmenter": "grammar_error_augmenter",
         "MeaningPreservingAugmenter": "meaning_preserving_augmenter",
+        "TableQAAugmenter": "table_qa_augmenter",
     },
 )

@@ -1,0 +1,66 @@
+"""Table QA training augmentation with RobuT's perturbations, without an LLM (Zhao et al. 2023)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from textattack.constraints.pre_transformation import RepeatModification
+from textattack.shared import AttackedText
+
+from textattack_semparse.attack_attrs import record_gold_output
+from textattack_semparse.registry import get_registry
+from textattack_semparse.tables import ROBUT_TABLE_PERTURBATIONS
+from textattack_semparse.tables.table import Table
+from textattack_semparse.tables.table_text import QUESTION_COLUMN, freeze_table_column, table_input, table_of
+
+ROBUT_PERTURBATIONS = (*ROBUT_TABLE_PERTURBATIONS, "deletion")
+"""RobuT's seven header and content perturbations and an offline question perturbation
+(Huang et al.'s function-word deletion) standing in for its question-level ones."""
+
+
+class TableQAAugmenter:
+    """Augmented Table QA examples: each perturbation applied once to a (question, table, answer).
+
+    Yilun Zhao, Chen Zhao, Linyong Nan, Zhenting Qi, Wenlin Zhang, Xiangru Tang, Boyu Mi and
+    Dragomir Radev (2023). RobuT: A Systematic Study of Table QA Robustness Against
+    Human-Annotated Adversarial Perturbations. ACL 2023. https://arxiv.org/abs/2306.14321
+
+    RobuT's LeTA adds LLM-generated adversarial examples to the training set; here the
+    registered table perturbations generate them (its rule-based baseline), each keeping the
+    gold answer valid, and question perturbations never touch the table. Registered as the
+    augmentation recipe ``robut-lapt``; ``textattack-semparse augment --dataset wtq-train``
+    writes the rows and their tables.
+
+    Args:
+        perturbations (Sequence[str], default ROBUT_PERTURBATIONS): Registered perturbations;
+            each gives at most one augmented example per input.
+        seed (int, default 0): Seed of the perturbations and of the choice among a question
+            perturbation's outputs.
+    """
+
+    table_qa = True
+    """Augments (question, table, answer) rows: ``textattack augment`` reads them from CSV columns
+    ``question`` (``--input-column``), ``table`` (``Table.to_json()``) and ``answer``."""
+
+    def __init__(self, perturbations: Sequence[str] = ROBUT_PERTURBATIONS, *, seed: int = 0) -> None:
+        registry = get_registry()
+        self.perturbations = tuple(perturbations)
+        self.seed = seed
+        self._transformations = {}
+        for name in self.perturbations:
+            entry = registry.get("perturbation", name)
+            self._transformations[name] = entry.create(seed=seed) if "seed" in entry.options else entry.create()
+
+    def augment(self, question: str, table: Table, gold: str) -> list[tuple[str, str, Table]]:
+        """``(perturbation, question, table)`` per perturbation that applies, in perturbation order."""
+        rows = []
+        for name, transformation in self._transformations.items():
+            text = AttackedText(table_input(question, table))
+            record_gold_output(text, gold)
+            outputs = transformation(text, pre_transformation_constraints=[RepeatModification(), freeze_table_column()])
+            if not outputs:
+                continue
+            output = random.Random(f"{self.seed}:{name}:{question}").choice(outputs)
+            rows.append((name, output._text_input[QUESTION_COLUMN], table_of(output)))
+        return rows

@@ -14,7 +14,7 @@ import textattack_semparse
 
 PACKAGE = Path(textattack_semparse.__file__).parent
 LAYERS = (
-    {"__init__", "errors", "_lazy", "cache", "torch_device", "attack_attrs", "hookspecs", "registry", "arguments"},
+    {"__init__", "errors", "_lazy", "cache", "torch_device", "attack_attrs", "hookspecs", "registry", "arguments", "runs"},
     {"sql", "linguistics", "offline", "resources", "tables"},
     {"scoring", "datasets", "test_suites"},
     {"transformations"},

@@ -1,0 +1,83 @@
+"""Serial and Ray backends: same results in task order; Ray runs on a local cluster on 127.0.0.1."""
+
+import os
+import time
+
+import pytest
+
+from textattack_semparse.runs.backends import RayBackend, SerialBackend, make_backend
+
+
+class _Parser:
+    """A stand-in worker state: counts how often it was built (once per worker)."""
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self.calls = 0
+
+
+def _parse(worker: _Parser, question: str) -> tuple[str, int]:
+    worker.calls += 1
+    # Later tasks finish first, so ordering is the backend's work, not luck.
+    time.sleep(0.02 * (len(question) % 3))
+    return question.upper(), worker.pid
+
+
+def _fail_on_texas(worker: _Parser, question: str) -> str:
+    if "texas" in question:
+        raise ValueError(f"cannot parse {question!r}")
+    return question
+
+
+QUESTIONS = [f"river {index} {'x' * index}" for index in range(12)]
+
+
+def test_serial_backend_builds_one_worker_and_keeps_order():
+    built = []
+
+    def make_worker():
+        built.append(1)
+        return _Parser()
+
+    results = list(SerialBackend().map(make_worker, _parse, QUESTIONS))
+    assert [text for text, _ in results] == [question.upper() for question in QUESTIONS]
+    assert built == [1]
+
+
+def test_no_tasks_build_no_worker():
+    assert list(SerialBackend().map(lambda: pytest.fail("built"), _parse, [])) == []
+
+
+def test_unknown_backend_names_the_choices():
+    with pytest.raises(ValueError, match="choose one of serial, ray"):
+        make_backend("dask")
+
+
+def test_ray_backend_stops_the_local_ray_it_started():
+    ray = pytest.importorskip("ray")
+    if ray.is_initialized():
+        pytest.skip("a Ray of another test is running in this process")
+    backend = RayBackend(workers=1)
+    assert [text for text, _ in backend.map(_Parser, _parse, ["a"])] == ["A"]
+    assert ray.is_initialized()
+    backend.close()
+    assert not ray.is_initialized()
+
+
+@pytest.fixture(scope="module")
+def ray_backend():
+    pytest.importorskip("ray")
+    with RayBackend(workers=2) as backend:
+        yield backend
+
+
+def test_ray_backend_returns_the_serial_results_in_task_order(ray_backend):
+    results = list(ray_backend.map(_Parser, _parse, QUESTIONS))
+    assert [text for text, _ in results] == [text for text, _ in SerialBackend().map(_Parser, _parse, QUESTIONS)]
+    worker_processes = {pid for _, pid in results}
+    assert len(worker_processes) == 2 and os.getpid() not in worker_processes
+
+
+def test_ray_backend_raises_the_workers_own_error(ray_backend):
+    with pytest.raises(ValueError, match="cannot parse 'rivers in texas'"):
+        list(ray_backend.map(_Parser, _fail_on_texas, ["rivers", "rivers in texas", "lakes"]))

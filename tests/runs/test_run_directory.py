@@ -1,0 +1,44 @@
+import json
+
+import pytest
+
+from textattack_semparse.runs.run_directory import RUN_FILE, RunConfigurationChanged, RunDirectory, atomic_write_text
+
+
+def test_a_new_directory_records_the_run(tmp_path):
+    run = RunDirectory(tmp_path / "out", "robustness run", {"dataset": "geo-mini", "seed": 0})
+    assert not run.resumed
+    assert json.loads((tmp_path / "out" / RUN_FILE).read_text()) == {
+        "command": "robustness run",
+        "configuration": {"dataset": "geo-mini", "seed": 0},
+    }
+
+
+def test_the_same_configuration_resumes(tmp_path):
+    RunDirectory(tmp_path, "robustness run", {"seed": 0, "perturbations": ["a", "b"]})
+    assert RunDirectory(tmp_path, "robustness run", {"perturbations": ["a", "b"], "seed": 0}).resumed
+
+
+def test_a_changed_configuration_is_refused_naming_the_change(tmp_path):
+    RunDirectory(tmp_path, "robustness run", {"seed": 0, "dataset": "geo-mini"})
+    with pytest.raises(RunConfigurationChanged, match=r"seed: 0 then, 1 now.*another --output-dir"):
+        RunDirectory(tmp_path, "robustness run", {"seed": 1, "dataset": "geo-mini"})
+
+
+def test_another_command_in_the_directory_is_refused(tmp_path):
+    RunDirectory(tmp_path, "icl", {})
+    with pytest.raises(RunConfigurationChanged, match="holds a 'icl' run"):
+        RunDirectory(tmp_path, "attack", {})
+
+
+def test_resume_without_a_run_is_an_error(tmp_path):
+    with pytest.raises(FileNotFoundError, match="Nothing to resume"):
+        RunDirectory(tmp_path, "attack", {}, resume=True)
+
+
+def test_atomic_write_replaces_the_whole_file_and_leaves_no_temporary(tmp_path):
+    path = tmp_path / "summary.json"
+    atomic_write_text(path, "old")
+    atomic_write_text(path, "new contents")
+    assert path.read_text() == "new contents"
+    assert [item.name for item in tmp_path.iterdir()] == ["summary.json"]

@@ -1,0 +1,219 @@
+"""Where the items of a run are computed: in this process, or on Ray workers that each hold a victim.
+
+Both backends take the same three things: ``make_worker`` (builds what a worker holds, e.g. a
+victim and its scorer; called once per worker), ``call(worker, task)`` (computes one item) and
+the tasks. Results come back in task order whatever order workers finish in, so a run writes
+the same files on either backend when every task is seeded by itself (not by shared state).
+
+Ray (https://docs.ray.io) is an optional extra: ``pip install textattack-semparse[ray]``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Protocol, TypeVar
+
+from textattack_semparse.arguments import check_count
+
+Worker = TypeVar("Worker")
+Task = TypeVar("Task")
+Result = TypeVar("Result")
+
+BACKENDS = ("serial", "ray")
+"""Backend names accepted by :func:`make_backend` and the commands' ``--backend``."""
+
+FORWARDED_ENVIRONMENT_PREFIXES = ("SEMPARSE_", "HF_", "TRANSFORMERS_", "TOKENIZERS_", "OMP_NUM_THREADS")
+"""Environment variables a Ray worker needs to find data and stay offline, as the driver does."""
+
+
+class Backend(Protocol):
+    """Computes ``call(worker, task)`` for each task, yielding results in task order."""
+
+    name: str
+
+    def map(
+        self, make_worker: Callable[[], Worker], call: Callable[[Worker, Task], Result], tasks: Iterable[Task]
+    ) -> Iterator[Result]: ...
+
+    def close(self) -> None: ...
+
+
+class SerialBackend:
+    """Everything in this process, one task after another.
+
+    Example:
+        >>> list(SerialBackend().map(lambda: 10, lambda offset, task: offset + task, [1, 2]))
+        [11, 12]
+    """
+
+    name = "serial"
+
+    def map(
+        self, make_worker: Callable[[], Worker], call: Callable[[Worker, Task], Result], tasks: Iterable[Task]
+    ) -> Iterator[Result]:
+        iterator = iter(tasks)
+        first = next(iterator, _NO_TASK)
+        if first is _NO_TASK:
+            return
+        worker = make_worker()
+        yield call(worker, first)
+        for task in iterator:
+            yield call(worker, task)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def __enter__(self) -> SerialBackend:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+_NO_TASK = object()
+
+
+class WorkerLost(RuntimeError):
+    """A Ray worker died (out of memory, node lost); finished items are kept for ``--resume``."""
+
+
+class _RayWorker:
+    """What a Ray actor holds: the worker built once by ``make_worker``."""
+
+    def __init__(self, make_worker: Callable[[], Any]) -> None:
+        self.worker = make_worker()
+
+    def run(self, call: Callable[[Any, Any], Any], task: Any) -> Any:
+        return call(self.worker, task)
+
+
+class RayBackend:
+    """Tasks spread over ``workers`` Ray actors, each holding its own worker (e.g. a victim).
+
+    Without ``address`` a local Ray is started on 127.0.0.1 for the run and stopped by
+    :meth:`close`; with one (``"auto"``, ``"ray://head:10001"``, ``"10.0.0.5:6379"``) the
+    workers run on that cluster, which must have this package installed. Each actor asks for
+    ``gpus_per_worker`` GPUs; ``None`` = one GPU per worker when the cluster has one for each,
+    a fair share when it has fewer, none on a CPU cluster. A worker keeps ``in_flight`` tasks
+    queued so it never waits for the driver.
+
+    Args:
+        workers: Number of actors.
+        address: Ray cluster address; ``None`` = a local Ray started for this run.
+        gpus_per_worker: GPUs per actor; ``None`` = decided from the cluster's resources.
+        in_flight: Tasks queued per actor.
+    """
+
+    name = "ray"
+
+    def __init__(
+        self, workers: int = 2, *, address: str | None = None, gpus_per_worker: float | None = None, in_flight: int = 2
+    ) -> None:
+        check_count("workers", workers, minimum=1)
+        check_count("in_flight", in_flight, minimum=1)
+        if gpus_per_worker is not None and not gpus_per_worker >= 0:
+            raise ValueError(f"gpus_per_worker must be None or >= 0, got {gpus_per_worker!r}.")
+        self.workers = workers
+        self.address = address
+        self.gpus_per_worker = gpus_per_worker
+        self.in_flight = in_flight
+        self._started_ray = False
+
+    def _ray(self) -> Any:
+        try:
+            import ray
+        except ImportError as error:
+            raise ImportError(
+                "--backend ray needs Ray: pip install 'textattack-semparse[ray]' (or pip install ray)."
+            ) from error
+        if not ray.is_initialized():
+            environment = {
+                key: value for key, value in os.environ.items() if key.startswith(FORWARDED_ENVIRONMENT_PREFIXES)
+            }
+            options: dict[str, Any] = {"runtime_env": {"env_vars": environment}, "log_to_driver": False}
+            if self.address is None:
+                options.update(
+                    num_cpus=max(self.workers, os.cpu_count() or 1), include_dashboard=False, _node_ip_address="127.0.0.1"
+                )
+            ray.init(address=self.address, **options)
+            self._started_ray = True
+        return ray
+
+    def _gpus(self, ray: Any) -> float:
+        if self.gpus_per_worker is not None:
+            return self.gpus_per_worker
+        available = float(ray.cluster_resources().get("GPU", 0))
+        return min(1.0, available / self.workers)
+
+    def map(
+        self, make_worker: Callable[[], Worker], call: Callable[[Worker, Task], Result], tasks: Iterable[Task]
+    ) -> Iterator[Result]:
+        iterator = enumerate(tasks)
+        first = next(iterator, None)
+        if first is None:
+            return
+        iterator = itertools.chain([first], iterator)
+        ray = self._ray()
+        from ray.exceptions import RayActorError, RayTaskError
+
+        actor_class = ray.remote(num_gpus=self._gpus(ray))(_RayWorker)
+        actors = [actor_class.remote(make_worker) for _ in range(self.workers)]
+        call_reference = ray.put(call)
+        pending: dict[Any, tuple[int, Any]] = {}
+        finished: dict[int, Any] = {}
+        next_index = 0
+
+        def submit(actor: Any) -> None:
+            item = next(iterator, None)
+            if item is not None:
+                index, task = item
+                pending[actor.run.remote(call_reference, task)] = (index, actor)
+
+        try:
+            for _ in range(self.in_flight):
+                for actor in actors:
+                    submit(actor)
+            while pending:
+                [done], _ = ray.wait(list(pending), num_returns=1)
+                index, actor = pending.pop(done)
+                try:
+                    finished[index] = ray.get(done)
+                except RayTaskError as error:
+                    raise (error.cause if isinstance(error.cause, BaseException) else error) from None
+                except RayActorError as error:
+                    raise WorkerLost(
+                        f"A Ray worker died while computing item {index} ({error}). Finished items are kept: "
+                        "run the same command again (or add --resume) to continue."
+                    ) from None
+                submit(actor)
+                while next_index in finished:
+                    yield finished.pop(next_index)
+                    next_index += 1
+        finally:
+            for actor in actors:
+                ray.kill(actor)
+
+    def close(self) -> None:
+        """Stop the local Ray this backend started (a cluster it joined is left running)."""
+        if self._started_ray:
+            import ray
+
+            ray.shutdown()
+            self._started_ray = False
+
+    def __enter__(self) -> RayBackend:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def make_backend(name: str, *, workers: int = 2, address: str | None = None) -> SerialBackend | RayBackend:
+    """The backend called ``name`` (one of :data:`BACKENDS`)."""
+    if name == "serial":
+        return SerialBackend()
+    if name == "ray":
+        return RayBackend(workers, address=address)
+    raise ValueError(f"Unknown backend {name!r}; choose one of {', '.join(BACKENDS)}.")

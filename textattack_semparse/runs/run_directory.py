@@ -1,0 +1,96 @@
+"""An output directory that a command can resume: its configuration is recorded, and a
+different configuration in the same directory is refused instead of mixing two runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from textattack_semparse.runs.journal import Journal
+
+RUN_FILE = "run.json"
+"""The file in an output directory that records the command and configuration of its run."""
+
+
+class RunConfigurationChanged(ValueError):
+    """The output directory holds a run with another configuration."""
+
+
+def atomic_write_text(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that readers see the old file or the whole new one, never a part."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+class RunDirectory:
+    """The output directory of one resumable run.
+
+    ``configuration`` holds everything that decides the results (dataset, victim, seed, ...), not
+    how they are computed (backend, workers, progress bars): resuming on another backend is fine.
+    Opening a directory whose ``run.json`` records another command or configuration raises
+    :class:`RunConfigurationChanged` naming the differences.
+
+    Args:
+        path: The output directory (created when missing).
+        command: The command's name, e.g. ``"robustness run"``.
+        configuration: JSON-serialisable settings that decide the results.
+        resume: ``True`` when the user asked to resume: then a directory without a run is an error.
+
+    Example:
+        >>> import tempfile
+        >>> directory = tempfile.mkdtemp()
+        >>> run = RunDirectory(directory, "demo", {"seed": 1})
+        >>> RunDirectory(directory, "demo", {"seed": 2})
+        Traceback (most recent call last):
+        ...
+        textattack_semparse.runs.run_directory.RunConfigurationChanged: ...
+    """
+
+    def __init__(self, path: str | Path, command: str, configuration: Mapping[str, Any], *, resume: bool = False) -> None:
+        self.path = Path(path)
+        self.command = command
+        self.configuration = json.loads(json.dumps(dict(configuration), sort_keys=True))
+        run_file = self.path / RUN_FILE
+        if run_file.exists():
+            self._check_same_run(json.loads(run_file.read_text(encoding="utf-8")))
+            self.resumed = True
+        elif resume:
+            raise FileNotFoundError(
+                f"Nothing to resume in {self.path}: it has no {RUN_FILE}. Run the command without --resume to start."
+            )
+        else:
+            self.resumed = False
+            atomic_write_text(run_file, json.dumps({"command": command, "configuration": self.configuration}, indent=2, sort_keys=True) + "\n")
+
+    def journal(self, name: str) -> Journal:
+        """The journal ``<name>.jsonl`` of finished items in this directory."""
+        return Journal(self.path / f"{name}.jsonl")
+
+    def _check_same_run(self, recorded: Mapping[str, Any]) -> None:
+        if recorded.get("command") != self.command:
+            raise RunConfigurationChanged(
+                f"{self.path} holds a {recorded.get('command')!r} run, not {self.command!r}. "
+                "Choose another --output-dir."
+            )
+        before, now = recorded.get("configuration", {}), self.configuration
+        changed = sorted(key for key in before.keys() | now.keys() if before.get(key) != now.get(key))
+        if changed:
+            details = "; ".join(f"{key}: {before.get(key)!r} then, {now.get(key)!r} now" for key in changed)
+            raise RunConfigurationChanged(
+                f"{self.path} holds a run with another configuration ({details}). Resuming would mix two runs: "
+                "repeat the original settings, or choose another --output-dir."
+            )

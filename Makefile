@@ -40,6 +40,7 @@ bench: $(SERVER_STAMP)
 	$(BIN)/python bench/executor_cache.py
 	$(BIN)/python bench/autoload_cost.py
 	$(BIN)/python bench/llm_throughput.py
+	$(BIN)/python bench/attack_loop.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -12,6 +12,7 @@ from textattack.shared import AttackedText
 from textattack_semparse.constraints.sentence_bert_similarity import SentenceBERTSimilarity
 from textattack_semparse.linguistics.sentence_embeddings import default_model_path
 from textattack_semparse.transformations.function_word_deletion import FunctionWordDeletion
+from textattack_semparse.transformations.function_word_insertion import FunctionWordInsertion
 
 ORIGINAL = "what is the population of new york"
 
@@ -154,3 +155,31 @@ def test_window_compares_words_around_the_edit(constraint: SentenceBERTSimilarit
     windowed.embeddings._model = constraint.model
     edited = AttackedText(ORIGINAL).replace_word_at_index(3, "capital")
     assert windowed._windows(AttackedText(ORIGINAL), edited) == ("the population of", "the capital of")
+
+
+def _forward_calls(model: torch.nn.Module) -> list[int]:
+    calls: list[int] = []
+    model.register_forward_hook(lambda module, inputs, output: calls.append(len(output["sentence_embedding"])))
+    return calls
+
+
+def test_a_steps_candidates_and_reference_go_through_the_model_in_one_call() -> None:
+    fresh = SentenceBERTSimilarity(device="cpu")
+    calls = _forward_calls(fresh.model)
+    reference = AttackedText("which rivers run through the state of texas")
+    candidates = FunctionWordInsertion()(reference, indices_to_modify={1})  # one search step's candidates
+    assert len(candidates) >= 3
+    fresh.call_many(candidates, reference)
+    assert calls == [len(candidates) + 1]
+    fresh.call_many(candidates, reference)  # texts already seen come from the cache
+    assert calls == [len(candidates) + 1]
+
+
+def test_uncached_and_cached_scores_agree(constraint: SentenceBERTSimilarity) -> None:
+    uncached = SentenceBERTSimilarity(cache_size=0)
+    uncached.embeddings._model = constraint.model
+    candidates = FunctionWordDeletion()(AttackedText(ORIGINAL))
+    constraint.call_many(candidates, AttackedText(ORIGINAL))
+    cached_scores = [c.attack_attrs["similarity_score"] for c in candidates]
+    uncached.call_many(candidates, AttackedText(ORIGINAL))
+    assert [c.attack_attrs["similarity_score"] for c in candidates] == pytest.approx(cached_scores, abs=1e-6)

@@ -72,10 +72,11 @@ class MeaningPreservingAttackHuang2021:
             PreserveLiterals(),
             # Deviation: the papers apply one operation per utterance; search may combine a few.
             MaxWordsPerturbed(max_num_words=max_words_perturbed),
-            # Zhuo et al. keep candidates close to the original by Sentence-BERT similarity.
-            SentenceBERTSimilarity(threshold=similarity_threshold),
         ]
+        # Zhuo et al. keep candidates close to the original by Sentence-BERT similarity; checked only
+        # on the candidates the search could pick (function-word edits rarely fall below it).
+        similarity = SentenceBERTSimilarity(threshold=similarity_threshold)
         # Greedy search over words ranked by the effect of deleting them; unlike TextAttack's
         # GreedyWordSwapWIR it also drives insertions and keeps word positions right after them.
-        search_method = GreedyWordImportanceSearch(wir_method="delete")
+        search_method = GreedyWordImportanceSearch(wir_method="delete", deferred_constraints=[similarity])
         return Attack(goal_function, constraints, transformation, search_method)

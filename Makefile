@@ -38,6 +38,7 @@ bench: $(SERVER_STAMP)
 	$(BIN)/python bench/seq2seq_padding.py
 	$(BIN)/python bench/seq2seq_throughput.py
 	$(BIN)/python bench/executor_cache.py
+	$(BIN)/python bench/execution_match.py
 	$(BIN)/python bench/autoload_cost.py
 	$(BIN)/python bench/llm_throughput.py
 	$(BIN)/python bench/attack_loop.py

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import sqlite3
 from pathlib import Path
 
@@ -131,3 +132,22 @@ def test_describe_a_suite(tmp_path):
 
 def test_describe_a_root(tmp_path):
     assert Databases.at(tmp_path).describe() == f"{tmp_path} (one database per db_id)"
+
+
+def test_root_lists_each_folder_once(tmp_path):
+    main = sqlite_file(tmp_path / "concert" / "concert.sqlite")
+    databases = Databases.at(tmp_path)
+    assert databases.for_example("concert") == (main,)
+    sqlite_file(tmp_path / "concert" / "concert_2.sqlite")  # a change while in use is not seen
+    assert databases.for_example("concert") == (main,)
+    assert Databases.at(tmp_path).for_example("concert") == (main, tmp_path / "concert" / "concert_2.sqlite")
+
+
+def test_listings_are_not_part_of_the_value_nor_pickled(tmp_path):
+    main = sqlite_file(tmp_path / "concert" / "concert.sqlite")
+    listed = Databases.at(tmp_path)
+    listed.for_example("concert")
+    assert listed == Databases.at(tmp_path) and hash(listed) == hash(Databases.at(tmp_path))
+    assert repr(listed) == repr(Databases.at(tmp_path))
+    later = sqlite_file(tmp_path / "concert" / "concert_2.sqlite")
+    assert pickle.loads(pickle.dumps(listed)).for_example("concert") == (main, later)

@@ -248,6 +248,66 @@ def test_fallback_quote_inside_comment_does_not_hide_order_by():
     assert query_is_ordered("SELECT a FROM t -- it's sorted\nORDER BY a LIMIT")
 
 
+# --- the order decision read from the text, without a parse ---------------------------------
+
+#: Each case: SQL, whether its outermost query orders, and whether the text alone settles it.
+ORDER_EDGE_CASES = [
+    ("SELECT city_name FROM city", False, True),
+    ("SELECT a FROM t WHERE name = 'order by x'", False, True),  # 'order' only inside a literal
+    ("SELECT order_id FROM orders WHERE reorder = 1", False, True),  # 'order' only inside names
+    ('SELECT "order by" FROM t', False, True),  # a quoted identifier
+    ("SELECT [order by] FROM t", False, True),
+    ("SELECT a FROM t -- order by a", False, True),  # a comment
+    ("SELECT a FROM t /* ORDER BY a */", False, True),
+    ("SELECT * FROM (SELECT a FROM t ORDER BY a)", False, True),  # ORDER BY in a subquery only
+    ("SELECT a FROM t WHERE b IN (SELECT b FROM u ORDER BY b LIMIT 3)", False, True),
+    ("SELECT max(a) OVER (ORDER BY b) FROM t", False, True),  # a window
+    ("SELECT group_concat(a ORDER BY a) FROM t", False, True),  # an aggregate
+    ("WITH c AS (SELECT a FROM t ORDER BY a) SELECT a FROM c", False, True),  # a CTE
+    ("SELECT a FROM t ORDER BY a", True, True),
+    ("select a from t order\n  by a desc limit 1", True, True),
+    ("SELECT a FROM t ORDER /* sorted */ BY a", True, True),
+    ("WITH c AS (SELECT a FROM t) SELECT a FROM c ORDER BY a", True, True),
+    ("SELECT a FROM (SELECT a FROM t ORDER BY a) ORDER BY a DESC ;", True, True),
+    ("SELECT order_id FROM orders ORDER BY order_id", True, True),
+    # Left to the parse: the outermost query is not plainly the text outside parentheses.
+    ("(SELECT a FROM t ORDER BY a)", True, False),  # the whole query in parentheses
+    ("(SELECT a FROM t) ORDER BY a", True, False),
+    ("SELECT a FROM t UNION SELECT a FROM u ORDER BY a", True, False),  # a set operation
+    ("SELECT a FROM t ORDER BY a UNION SELECT b FROM u", False, False),  # sqlglot: the union is unordered
+    ("SELECT a FROM t INTERSECT SELECT a FROM (SELECT a FROM u ORDER BY a)", False, False),
+    ("SELECT a FROM t; SELECT b FROM u ORDER BY b", True, False),  # two statements: the text fallback
+    ("SELECT a FROM t ORDER BY (a", True, False),  # unbalanced parentheses
+    ("SELECT a FROM t) ORDER BY a", True, False),
+]
+
+
+@pytest.mark.parametrize(("sql", "ordered", "settled_by_text"), ORDER_EDGE_CASES)
+def test_order_decision_from_text_agrees_with_the_parse(sql, ordered, settled_by_text):
+    from_text = denotation_module._ordered_from_text(sql)
+    assert (from_text is not None) == settled_by_text
+    assert denotation_module._ordered_from_parse(sql) == ordered
+    assert query_is_ordered.__wrapped__(sql) == ordered
+    if settled_by_text:
+        assert from_text == ordered
+
+
+@pytest.mark.real_data
+@pytest.mark.slow
+@pytest.mark.parametrize("benchmark_name", ["geoquery", "atis", "spider"])
+def test_order_decision_from_text_agrees_with_the_parse_on_every_gold(real_data_dir, benchmark_name):
+    from textattack_semparse.datasets.benchmark import load_benchmark
+
+    benchmark = load_benchmark(benchmark_name, data_dir=real_data_dir, use_test_suite=False)
+    golds = sorted({example.gold for example in benchmark.examples})
+    settled = {sql: denotation_module._ordered_from_text(sql) for sql in golds}
+    parse = denotation_module._ordered_from_parse
+    parsed = {sql: parse(sql) for sql, ordered in settled.items() if ordered is not None}
+    assert [sql for sql, ordered in parsed.items() if ordered != settled[sql]] == []
+    # The point of the text decision: on these benchmarks it never needs the parse.
+    assert [sql for sql, ordered in settled.items() if ordered is None] == []
+
+
 def test_docstring_examples_run():
     results = doctest.testmod(denotation_module)
     assert results.attempted > 0 and results.failed == 0

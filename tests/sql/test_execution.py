@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import doctest
+import sqlite3
+from pathlib import Path
 
 import pytest
 
 from textattack_semparse.errors import DatasetError
 from textattack_semparse.sql import execution as execution_module
-from textattack_semparse.sql.execution import MISMATCH_DISTANCE_FLOOR, MODES, MatchOutcome, execution_match
+from textattack_semparse.sql.execution import (
+    MISMATCH_DISTANCE_FLOOR,
+    MODES,
+    MatchOutcome,
+    clear_caches,
+    execution_match,
+)
 from textattack_semparse.sql.sqlite_executor import executor_for
 
 GOLD = "SELECT city_name FROM city WHERE state_name = 'texas'"
@@ -123,6 +131,88 @@ def test_results_are_cached_per_database_and_sql(geo_db):
     gold_after = executor_for(geo_db, timeout=60.0).cache_info()
     assert (predicted_after.hits - predicted_before.hits, predicted_after.misses - predicted_before.misses) == (1, 0)
     assert (gold_after.hits - gold_before.hits, gold_after.misses - gold_before.misses) == (1, 0)
+
+
+def test_repeated_judgment_is_remembered_without_running_anything(geo_db):
+    first = execution_match("SELECT city_name FROM city", GOLD, geo_db)
+    before = executor_for(geo_db).cache_info(), executor_for(geo_db, timeout=60.0).cache_info()
+    again = execution_match("SELECT city_name FROM city", GOLD, geo_db)
+    assert again is first
+    assert (executor_for(geo_db).cache_info(), executor_for(geo_db, timeout=60.0).cache_info()) == before
+
+
+def test_judgments_differ_by_setting(geo_db):
+    first = execution_match("SELECT city_name FROM city", GOLD, geo_db)
+    assert execution_match("SELECT city_name FROM city", GOLD, geo_db, max_rows=2) is not first
+    assert execution_match("SELECT city_name FROM city", GOLD, geo_db, mode="test-suite") is not first
+
+
+def test_cleared_caches_run_the_queries_again(geo_db):
+    first = execution_match("SELECT city_name FROM city", GOLD, geo_db)
+    clear_caches()
+    again = execution_match("SELECT city_name FROM city", GOLD, geo_db)
+    assert again == first and again is not first
+    assert executor_for(geo_db).cache_info().misses == 1
+    assert executor_for(geo_db, timeout=60.0).cache_info().misses == 1
+
+
+def test_oldest_judgment_is_forgotten_first(geo_db, monkeypatch):
+    monkeypatch.setattr(execution_module, "MEMO_SIZE", 2)
+    first = execution_match("SELECT 1", GOLD, geo_db)
+    second = execution_match("SELECT 2", GOLD, geo_db)
+    execution_match("SELECT 3", GOLD, geo_db)
+    assert execution_match("SELECT 2", GOLD, geo_db) is second
+    assert execution_match("SELECT 1", GOLD, geo_db) is not first
+
+
+def test_unhashable_prediction_is_judged_not_remembered(geo_db):
+    outcome = execution_match(["SELECT 1"], GOLD, geo_db)
+    assert not outcome.match and "expected SQL text" in outcome.predicted.error
+    assert execution_match(["SELECT 1"], GOLD, geo_db) is not outcome
+
+
+def test_relative_database_path_is_read_in_the_current_directory(tmp_path, monkeypatch):
+    answers = []
+    for folder, value in (("a", 1), ("b", 2)):
+        (tmp_path / folder).mkdir()
+        with sqlite3.connect(tmp_path / folder / "db.sqlite") as connection:
+            connection.execute("CREATE TABLE t (x INT)")
+            connection.execute("INSERT INTO t VALUES (?)", (value,))
+        connection.close()
+        monkeypatch.chdir(tmp_path / folder)
+        answers.append(execution_match("SELECT 1", "SELECT x FROM t", Path("db.sqlite")).gold.rows)
+    assert answers == [((1,),), ((2,),)]
+
+
+def test_prediction_equal_to_the_gold_reuses_the_gold_result(geo_db):
+    outcome = execution_match(GOLD, GOLD, geo_db)
+    assert outcome.match and outcome.predicted is outcome.gold
+    assert executor_for(geo_db).cache_info().misses == 0  # the prediction's executor ran nothing
+
+
+def test_prediction_already_run_as_a_gold_is_not_run_again(geo_db):
+    other = "SELECT city_name FROM city WHERE state_name = 'ohio'"
+    execution_match("SELECT 1", other, geo_db)
+    outcome = execution_match(other, GOLD, geo_db)
+    assert outcome.predicted is executor_for(geo_db, timeout=60.0).cached(other)
+    assert executor_for(geo_db).cache_info().misses == 1  # "SELECT 1" only
+
+
+def test_gold_already_run_as_a_prediction_is_not_run_again(geo_db):
+    execution_match(GOLD, "SELECT 1", geo_db)
+    outcome = execution_match("SELECT 2", GOLD, geo_db)
+    assert outcome.gold is executor_for(geo_db).cached(GOLD)
+    assert executor_for(geo_db, timeout=60.0).cache_info().misses == 1  # "SELECT 1" only
+
+
+def test_gold_run_longer_than_the_prediction_limit_is_not_reused(geo_db):
+    slow = (
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 1000000) "
+        "SELECT count(*) FROM c"
+    )
+    execution_match("SELECT 1", slow, geo_db, timeout=0.01, gold_timeout=30.0)
+    outcome = execution_match(slow, "SELECT 1", geo_db, timeout=0.01, gold_timeout=30.0)
+    assert outcome.predicted.timed_out and not outcome.match
 
 
 def test_classical_is_the_default_mode(geo_db):

@@ -49,6 +49,13 @@ def test_is_hashable_and_compares_by_value():
     assert a == b and hash(a) == hash(b)
 
 
+def test_running_time_is_not_part_of_the_value():
+    fast = ExecutionResult(rows=((1,),), columns=("x",), seconds=0.001)
+    slow = ExecutionResult(rows=((1,),), columns=("x",), seconds=2.5)
+    assert fast == slow and hash(fast) == hash(slow) and repr(fast) == repr(slow)
+    assert (fast.seconds, ExecutionResult.failure("boom").seconds) == (0.001, 0.0)
+
+
 def test_pickles():
     result = ExecutionResult(rows=((1.5, "texas"),), columns=("x", "y"), truncated=True)
     assert pickle.loads(pickle.dumps(result)) == result

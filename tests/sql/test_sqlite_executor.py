@@ -177,6 +177,41 @@ def test_large_result_truncated_at_max_rows(geo_db):
     assert result.truncated and len(result.rows) == 1000
 
 
+@pytest.mark.parametrize("count", [63, 64, 65, 128, 129])
+def test_results_around_the_fetch_batch_size_are_complete(executor, count):
+    sql = f"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < {count}) SELECT x FROM c"
+    result = executor.execute(sql)
+    assert result.rows == tuple((x,) for x in range(1, count + 1)) and not result.truncated
+
+
+@pytest.mark.parametrize("max_rows", [63, 64, 65])
+def test_truncation_around_the_fetch_batch_size(geo_db, max_rows):
+    sql = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 64) SELECT x FROM c"
+    result = SQLiteExecutor(geo_db, max_rows=max_rows).execute(sql)
+    assert len(result.rows) == min(max_rows, 64) and result.truncated == (max_rows < 64)
+
+
+def test_result_records_how_long_the_query_ran(executor):
+    result = executor.execute("SELECT count(*) FROM city")
+    assert 0.0 < result.seconds < executor.timeout
+
+
+def test_cached_returns_a_known_result_without_counting(executor):
+    result = executor.execute("SELECT count(*) FROM city")
+    before = executor.cache_info()
+    assert executor.cached("SELECT count(*) FROM city") is result
+    assert executor.cached("SELECT 1") is None and executor.cached(None) is None
+    assert executor.cache_info() == before
+
+
+def test_clear_shared_caches_empties_every_shared_executor(geo_db):
+    shared = executor_for(geo_db)
+    shared.execute("SELECT count(*) FROM city")
+    sqlite_executor_module.clear_shared_caches()
+    assert shared.cache_info().currsize == 0
+    assert shared.execute("SELECT count(*) FROM city").rows == ((6,),)
+
+
 def test_second_execute_is_a_cache_hit_returning_the_same_object(executor):
     first = executor.execute("SELECT count(*) FROM city")
     second = executor.execute("SELECT count(*) FROM city")

@@ -319,3 +319,8 @@ def test_docstring_examples_run():
     for module in (suite_preparation_module, denotation_module):
         results = doctest.testmod(module)
         assert results.attempted > 0 and results.failed == 0
+
+
+def test_remove_distinct_finds_the_keyword_spelled_with_a_dotless_i():
+    # sqlglot's tokenizer upper-cases words, and "ı".upper() == "I": the text pre-check must agree.
+    assert remove_distinct("SELECT DıSTINCT a FROM t") == "SELECT  a FROM t"

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from textattack_semparse.errors import SchemaError
 
@@ -24,7 +25,8 @@ class Databases:
     * a root with one folder per ``db_id`` (Spider): ``Databases.at(root)``; the databases of
       an example are ``<root>/<db_id>/<db_id>.sqlite`` followed by every other ``*.sqlite``
       in that folder (a distilled test suite placed beside it, as test-suite-sql-eval lays
-      out Spider).
+      out Spider). Each folder is listed once per instance, on its first example: the
+      databases are assumed not to change while they are in use.
 
     Original to textattack-semparse.
 
@@ -42,6 +44,7 @@ class Databases:
 
     files: tuple[Path, ...] = ()
     root: Path | None = None
+    _listed: dict[str, tuple[Path, ...]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "files", tuple(Path(file) for file in self.files))
@@ -49,6 +52,12 @@ class Databases:
             object.__setattr__(self, "root", Path(self.root))
         if bool(self.files) == (self.root is not None):
             raise ValueError("Databases takes either files (one database or a suite) or a root of per-db_id folders.")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"files": self.files, "root": self.root}  # folders are listed again where unpickled
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, _listed={})
 
     @classmethod
     def at(cls, path: str | os.PathLike[str]) -> Databases:
@@ -91,11 +100,10 @@ class Databases:
                 f"Databases under {str(self.root)!r} are chosen by db_id, but the example has none; "
                 "give every example its db_id (a 'db_id' input column)."
             )
-        folder = self.root / db_id
-        main = folder / f"{db_id}.sqlite"
-        if not main.is_file():
-            raise SchemaError(f"No database for db_id {db_id!r}: {str(main)!r} does not exist. Check the database root.")
-        return (main, *sorted(path for path in folder.glob("*.sqlite") if path != main))
+        listed = self._listed.get(db_id)
+        if listed is None:
+            listed = self._listed[db_id] = _list_folder(self.root, db_id)
+        return listed
 
     def describe(self) -> str:
         """One line for reports: the file, the suite's size, or the root.
@@ -109,3 +117,12 @@ class Databases:
         if len(self.files) == 1:
             return str(self.files[0])
         return f"suite of {len(self.files)} databases ({self.files[0]}, ...)"
+
+
+def _list_folder(root: Path, db_id: str) -> tuple[Path, ...]:
+    """``<root>/<db_id>/<db_id>.sqlite``, then the other ``*.sqlite`` files beside it, sorted."""
+    folder = root / db_id
+    main = folder / f"{db_id}.sqlite"
+    if not main.is_file():
+        raise SchemaError(f"No database for db_id {db_id!r}: {str(main)!r} does not exist. Check the database root.")
+    return (main, *sorted(path for path in folder.glob("*.sqlite") if path != main))

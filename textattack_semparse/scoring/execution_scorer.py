@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from textattack_semparse.arguments import check_count
 from textattack_semparse.errors import DatasetError, SchemaError, closest_match_hint
@@ -14,6 +16,18 @@ MODES = ("classical", "test-suite")
 """Result comparisons (``docs/sql.md``): ``classical`` compares results as multisets with
 numeric tolerance, ordered when the gold's outermost query orders; ``test-suite`` follows
 test-suite-sql-eval's ``result_eq``."""
+
+
+_MATCH = Score(match=True, distance=0.0)
+
+
+@functools.cache
+def _execution_match() -> Callable[..., Any]:
+    """:func:`~textattack_semparse.sql.execution.execution_match`, imported on first use (it
+    loads sqlglot) and not on every judgment."""
+    from textattack_semparse.sql.execution import execution_match
+
+    return execution_match
 
 
 @dataclass(frozen=True)
@@ -62,10 +76,9 @@ class ExecutionScorer(Scorer):
         return True
 
     def score(self, prediction: str, gold: str, databases: Sequence[Path] = ()) -> Score:
-        from textattack_semparse.sql.execution import execution_match
-
         if not databases:
             raise SchemaError("Execution scoring needs at least one database; the benchmark gives none.")
+        execution_match = _execution_match()
         for database in databases:
             try:
                 outcome = execution_match(
@@ -83,7 +96,7 @@ class ExecutionScorer(Scorer):
                 raise GoldError(str(error)) from error
             if not outcome.match:
                 return Score(match=False, distance=outcome.distance)
-        return Score(match=True, distance=0.0)
+        return _MATCH
 
     def distance(self, prediction: str, gold: str) -> float:
         from textattack_semparse.sql.sql_tokens import token_distance

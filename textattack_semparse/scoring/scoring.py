@@ -32,6 +32,9 @@ class Judgement:
     detail: str = ""
 
 
+_CORRECT = Judgement(Outcome.CORRECT)
+
+
 @dataclass(frozen=True)
 class Scoring:
     """A scorer and the databases it runs on: how a benchmark's predictions are judged.
@@ -71,6 +74,8 @@ class Scoring:
             score = self.scorer.score(prediction, gold, self._databases(db_id))
         except GoldError as gold_error:
             return Judgement(Outcome.GOLD_ERROR, detail=str(gold_error))
+        if score.match and score.distance == 0.0:
+            return _CORRECT  # shared: judgments are immutable, and this is the common one
         return Judgement(Outcome.CORRECT if score.match else Outcome.WRONG, score.distance)
 
     def gold_error(self, gold: str, db_id: str | None = None) -> str | None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass
+from typing import Any
 
 from textattack_semparse.errors import DatasetError, closest_match_hint
 from textattack_semparse.sql.denotation import (
@@ -13,8 +15,13 @@ from textattack_semparse.sql.denotation import (
     query_is_ordered_test_suite,
 )
 from textattack_semparse.sql.execution_result import ExecutionResult
-from textattack_semparse.sql.sql_tokens import token_distance
-from textattack_semparse.sql.sqlite_executor import _check_positive_number, executor_for
+from textattack_semparse.sql.sql_tokens import clear_token_cache, token_distance
+from textattack_semparse.sql.sqlite_executor import (
+    SQLiteExecutor,
+    _check_positive_number,
+    clear_shared_caches,
+    executor_for,
+)
 from textattack_semparse.sql.suite_preparation import prepare_for_test_suite
 
 #: Smallest distance of a non-matching prediction, so a prediction whose tokens equal the
@@ -25,6 +32,13 @@ MISMATCH_DISTANCE_FLOOR = 1e-3
 #: ``classical`` is :func:`~textattack_semparse.sql.denotation.denotations_match`;
 #: ``test-suite`` follows test-suite-sql-eval (Zhong, Yu and Klein 2020).
 MODES = ("classical", "test-suite")
+
+#: Judgments :func:`execution_match` remembers (the oldest is forgotten first).
+MEMO_SIZE = 4096
+
+_OUTCOMES: dict[tuple[Any, ...], MatchOutcome] = {}
+_EXECUTORS: dict[tuple[Any, ...], tuple[SQLiteExecutor, SQLiteExecutor]] = {}
+_MEMO_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -78,7 +92,12 @@ def execution_match(
     Both modes run the queries in the same sandbox. The gold query runs with its own time
     limit, ``gold_timeout``, and the prediction with ``timeout``; results are cached per
     (database, settings, SQL) through :func:`executor_for`, so a gold query runs once per
-    database. A predicted query that fails or times out is a non-match, never an exception.
+    database; a query both executors would run (a prediction equal to a gold query) runs once
+    when that run finished within the other's time limit. The last :data:`MEMO_SIZE`
+    judgments are remembered per (database as given, settings, predicted SQL, gold SQL), so
+    asking again costs one dictionary look-up. The caches assume the database files do not
+    change while the process runs (else call :func:`clear_caches`). A predicted query that
+    fails or times out is a non-match, never an exception.
 
     Args:
         predicted_sql: SQL produced by the model; treated as hostile.
@@ -110,18 +129,56 @@ def execution_match(
         >>> execution_match(swapped, gold, db).match, execution_match(swapped, gold, db, mode="test-suite").match
         (False, True)
     """
+    key = (_database_key(database), mode, timeout, gold_timeout, max_rows, predicted_sql, gold_sql)
+    try:
+        outcome = _OUTCOMES.get(key)
+    except TypeError:  # an unhashable prediction (a broken victim) or setting: judged, not remembered
+        return _judge(predicted_sql, gold_sql, database, mode, timeout, gold_timeout, max_rows)
+    if outcome is None:
+        outcome = _judge(predicted_sql, gold_sql, database, mode, timeout, gold_timeout, max_rows)
+        with _MEMO_LOCK:
+            _OUTCOMES[key] = outcome
+            while len(_OUTCOMES) > MEMO_SIZE:
+                del _OUTCOMES[next(iter(_OUTCOMES))]
+    return outcome
+
+
+def clear_caches() -> None:
+    """Forget every remembered judgment, query result, parse and tokenization.
+
+    Call it when a database file changed while the process runs; benchmarks call it to
+    measure cold judgments.
+
+    Example:
+        >>> clear_caches()
+    """
+    with _MEMO_LOCK:
+        _OUTCOMES.clear()
+        _EXECUTORS.clear()
+    clear_shared_caches()
+    query_is_ordered.cache_clear()
+    prepare_for_test_suite.cache_clear()
+    clear_token_cache()
+
+
+def _judge(
+    predicted_sql: str,
+    gold_sql: str,
+    database: str | os.PathLike[str],
+    mode: str,
+    timeout: float,
+    gold_timeout: float,
+    max_rows: int,
+) -> MatchOutcome:
+    """:func:`execution_match` without the memo."""
     _check_mode(mode)
     _check_positive_number("gold_timeout", gold_timeout)
     test_suite = mode == "test-suite"
-    text_errors = "ignore" if test_suite else "strict"
-    gold_executor = executor_for(
-        database, timeout=gold_timeout, max_rows=max_rows, text_errors=text_errors
-    )
-    predicted_executor = executor_for(
-        database, timeout=timeout, max_rows=max_rows, text_errors=text_errors
+    gold_executor, predicted_executor = _executors(
+        database, timeout=timeout, gold_timeout=gold_timeout, max_rows=max_rows, test_suite=test_suite
     )
     gold_run = _prepare(gold_sql) if test_suite else gold_sql
-    gold = gold_executor.execute(gold_run)
+    gold = _execute(gold_run, gold_executor, predicted_executor, gold_timeout)
     if not gold.ok:
         ran_as = f" (run as {gold_run!r})" if gold_run != gold_sql else ""
         raise DatasetError(
@@ -129,13 +186,16 @@ def execution_match(
             "Fix the gold query in the dataset or drop the example"
             + (" (or raise `gold_timeout`)." if gold.timed_out else ".")
         )
+    predicted_run = _prepare(predicted_sql) if test_suite else predicted_sql
+    if predicted_run == gold_run and gold.seconds < timeout:
+        predicted = gold  # the gold query itself, and it ran within the prediction's time limit
+    else:
+        predicted = _execute(predicted_run, predicted_executor, gold_executor, timeout)
     if test_suite:
-        predicted = predicted_executor.execute(_prepare(predicted_sql))
         match = denotations_match_test_suite(
             predicted, gold, ordered=query_is_ordered_test_suite(gold_run)
         )
     else:
-        predicted = predicted_executor.execute(predicted_sql)
         match = denotations_match(predicted, gold, ordered=query_is_ordered(gold_sql))
     if match:
         distance = 0.0
@@ -143,6 +203,41 @@ def execution_match(
         text = predicted_sql if isinstance(predicted_sql, str) else ""
         distance = max(token_distance(text, gold_sql), MISMATCH_DISTANCE_FLOOR)
     return MatchOutcome(match=match, distance=distance, predicted=predicted, gold=gold)
+
+
+def _database_key(database: Any) -> Any:
+    """``database`` as given, with the working directory when it is a relative path."""
+    try:
+        absolute = os.path.isabs(database)
+    except TypeError:  # not a path: the executor rejects it
+        return database
+    return database if absolute else (os.getcwd(), database)
+
+
+def _executors(
+    database: str | os.PathLike[str], *, timeout: float, gold_timeout: float, max_rows: int, test_suite: bool
+) -> tuple[SQLiteExecutor, SQLiteExecutor]:
+    """The shared gold and prediction executors of ``database`` (found once per path as given)."""
+    key = (_database_key(database), timeout, gold_timeout, max_rows, test_suite)
+    pair = _EXECUTORS.get(key)
+    if pair is None:
+        text_errors = "ignore" if test_suite else "strict"
+        pair = (
+            executor_for(database, timeout=gold_timeout, max_rows=max_rows, text_errors=text_errors),
+            executor_for(database, timeout=timeout, max_rows=max_rows, text_errors=text_errors),
+        )
+        with _MEMO_LOCK:
+            _EXECUTORS[key] = pair
+    return pair
+
+
+def _execute(sql: str, executor: SQLiteExecutor, other: SQLiteExecutor, limit: float) -> ExecutionResult:
+    """``executor``'s result of ``sql``, or ``other``'s cached one when that run finished within
+    ``limit`` seconds: the two differ only in their time limits, so the query is not run twice."""
+    known = other.cached(sql)
+    if known is not None and known.ok and known.seconds < limit:
+        return known
+    return executor.execute(sql)
 
 
 def _prepare(sql: object) -> object:

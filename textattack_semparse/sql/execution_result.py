@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -22,6 +22,8 @@ class ExecutionResult:
         error (str | None, default None): Why the query failed; ``None`` when it ran.
         timed_out (bool, default False): The query was interrupted at its time limit.
         truncated (bool, default False): More rows existed than the row cap kept.
+        seconds (float, default 0.0): How long the query ran (wall clock); not part of the
+            result's value (equality, hash, repr).
 
     Example:
         >>> ExecutionResult(rows=((1,),), columns=("x",)).ok
@@ -35,6 +37,7 @@ class ExecutionResult:
     error: str | None = None
     timed_out: bool = False
     truncated: bool = False
+    seconds: float = field(default=0.0, compare=False, repr=False)
 
     @property
     def ok(self) -> bool:

@@ -3,15 +3,44 @@
 from __future__ import annotations
 
 import functools
+import operator
 import re
 
 from rapidfuzz.distance import Levenshtein
 from sqlglot import TokenType, tokenize
+from sqlglot.dialects.mysql import MySQL
 from sqlglot.errors import SqlglotError
 
 # Double quotes delimit strings in MySQL, the dialect GeoQuery/ATIS gold SQL is written in.
 _DIALECT = "mysql"
 _FALLBACK_TOKEN = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\w+|[^\w\s]")
+
+# The fast tokenizer (`_fast_tokens`) reads ASCII words, numbers, quoted strings and operators;
+# it leaves the whole text to sqlglot when it meets anything else (the regex's third group),
+# comments, backslashes (MySQL string escapes), a quote inside a string of the other quote, or
+# a literal glued to a word or number (1e3, 0x1F, 1abc, 1.5.2, N'x').
+_PUNCTUATION = "(),.;*=+-/%<>!"
+# Taken from sqlglot itself, so that the two tokenizers cannot drift: operators of several
+# characters (<=>, ->>), keywords of two words (ORDER BY) and keywords of a word and
+# punctuation (USER-DEFINED), each of which sqlglot reads as one token.
+_OPERATORS = sorted(
+    (key for key in MySQL.Tokenizer.KEYWORDS if key and set(key) <= set(_PUNCTUATION)), key=len, reverse=True
+)
+_PHRASES = frozenset(key.lower() for key in MySQL.Tokenizer.KEYWORDS if " " in key)
+_PHRASE_STARTS = frozenset(phrase.split()[0] for phrase in _PHRASES)
+_MIXED_KEYWORDS = [key for key in MySQL.Tokenizer.KEYWORDS if re.search(r"\w", key) and re.search(r"[^\w\s]", key)]
+_MIXED_KEYWORD = re.compile("|".join(map(re.escape, _MIXED_KEYWORDS)), re.IGNORECASE)
+_MIXED_MARKS = frozenset(char for key in _MIXED_KEYWORDS for char in key if not (char.isalnum() or char == "_"))
+_FAST_TOKEN = re.compile(
+    r"[ \t\n\r]*+(?:"
+    r"([A-Za-z_][A-Za-z0-9_]*+(?!['\"])|\d++(?:\.\d++)?+(?![A-Za-z0-9_.'\"])|"
+    + "|".join(map(re.escape, _OPERATORS))
+    + "|["
+    + re.escape(_PUNCTUATION)
+    + r"])|('(?:[^'\"\\]|'')*+'|\"(?:[^\"'\\]|\"\")*+\")|(.))",
+    re.DOTALL,
+)
+_OTHER = operator.itemgetter(2)
 
 
 def sql_tokens(sql: str) -> list[str]:
@@ -43,8 +72,19 @@ def token_distance(a: str, b: str) -> float:
     return float(Levenshtein.normalized_distance(_cached_tokens(a), _cached_tokens(b)))
 
 
+def clear_token_cache() -> None:
+    """Forget the tokens of every query read so far (they are cached per SQL text)."""
+    _cached_tokens.cache_clear()
+
+
 @functools.lru_cache(maxsize=4096)
 def _cached_tokens(sql: str) -> tuple[str, ...]:
+    fast = _fast_tokens(sql)
+    return fast if fast is not None else _sqlglot_tokens(sql)
+
+
+def _sqlglot_tokens(sql: str) -> tuple[str, ...]:
+    """The tokens as sqlglot's MySQL tokenizer reads them (the reference :func:`_fast_tokens` follows)."""
     try:
         return tuple(
             _quote(token.text) if token.token_type == TokenType.STRING else token.text.lower()
@@ -52,6 +92,35 @@ def _cached_tokens(sql: str) -> tuple[str, ...]:
         )
     except SqlglotError:
         return tuple(_normalise_fallback(token) for token in _FALLBACK_TOKEN.findall(sql))
+
+
+def _fast_tokens(sql: str) -> tuple[str, ...] | None:
+    """The tokens of plain SQL read by one regular expression (about eight times faster than
+    sqlglot on GeoQuery's queries); ``None`` when the text holds anything whose reading only
+    sqlglot settles.
+
+    On the text it reads, the result equals :func:`_sqlglot_tokens` (tested on every gold query
+    of GeoQuery, ATIS, Scholar, Advising and Spider, and on generated text).
+    """
+    if "--" in sql or "/*" in sql or "\\" in sql:
+        return None
+    if not _MIXED_MARKS.isdisjoint(sql) and _MIXED_KEYWORD.search(sql):
+        return None
+    pieces = _FAST_TOKEN.findall(sql)
+    if any(map(_OTHER, pieces)):
+        return None
+    tokens = [
+        plain.lower() if plain else _quote(text[1:-1].replace(text[0] * 2, text[0])) for plain, text, _ in pieces
+    ]
+    if _PHRASE_STARTS.isdisjoint(tokens):
+        return tuple(tokens)
+    merged: list[str] = []  # two adjacent words are separated by whitespace only
+    for token in tokens:
+        if merged and f"{merged[-1]} {token}" in _PHRASES:
+            merged[-1] = f"{merged[-1]} {token}"
+        else:
+            merged.append(token)
+    return tuple(merged)
 
 
 def _normalise_fallback(token: str) -> str:

@@ -142,6 +142,14 @@ class SQLiteExecutor:
         self._cache_put(sql, result)
         return result
 
+    def cached(self, sql: str) -> ExecutionResult | None:
+        """The cached result of ``sql``, or ``None`` (also for anything but text); runs nothing
+        and leaves the statistics and the recency order as they are."""
+        if not isinstance(sql, str):
+            return None
+        with self._cache_lock:
+            return self._cache.get(sql)
+
     def cache_info(self) -> CacheInfo:
         """Hits, misses, capacity and current size of the result cache."""
         with self._cache_lock:
@@ -210,7 +218,8 @@ class SQLiteExecutor:
         with self._connection_lock:
             cursor = self._connect().cursor()
             self._interrupted = False
-            self._deadline = time.monotonic() + self.timeout
+            start = time.monotonic()
+            self._deadline = start + self.timeout
             try:
                 cursor.execute(sql)
                 if cursor.description is None:
@@ -227,20 +236,22 @@ class SQLiteExecutor:
                 return ExecutionResult.failure(f"{type(exc).__name__}: {exc}")
             finally:
                 cursor.close()
-        return ExecutionResult(rows=rows, columns=columns, truncated=truncated)
+        return ExecutionResult(rows=rows, columns=columns, truncated=truncated, seconds=time.monotonic() - start)
 
     def _fetch(self, cursor: sqlite3.Cursor) -> tuple[tuple[tuple[Any, ...], ...], bool]:
-        """Fetch up to ``max_rows + 1`` rows (one extra detects truncation)."""
+        """Fetch up to ``max_rows + 1`` rows (one extra detects truncation), in batches whose
+        size is checked against :data:`MAX_RESULT_BYTES`; a short batch is the last."""
         rows: list[tuple[Any, ...]] = []
         size = 0
         while len(rows) <= self.max_rows:
-            batch = cursor.fetchmany(min(_FETCH_BATCH, self.max_rows + 1 - len(rows)))
-            if not batch:
-                break
-            size += sum(_row_bytes(row) for row in batch)
+            wanted = min(_FETCH_BATCH, self.max_rows + 1 - len(rows))
+            batch = cursor.fetchmany(wanted)
+            size += sum(map(_row_bytes, batch))
             if size > MAX_RESULT_BYTES:
                 raise ValueError(f"result larger than {MAX_RESULT_BYTES} bytes")
             rows.extend(batch)
+            if len(batch) < wanted:
+                break
         return tuple(rows[: self.max_rows]), len(rows) > self.max_rows
 
     def _cache_get(self, sql: str) -> ExecutionResult | None:
@@ -296,6 +307,14 @@ def executor_for(
             )
             _SHARED[key] = executor
         return executor
+
+
+def clear_shared_caches() -> None:
+    """Empty the result cache of every executor :func:`executor_for` has handed out."""
+    with _SHARED_LOCK:
+        executors = list(_SHARED.values())
+    for executor in executors:
+        executor.cache_clear()
 
 
 def _open_read_only(path: Path) -> sqlite3.Connection:

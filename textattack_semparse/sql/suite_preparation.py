@@ -87,6 +87,8 @@ def remove_distinct(sql: str) -> str:
         >>> remove_distinct("SELECT 'distinct' FROM city WHERE a IS NOT DISTINCT FROM b")
         "SELECT 'distinct' FROM city WHERE a IS NOT DISTINCT FROM b"
     """
+    if "DISTINCT" not in sql.upper():  # upper(), not lower(): sqlglot reads 'DıSTINCT' (dotless i) as the keyword
+        return sql
     try:
         tokens = sqlglot.tokenize(sql, read="sqlite")
     except (SqlglotError, RecursionError, ValueError):

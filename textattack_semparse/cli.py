@@ -1,8 +1,9 @@
 """The ``textattack-semparse`` command: the plugin's own commands beside TextAttack's.
 
-``textattack-semparse attack ...`` is TextAttack's command with the plugin registered (as
-it is anyway, through the import hook). ``--help`` and ``list``
-import neither torch nor textattack.
+``textattack-semparse attack ...`` runs any registered recipe as ``textattack attack`` does,
+sharded over workers and resumable (:mod:`~textattack_semparse.commands.attack_command`);
+``textattack attack`` itself sees the plugin's names through the import hook. ``--help`` and
+``list`` import neither torch nor textattack.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from textattack_semparse.registry import DISABLE_AUTOLOAD_ENV, DISABLED_PLUGINS_
 
 COMMAND_MODULES = (
     "list_command",
+    "attack_command",
     "evaluate_command",
     "metrics_command",
     "augment_command",
@@ -30,21 +32,6 @@ COMMAND_MODULES = (
 )
 """Modules of :mod:`textattack_semparse.commands`, each with ``register(subparsers)``."""
 
-TEXTATTACK_COMMANDS = ("attack",)
-
-
-def _run_textattack(command: str, argv: Sequence[str]) -> int:
-    from textattack.commands.textattack_cli import main as textattack_main
-
-    saved = sys.argv
-    sys.argv = ["textattack", command, *argv]
-    try:
-        textattack_main()
-    finally:
-        sys.argv = saved
-    return 0
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="textattack-semparse",
@@ -55,27 +42,18 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True)
     for name in COMMAND_MODULES:
         importlib.import_module(f"textattack_semparse.commands.{name}").register(subparsers)
-    for command in TEXTATTACK_COMMANDS:
-        passthrough = subparsers.add_parser(
-            command, help=f"`textattack {command}` with the plugin registered", add_help=False
-        )
-        passthrough.set_defaults(func=None, textattack_command=command)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    args, rest = parser.parse_known_args(argv)
+    args = parser.parse_args(argv)
     if args.no_autoload:
         os.environ[DISABLE_AUTOLOAD_ENV] = "1"
     if args.disable:
         os.environ[DISABLED_PLUGINS_ENV] = ",".join(args.disable)
     try:
-        if args.func is None:
-            return _run_textattack(args.textattack_command, rest)
-        if rest:
-            parser.error(f"unrecognized arguments: {' '.join(rest)}")
         return args.func(args)
     except SemparseError as error:
         print(f"error: {error}", file=sys.stderr)

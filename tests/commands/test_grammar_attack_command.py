@@ -56,3 +56,27 @@ def test_recipe_options_must_be_key_value(tmp_path, capsys):
     args = ["grammar-attack", "--model", "knn-geo", "--output-dir", str(tmp_path), "--recipe-option", "beam_width"]
     assert main(args) == 2
     assert "KEY=VALUE" in capsys.readouterr().err
+
+
+def test_a_rerun_attacks_nothing_and_writes_the_same_files(run_dir, tmp_path, monkeypatch):
+    import shutil
+
+    from textattack_semparse.commands import sharded_attack
+
+    copy = tmp_path / "run"
+    shutil.copytree(run_dir, copy)
+    before = {name: (copy / name).read_bytes() for name in ("attack_log.csv", "summary.json")}
+    (copy / "attack_log.csv").unlink()
+    monkeypatch.setenv("SEMPARSE_DATA_DIR", "")
+    monkeypatch.setattr(sharded_attack, "build_attack", lambda spec: pytest.fail("a finished question was attacked"))
+    assert main(["grammar-attack", "--recipe", "nucle-beam", "--model", "knn-geo", "--num-examples", "8",
+                 "--output-dir", str(copy), "--resume", "--no-progress"]) == 0  # fmt: skip
+    assert {name: (copy / name).read_bytes() for name in before} == before
+    assert len((copy / "examples.jsonl").read_text().splitlines()) == 8
+
+
+def test_a_changed_budget_in_the_same_directory_is_refused(run_dir, monkeypatch, capsys):
+    monkeypatch.setenv("SEMPARSE_DATA_DIR", "")
+    assert main(["grammar-attack", "--recipe", "nucle-beam", "--model", "knn-geo", "--num-examples", "8",
+                 "--max-modification-rate", "0.3", "--output-dir", str(run_dir)]) == 2  # fmt: skip
+    assert "max_modification_rate" in capsys.readouterr().err

@@ -14,7 +14,7 @@ from tests.helpers import word_level_tokenizer
 from textattack_semparse.errors import DatasetError, RegistryError, VictimError
 from textattack_semparse.llm import icl_study
 from textattack_semparse.llm.icl_study import (
-    CELLS_DIR,
+    CELLS_JOURNAL,
     ROW_FIELDS,
     ICLCell,
     check_grid,
@@ -25,9 +25,16 @@ from textattack_semparse.llm.icl_study import (
 from textattack_semparse.metrics.lexical_diversity import lexical_diversity
 from textattack_semparse.robustness.evaluate_test_set import evaluate_test_set
 from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet
+from textattack_semparse.runs.journal import Journal
+from textattack_semparse.runs.run_directory import RunConfigurationChanged
 from textattack_semparse.victims.resolution import resolve_victim
 
 DATASET = "geo-mini-question-test"
+
+
+def journaled_cells(output: Path) -> list[str]:
+    """The cells the study's journal holds, in the order they finished."""
+    return list(Journal(output / f"{CELLS_JOURNAL}.jsonl").read())
 GRID = {"shots": [0, 2], "selections": ["random", "cluster-tfidf"], "adversarial": ["none", "typo"]}
 LIMIT = 3
 
@@ -148,7 +155,7 @@ def test_rows_hold_the_reports_metrics_and_the_demonstrations_diversity(first_ru
         assert row["originals_standard_accuracy"] == result.report.standard_accuracy
         assert result.report.original_examples == LIMIT and result.report.victim == result.victim
         assert row["cache_misses"] > 0 and not result.reused
-        assert (output / CELLS_DIR / f"{result.cell.key}.json").is_file()
+        assert result.cell.key in journaled_cells(output)
         victim, _ = resolve_victim(result.victim, dataset=DATASET)
         questions = [example.question for example in victim.demonstrations]
         assert row["demonstrations"] == len(questions) == len(result.demonstrations)
@@ -181,11 +188,11 @@ def test_a_second_run_reads_every_cell_and_builds_no_victim(first_run, model, mo
     assert json.dumps(again.to_json()) == json.dumps(study.to_json())
 
 
-def test_without_cell_files_a_rerun_generates_nothing(first_run, model, tmp_path):
+def test_without_the_journal_a_rerun_generates_nothing(first_run, model, tmp_path):
     study, output = first_run
     copy = tmp_path / "study"
     shutil.copytree(output, copy)
-    shutil.rmtree(copy / CELLS_DIR)
+    (copy / f"{CELLS_JOURNAL}.jsonl").unlink()
     again = run_icl_study(model, DATASET, output_dir=copy, limit=LIMIT, **GRID)
     assert [row["cache_misses"] for row in again.rows()] == [0] * 5
     assert all(row["cache_hits"] > 0 for row in again.rows())
@@ -208,7 +215,7 @@ def test_a_killed_run_loses_only_the_cell_in_flight(model, tmp_path, monkeypatch
     monkeypatch.setattr(evaluation, "evaluate_test_set", dies_on_the_second_cell)
     with pytest.raises(KeyboardInterrupt):
         run_icl_study(model, DATASET, output_dir=tmp_path, **grid)
-    assert sorted(path.name for path in (tmp_path / CELLS_DIR).iterdir()) == ["0-shot.json"]
+    assert journaled_cells(tmp_path) == ["0-shot"]
     monkeypatch.setattr(evaluation, "evaluate_test_set", real)
     grid["adversarial"] = ["none", "typo"]  # a grown grid re-uses what is done
     study = run_icl_study(model, DATASET, output_dir=tmp_path, **grid)
@@ -221,7 +228,7 @@ def test_a_killed_run_loses_only_the_cell_in_flight(model, tmp_path, monkeypatch
 
 def test_another_study_in_the_same_directory_is_refused(first_run, model):
     _, output = first_run
-    with pytest.raises(DatasetError, match="seed: 0 there, 1 now"):
+    with pytest.raises(RunConfigurationChanged, match="seed: 0 then, 1 now"):
         run_icl_study(model, DATASET, output_dir=output, limit=LIMIT, seed=1, **GRID)
 
 

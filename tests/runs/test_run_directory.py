@@ -42,3 +42,9 @@ def test_atomic_write_replaces_the_whole_file_and_leaves_no_temporary(tmp_path):
     atomic_write_text(path, "new contents")
     assert path.read_text() == "new contents"
     assert [item.name for item in tmp_path.iterdir()] == ["summary.json"]
+
+
+def test_atomic_write_gives_the_mode_a_plain_write_would(tmp_path):
+    atomic_write_text(tmp_path / "atomic.csv", "a")
+    (tmp_path / "plain.csv").write_text("a")
+    assert (tmp_path / "atomic.csv").stat().st_mode == (tmp_path / "plain.csv").stat().st_mode

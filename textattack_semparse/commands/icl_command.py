@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textattack_semparse.commands.output import add_scoring_arguments, non_negative_int, positive_int, positive_seconds
+from textattack_semparse.commands.run_options import add_run_arguments
 from textattack_semparse.robustness.selection_settings import DEFAULT_SETTING, SELECTION_SETTINGS
 
 if TYPE_CHECKING:
@@ -27,8 +28,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="For an in-context LLM victim, evaluate every cell of shots x few-shot selection x adversarial "
         "demonstrations (Zhuo et al. 2023, §4.2-4.3) on one meaning-preserving test set: standard, perturbation and "
         "robust accuracy per test perturbation, with the lexical diversity (TTR, Yule's I, MTLD) of each cell's "
-        f"demonstrations. Writes {JSON_FILE}, {CSV_FILE} and {PLOT_FILE} to --output-dir; a re-run on the same "
-        "directory reads the finished cells and resumes the rest (docs/icl.md).",
+        f"demonstrations. Writes {JSON_FILE}, {CSV_FILE} and {PLOT_FILE} to --output-dir. Each finished cell is "
+        "appended to cells.jsonl there at once: a re-run on the same directory (or --resume) reads the finished "
+        "cells and runs the rest; --backend ray spreads the cells over workers that each load the model once "
+        "(docs/icl.md).",
     )
     parser.add_argument(
         "--model",
@@ -79,7 +82,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--num-examples", type=positive_int, help="use the first N examples of the dataset only")
     parser.add_argument(
-        "--output-dir", required=True, help=f"study directory: {JSON_FILE}, {CSV_FILE}, {PLOT_FILE}, cells/"
+        "--output-dir", required=True, help=f"study directory: {JSON_FILE}, {CSV_FILE}, {PLOT_FILE}, cells.jsonl, test_set/"
     )
     parser.add_argument("--batch-size", type=positive_int, help="inputs per victim call (default 64)")
     parser.add_argument(
@@ -88,12 +91,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="seconds each predicted SQL query may run (default: the benchmark's, 5)",
     )
     add_scoring_arguments(parser)
+    add_run_arguments(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from textattack_semparse.commands.output import write_json
+    import json
+
+    from textattack_semparse.commands.run_options import backend_from_arguments, progress_enabled
     from textattack_semparse.llm.icl_study import check_grid, plot_icl_study, run_icl_study
+    from textattack_semparse.runs.run_directory import RunConfigurationChanged, atomic_write_text
 
     try:
         check_grid(args.model, args.dataset, args.shots, args.selection, args.adversarial, args.perturbations or ())
@@ -103,23 +110,32 @@ def run(args: argparse.Namespace) -> int:
     overrides = (("mode", args.execution_mode), ("timeout", args.timeout), ("gold_timeout", args.gold_timeout))
     scoring = {key: value for key, value in overrides if value is not None}
     output = Path(args.output_dir)
-    study = run_icl_study(
-        args.model,
-        args.dataset,
-        output_dir=output,
-        shots=args.shots,
-        selections=args.selection,
-        adversarial=args.adversarial,
-        perturbations=args.perturbations,
-        setting=args.setting,
-        seed=args.seed,
-        limit=args.num_examples,
-        scoring_options=scoring,
-        batch_size=args.batch_size,
-        progress=print,
-    )
+    try:
+        with backend_from_arguments(args) as backend:
+            study = run_icl_study(
+                args.model,
+                args.dataset,
+                output_dir=output,
+                shots=args.shots,
+                selections=args.selection,
+                adversarial=args.adversarial,
+                perturbations=args.perturbations,
+                setting=args.setting,
+                seed=args.seed,
+                limit=args.num_examples,
+                scoring_options=scoring,
+                batch_size=args.batch_size,
+                progress=print,
+                backend=backend,
+                show_progress=progress_enabled(args),
+                resume=args.resume,
+            )
+    except (RunConfigurationChanged, FileNotFoundError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     print_tables(study)
-    write_json(output / JSON_FILE, study.to_json())
+    atomic_write_text(output / JSON_FILE, json.dumps(study.to_json(), indent=2) + "\n")
+    print(f"Wrote {output / JSON_FILE}")
     study.write_csv(output / CSV_FILE)
     print(f"Wrote {output / CSV_FILE}")
     plot_icl_study(study, output / PLOT_FILE)

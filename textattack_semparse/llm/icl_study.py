@@ -13,20 +13,25 @@ adversarial ``"none"``) however many selections and adversarial perturbations it
 
 On disk (``output_dir``)::
 
-    study.json        what the study is (model, dataset, test perturbations, setting, seed, limit,
-                      scoring); a later run on the directory must agree
-    test_set/         the robustness test set, built once (robustness_test_set.py)
-    cells/<key>.json  one finished cell: its victim, demonstrations, their diversity, the
-                      response-cache counts and the robustness report
+    run.json      what the study is (model, dataset, test perturbations, setting, seed, limit,
+                  scoring); a later run on the directory must agree (RunDirectory)
+    test_set/     the robustness test set, built once (robustness_test_set.py)
+    cells.jsonl   the finished cells, one JSON line each (a Journal): its victim,
+                  demonstrations, their diversity, the response-cache counts, the seconds it
+                  took and the robustness report
 
-A cell is written the moment it is finished and read, not re-run, when its file exists; a run
-that is killed loses only the cell in flight, and even that cell's completions are in the LLM
-victim's response cache (:mod:`~textattack_semparse.llm.response_cache`). Original to
-textattack-semparse: the file layout, the grid expansion and the figure.
+A cell is journaled the moment it is finished and read, not re-run, when the journal has it; a
+run that is killed (even with ``kill -9``) loses only the cells in flight, and even their
+completions are in the LLM victim's response cache (:mod:`~textattack_semparse.llm.response_cache`).
+Cells run on a backend (:mod:`~textattack_semparse.runs.backends`): serial, or Ray workers that
+each load the model once. Original to textattack-semparse: the file layout, the grid expansion
+and the figure.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
 import math
 import os
@@ -36,7 +41,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from textattack_semparse.cache import write_atomically
 from textattack_semparse.errors import DatasetError, VictimError, closest_match_hint
 from textattack_semparse.llm.few_shot_selection import SELECTOR_NAMES
 from textattack_semparse.llm.response_cache import CacheCounts
@@ -44,6 +48,10 @@ from textattack_semparse.victims.llm_victim_name import is_llm_victim_name, pars
 from textattack_semparse.metrics.lexical_diversity import LexicalDiversity, lexical_diversity
 from textattack_semparse.robustness.robustness_report import RobustnessReport
 from textattack_semparse.robustness.selection_settings import DEFAULT_SETTING
+from textattack_semparse.runs.backends import Backend, SerialBackend
+from textattack_semparse.runs.progress import progress_bar
+from textattack_semparse.runs.journal import Journal
+from textattack_semparse.runs.run_directory import RUN_FILE, RunDirectory, atomic_write_text
 
 NO_ADVERSARIAL = "none"
 """``adversarial`` of a cell whose demonstrations have no perturbed copies."""
@@ -55,10 +63,10 @@ GRID_OPTIONS = ("shots", "selection", "adversarial", "seed")
 """LLM victim options the study sets per cell; a ``model`` name must leave them out."""
 UNNAMEABLE_SELECTIONS = {"confidence": "it needs a confidence function, which a victim name cannot give"}
 
-STUDY_FILE = "study.json"
+RUN_COMMAND = "icl"
 TEST_SET_DIR = "test_set"
-CELLS_DIR = "cells"
-STUDY_FORMAT = "textattack-semparse icl study"
+CELLS_JOURNAL = "cells"
+"""The journal of finished cells: ``cells.jsonl`` in the output directory."""
 CELL_FORMAT = "textattack-semparse icl cell"
 RESULT_FORMAT = "textattack-semparse icl result"
 
@@ -109,7 +117,7 @@ class ICLCell:
 
     @property
     def key(self) -> str:
-        """The cell's name, also its file name under ``cells/``."""
+        """The cell's name, also its key in the ``cells.jsonl`` journal."""
         return "0-shot" if self.shots == 0 else f"{self.shots}-shot_{self.selection}_{self.adversarial}"
 
     @property
@@ -265,7 +273,7 @@ class CellResult:
         """
         if not isinstance(data, dict) or data.get("format") != CELL_FORMAT:
             raise DatasetError(
-                f"{source} is not an icl cell file (no 'format': {CELL_FORMAT!r}); delete it to re-run the cell."
+                f"{source} is not an icl cell (no 'format': {CELL_FORMAT!r}); use another output directory."
             )
         try:
             diversity = data["diversity"]
@@ -281,7 +289,7 @@ class CellResult:
             )
         except (KeyError, TypeError, ValueError) as error:
             raise DatasetError(
-                f"{source} is a damaged icl cell file ({type(error).__name__}: {error}); delete it to re-run the cell."
+                f"{source} is a damaged icl cell ({type(error).__name__}: {error}); use another output directory."
             ) from None
 
     def rows(self) -> list[dict[str, Any]]:
@@ -344,14 +352,16 @@ class ICLStudy:
         }
 
     def write_csv(self, path: str | os.PathLike[str]) -> None:
-        """:meth:`rows` as CSV; empty cells for undefined values."""
+        """:meth:`rows` as CSV, empty cells for undefined values; the file is replaced atomically."""
         import csv
+        import io
 
-        with Path(path).open("w", encoding="utf-8", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=ROW_FIELDS)
-            writer.writeheader()
-            for row in self.rows():
-                writer.writerow({key: "" if value is None else value for key, value in row.items()})
+        text = io.StringIO(newline="")
+        writer = csv.DictWriter(text, fieldnames=ROW_FIELDS)
+        writer.writeheader()
+        for row in self.rows():
+            writer.writerow({key: "" if value is None else value for key, value in row.items()})
+        atomic_write_text(path, text.getvalue())
 
 
 def run_icl_study(
@@ -369,23 +379,29 @@ def run_icl_study(
     scoring_options: Mapping[str, Any] | None = None,
     batch_size: int | None = None,
     progress: Callable[[str], None] | None = None,
+    backend: Backend | None = None,
+    show_progress: bool | None = False,
+    resume: bool = False,
 ) -> ICLStudy:
     """Run (or resume) the study grid of Zhuo et al. (2023, §4.2-4.3) for the LLM victim ``model``.
 
     The test set of ``dataset`` under ``perturbations`` (default
     :func:`default_test_perturbations`) is built once, with ``setting``, ``seed`` and the first
     ``limit`` examples (:func:`~textattack_semparse.robustness.build_test_set.build_test_set`),
-    and kept in ``output_dir/test_set``. Every cell of :func:`expand_grid` is the victim
-    ``ICLCell.victim_name(model, seed)`` evaluated on it
+    and kept in ``output_dir/test_set``. Every cell of :func:`expand_grid` not yet in the
+    ``cells.jsonl`` journal is the victim ``ICLCell.victim_name(model, seed)`` evaluated on it
     (:func:`~textattack_semparse.robustness.evaluate_test_set.evaluate_test_set`, judged by
     :func:`~textattack_semparse.robustness.evaluate_test_set.evaluation_scoring` with
-    ``scoring_options``), written to ``output_dir/cells/<key>.json`` when done; an existing cell
-    file is read instead. Cells may be added to or left out of a later run on the same directory;
-    what the test set is and which model runs may not change.
+    ``scoring_options``) on ``backend`` (default serial), and journaled when done. Cells may be
+    added to or left out of a later run on the same directory; what the test set is and which
+    model runs may not change. ``progress`` receives a line per step, ``show_progress`` shows a
+    progress bar (``None``: when standard error is a terminal).
 
     Raises:
         VictimError, DatasetError, ValueError, RegistryError: See :func:`check_grid`.
-        DatasetError: ``output_dir`` holds a study with other parameters, or a damaged file.
+        RunConfigurationChanged: ``output_dir`` holds a study with other parameters.
+        FileNotFoundError: ``resume`` and ``output_dir`` holds no study.
+        DatasetError: A damaged journal line.
     """
     perturbations = list(perturbations) if perturbations else default_test_perturbations(adversarial)
     check_grid(model, dataset, shots, selections, adversarial, perturbations)
@@ -399,47 +415,83 @@ def run_icl_study(
         "scoring": dict(scoring_options or {}),
     }
     cells = expand_grid(shots, selections, adversarial)
-    to_run = [cell for cell in cells if not _cell_path(output, cell).is_file()]
-    pending = {cell: _victim(cell.victim_name(model, seed), dataset) for cell in to_run}
-    _claim_directory(output, model, dataset, parameters)
+    journal_path = output / f"{CELLS_JOURNAL}.jsonl"
+    finished = Journal(journal_path).read() if (output / RUN_FILE).is_file() else {}
+    to_run = [cell for cell in cells if cell.key not in finished]
+    for cell in to_run:
+        _victim(cell.victim_name(model, seed), dataset)  # a cell that cannot run fails before anything is written
+    directory = RunDirectory(output, RUN_COMMAND, {"model": model, "dataset": dataset, **parameters}, resume=resume)
     test_set = _test_set(output / TEST_SET_DIR, dataset, perturbations, setting=setting, seed=seed, limit=limit)
     count = len(test_set.originals)
     say(f"Test set: {count} original{'' if count == 1 else 's'}, perturbed by {', '.join(test_set.perturbations)}")
     for name, reason in test_set.skipped.items():
         say(f"Skipped test perturbation {name!r}: {reason}")
-    results: list[CellResult] = []
-    previous: Any = None
-    for index, cell in enumerate(cells, start=1):
-        path = _cell_path(output, cell)
-        name = cell.victim_name(model, seed)
-        if cell not in pending:
-            result = _read_cell(path, name)
-            say(f"[{index}/{len(cells)}] {cell.key}: read {path}")
-        else:
-            say(f"[{index}/{len(cells)}] {cell.key}: running {name}")
-            if previous is not None:
-                pending[cell].reuse_loaded_model(previous)
-            result = _run_cell(
-                cell, name, pending[cell], test_set, scoring_options=scoring_options or {}, batch_size=batch_size
-            )
-            previous = pending[cell]
-            write_atomically(path, (json.dumps(result.to_json(), indent=2) + "\n").encode("utf-8"))
+    journal = directory.journal(CELLS_JOURNAL)
+    results: dict[ICLCell, CellResult] = {}
+    with progress_bar(len(cells), "icl cells", enabled=show_progress) as bar:
+        for index, cell in enumerate(cells, start=1):
+            if cell.key in finished:
+                results[cell] = _read_cell(finished[cell.key], cell.victim_name(model, seed), f"{journal_path}, cell {cell.key}")
+                say(f"[{index}/{len(cells)}] {cell.key}: read from {journal_path}")
+                bar.advance()
+        make_worker = functools.partial(
+            _CellWorker, model, dataset, seed, test_set, scoring_options=scoring_options or {}, batch_size=batch_size
+        )
+        for cell, computed in zip(to_run, (backend or SerialBackend()).map(make_worker, _CellWorker.run, to_run)):
+            record = computed.to_json()
+            journal.append(cell.key, record)
+            # As a resumed run will read it back (the journal sorts keys), so both write the same files.
+            journaled = json.loads(json.dumps(record, sort_keys=True))
+            result = dataclasses.replace(_read_cell(journaled, computed.victim, cell.key), reused=False)
+            results[cell] = result
             say(
-                f"[{index}/{len(cells)}] {cell.key}: done in {result.seconds:.1f} s "
-                f"(cache hits {result.cache.hits}, misses {result.cache.misses}); wrote {path}"
+                f"[{cells.index(cell) + 1}/{len(cells)}] {cell.key}: done in {result.seconds:.1f} s "
+                f"(cache hits {result.cache.hits}, misses {result.cache.misses})"
             )
-        results.append(result)
-    return ICLStudy(model=model, dataset=dataset, parameters=parameters, cells=tuple(results))
+            bar.describe(f"icl cells ({cell.label} done)")
+            bar.advance()
+    return ICLStudy(model=model, dataset=dataset, parameters=parameters, cells=tuple(results[cell] for cell in cells))
+
+
+class _CellWorker:
+    """What a backend worker holds: the study's test set, and the last victim it ran, whose
+    loaded model the next cell's victim reuses (the model loads once per worker)."""
+
+    def __init__(
+        self,
+        model: str,
+        dataset: str,
+        seed: int,
+        test_set: Any,
+        *,
+        scoring_options: Mapping[str, Any],
+        batch_size: int | None,
+    ) -> None:
+        self.model = model
+        self.dataset = dataset
+        self.seed = seed
+        self.test_set = test_set
+        self.scoring_options = scoring_options
+        self.batch_size = batch_size
+        self.previous: Any = None
+
+    def run(self, cell: ICLCell) -> CellResult:
+        """The finished cell."""
+        name = cell.victim_name(self.model, self.seed)
+        victim = _victim(name, self.dataset)
+        if self.previous is not None:
+            victim.reuse_loaded_model(self.previous)
+        result = _run_cell(
+            cell, name, victim, self.test_set, scoring_options=self.scoring_options, batch_size=self.batch_size
+        )
+        self.previous = victim
+        return result
 
 
 def demonstration_diversity(questions: Sequence[str]) -> LexicalDiversity | None:
     """:func:`~textattack_semparse.metrics.lexical_diversity.lexical_diversity` of the
     demonstration questions; ``None`` for none (zero-shot)."""
     return lexical_diversity(questions) if questions else None
-
-
-def _cell_path(output: Path, cell: ICLCell) -> Path:
-    return output / CELLS_DIR / f"{cell.key}.json"
 
 
 def _victim(name: str, dataset: str) -> Any:
@@ -481,24 +533,6 @@ def _run_cell(
     return result
 
 
-def _claim_directory(output: Path, model: str, dataset: str, parameters: Mapping[str, Any]) -> None:
-    """Write ``study.json``, or check that the one there describes this study."""
-    path = output / STUDY_FILE
-    wanted = {"format": STUDY_FORMAT, "model": model, "dataset": dataset, **parameters}
-    if path.is_file():
-        found = _read_json(path)
-        found = found if isinstance(found, dict) else {}
-        different = [key for key in wanted if found.get(key) != wanted[key]]
-        if different:
-            details = "; ".join(f"{key}: {found.get(key)!r} there, {wanted[key]!r} now" for key in different)
-            raise DatasetError(
-                f"{str(output)!r} holds another icl study ({details}). Use another output directory, or run with the "
-                "same model, dataset, perturbations, setting, seed, number of examples and scoring to resume it."
-            )
-        return
-    write_atomically(path, (json.dumps(wanted, indent=2) + "\n").encode("utf-8"))
-
-
 def _test_set(
     folder: Path,
     dataset: str,
@@ -525,22 +559,13 @@ def _test_set(
     return test_set
 
 
-def _read_cell(path: Path, victim: str) -> CellResult:
-    result = CellResult.from_json(_read_json(path), source=repr(str(path)))
+def _read_cell(data: Any, victim: str, source: str) -> CellResult:
+    result = CellResult.from_json(data, source=source)
     if result.victim != victim:
         raise DatasetError(
-            f"{str(path)!r} was written for victim {result.victim!r}, not {victim!r}; delete it to re-run the cell."
+            f"{source} was run with victim {result.victim!r}, not {victim!r}; use another output directory."
         )
     return result
-
-
-def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as error:
-        raise DatasetError(
-            f"Cannot read {str(path)!r} ({type(error).__name__}: {error}); delete it to redo what it holds."
-        ) from None
 
 
 def _finite_or_text(values: Mapping[str, Any]) -> dict[str, Any]:

@@ -24,8 +24,17 @@ Result = TypeVar("Result")
 BACKENDS = ("serial", "ray")
 """Backend names accepted by :func:`make_backend` and the commands' ``--backend``."""
 
-FORWARDED_ENVIRONMENT_PREFIXES = ("SEMPARSE_", "HF_", "TRANSFORMERS_", "TOKENIZERS_", "OMP_NUM_THREADS")
-"""Environment variables a Ray worker needs to find data and stay offline, as the driver does."""
+FORWARDED_ENVIRONMENT_PREFIXES = (
+    "SEMPARSE_",
+    "TEXTATTACK_SEMPARSE_",
+    "HF_",
+    "TRANSFORMERS_",
+    "TOKENIZERS_",
+    "OMP_NUM_THREADS",
+    "NLTK_DATA",
+)
+"""Environment variables a Ray worker needs to find data, caches and NLTK's stopwords and to stay
+offline, as the driver does (``OMP_NUM_THREADS`` too: thread counts can change a float's last bits)."""
 
 
 class Backend(Protocol):

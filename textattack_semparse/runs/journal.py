@@ -13,8 +13,10 @@ import os
 from pathlib import Path
 from typing import Any
 
+from textattack_semparse.errors import SemparseError
 
-class JournalError(ValueError):
+
+class JournalError(SemparseError, ValueError):
     """A journal line that is not a finished record (not the torn tail a kill leaves)."""
 
 

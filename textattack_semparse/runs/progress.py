@@ -19,6 +19,11 @@ class ProgressBar:
         if self._progress is not None:
             self._progress.advance(self._task, count)
 
+    def set_total(self, total: int | None) -> None:
+        """Set the number of items once it is known (e.g. after the work is planned)."""
+        if self._progress is not None:
+            self._progress.update(self._task, total=total)
+
     def describe(self, description: str) -> None:
         """Change the label, e.g. to the grid cell being computed."""
         if self._progress is not None:

@@ -10,13 +10,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from textattack_semparse.errors import SemparseError
 from textattack_semparse.runs.journal import Journal
 
 RUN_FILE = "run.json"
 """The file in an output directory that records the command and configuration of its run."""
 
 
-class RunConfigurationChanged(ValueError):
+class RunConfigurationChanged(SemparseError, ValueError):
     """The output directory holds a run with another configuration."""
 
 
@@ -30,10 +31,17 @@ def atomic_write_text(path: str | Path, text: str) -> None:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes 0600; give the mode open() would
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 class RunDirectory:

@@ -222,25 +222,34 @@ def test_top_level_object_is_rejected(tmp_path: Path) -> None:
 def test_entry_without_sql_names_file_and_index(tmp_path: Path) -> None:
     good = entry("SELECT 1 ;", [sentence("one", {})], [])
     path = write(tmp_path, [good, entry(None, [sentence("two", {})], [])])
-    with pytest.raises(DatasetError, match=r"data\.json: entry 1 has no gold query.*non-empty 'sql' list"):
+    with pytest.raises(DatasetError, match=r"data\.json: entry 1 [(]line [0-9]+[)] has no gold query.*non-empty 'sql' list"):
+        load_text2sql(path)
+
+
+def test_malformed_entry_names_the_line_it_starts_on(tmp_path: Path) -> None:
+    good = entry("SELECT 1 ;", [sentence("one", {})], [])
+    path = tmp_path / "data.json"
+    path.write_text(json.dumps([good, good, {"sql": []}], indent=2))
+    line = [number for number, text in enumerate(path.read_text().splitlines(), start=1) if text == "  {"][2]
+    with pytest.raises(DatasetError, match=rf"data\.json: entry 2 \(line {line}\) has no gold query"):
         load_text2sql(path)
 
 
 def test_entry_with_empty_sql_string(tmp_path: Path) -> None:
     path = write(tmp_path, [entry("  ", [sentence("one", {})], [])])
-    with pytest.raises(DatasetError, match="entry 0 has no gold query"):
+    with pytest.raises(DatasetError, match="entry 0 [(]line [0-9]+[)] has no gold query"):
         load_text2sql(path)
 
 
 def test_entry_with_empty_sentences(tmp_path: Path) -> None:
     path = write(tmp_path, [entry("SELECT 1 ;", [], [])])
-    with pytest.raises(DatasetError, match=r"entry 0 has no questions.*Add at least one sentence"):
+    with pytest.raises(DatasetError, match=r"entry 0 [(]line [0-9]+[)] has no questions.*Add at least one sentence"):
         load_text2sql(path)
 
 
 def test_sentence_with_empty_question(tmp_path: Path) -> None:
     path = write(tmp_path, [entry("SELECT 1 ;", [sentence("one", {}), sentence(" ", {})], [])])
-    with pytest.raises(DatasetError, match=r"entry 0, sentence 1 has an empty question"):
+    with pytest.raises(DatasetError, match=r"entry 0 [(]line [0-9]+[)], sentence 1 has an empty question"):
         load_text2sql(path)
 
 
@@ -250,7 +259,7 @@ def test_placeholder_in_question_without_value(tmp_path: Path) -> None:
         [entry(CAPITAL_SQL, [sentence("what is the capital of state_name0", {"state_name0": ""})],
                [variable("state_name0", "texas")])],
     )
-    with pytest.raises(DatasetError, match=r"entry 0, sentence 0: placeholder 'state_name0' is used in the question "
+    with pytest.raises(DatasetError, match=r"entry 0 [(]line [0-9]+[)], sentence 0: placeholder 'state_name0' is used in the question "
                                            r"and the SQL but has no value\. Add a non-empty value"):
         load_text2sql(path)
 
@@ -266,5 +275,5 @@ def test_sql_only_placeholder_without_value_or_example(tmp_path: Path) -> None:
 
 def test_variable_definition_without_name(tmp_path: Path) -> None:
     path = write(tmp_path, [entry("SELECT 1 ;", [sentence("one", {})], [{"type": "state_name"}])])
-    with pytest.raises(DatasetError, match="entry 0: variable definition 0 .* has no 'name'"):
+    with pytest.raises(DatasetError, match="entry 0 [(]line [0-9]+[)]: variable definition 0 .* has no 'name'"):
         load_text2sql(path)

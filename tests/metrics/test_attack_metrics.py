@@ -159,3 +159,59 @@ def test_files_that_are_no_attack_log_give_a_one_line_error(tmp_path, content, m
 def test_missing_log_names_the_file(tmp_path):
     with pytest.raises(DatasetError, match=r"'.*missing\.csv' does not exist"):
         read_attack_log(tmp_path / "missing.csv")
+
+
+@pytest.fixture(scope="module")
+def real_log(tmp_path_factory):
+    """The CSV log of a short real attack (semparse-geo on knn-geo, embedded geo-mini)."""
+    from tests.helpers import run_command
+
+    log = tmp_path_factory.mktemp("attack") / "log.csv"
+    result = run_command(
+        "textattack", "attack", "--recipe", "semparse-geo", "--model", "knn-geo", "--num-examples", "4",
+        "--log-to-csv", str(log), "--disable-stdout", env={"SEMPARSE_DATA_DIR": ""},
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return log
+
+
+def _record_lines(path):
+    """(first line, last line) of each CSV record after the header."""
+    reader = csv.reader(path.open(newline=""))
+    next(reader)
+    spans, start = [], reader.line_num + 1
+    for _ in reader:
+        spans.append((start, reader.line_num))
+        start = reader.line_num + 1
+    return spans
+
+
+def test_log_cut_in_its_last_row_is_read_without_that_row_and_names_its_line(real_log, tmp_path):
+    whole = read_attack_log(real_log)
+    text = real_log.read_text()
+    cut = tmp_path / "killed.csv"
+    cut.write_text(text[: len(text.rstrip("\n")) - 5])  # a kill while the last row was being written
+    last_line = _record_lines(real_log)[-1][0]
+    with pytest.warns(UserWarning, match=f"line {last_line} is an incomplete result row"):
+        metrics = read_attack_log(cut)
+    assert metrics.examples == whole.examples - 1 == 3
+
+
+def test_metrics_command_reports_the_left_out_line(real_log, tmp_path):
+    from tests.helpers import run_command
+
+    text = real_log.read_text()
+    cut = tmp_path / "killed.csv"
+    cut.write_text(text[: len(text) // 2 + text[len(text) // 2 :].index(",") + 1])
+    result = run_command("textattack-semparse", "metrics", str(cut))
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "is an incomplete result row" in result.stderr and "left out of the metrics" in result.stderr
+
+
+def test_malformed_row_before_the_last_is_refused_with_its_line(real_log, tmp_path):
+    lines = real_log.read_text().splitlines(keepends=True)
+    first_start, first_end = _record_lines(real_log)[0]
+    broken = tmp_path / "broken.csv"
+    broken.write_text("".join(lines[: first_start - 1] + ['"half a row",3\n'] + lines[first_end:]))
+    with pytest.raises(DatasetError, match=f"line {first_start} is not a result row"):
+        read_attack_log(broken)

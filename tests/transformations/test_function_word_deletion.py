@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 from collections import OrderedDict
 
+import pytest
 from textattack.constraints.pre_transformation import InputColumnModification
 from textattack.shared import AttackedText
 from textattack.transformations import WordDeletion
@@ -130,3 +131,10 @@ def test_punctuation_of_a_frozen_column_is_kept() -> None:
 
 def test_default_list_never_deletes_punctuation() -> None:
     assert FunctionWordDeletion()(AttackedText("rivers in texas ?")) == []
+
+
+def test_question_over_the_word_limit_is_refused_with_its_length() -> None:
+    # A candidate per word of a 10,000-word question is quadratic work; the limit makes it a clear error.
+    text = AttackedText(" ".join(["the capital of texas"] * 75))
+    with pytest.raises(ValueError, match=r"FunctionWordDeletion builds candidates for every word.*300 words.*256"):
+        FunctionWordDeletion()(text)

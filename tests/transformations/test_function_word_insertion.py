@@ -143,3 +143,10 @@ def test_huang_list_inserts_words_the_default_never_does() -> None:
     inserted = {c.words[0] for c in insertion(AttackedText("rivers in texas"), indices_to_modify={0})}
     assert {"in", "show", "isn", "becomes", "thru"} <= inserted
     assert "in" not in FunctionWordInsertion(max_candidates_per_position=None)._candidate_words()
+
+
+def test_question_over_the_word_limit_is_refused_with_its_length() -> None:
+    # A candidate per word of a 10,000-word question is quadratic work; the limit makes it a clear error.
+    text = AttackedText(" ".join(["the capital of texas"] * 75))
+    with pytest.raises(ValueError, match=r"FunctionWordInsertion builds candidates for every word.*300 words.*256"):
+        FunctionWordInsertion(seed=0)(text)

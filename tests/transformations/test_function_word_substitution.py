@@ -144,3 +144,10 @@ def test_huang_list_samples_per_word() -> None:
     text = AttackedText(HUANG_QUESTION)
     candidates = FunctionWordSubstitution(word_list="huang-2021", max_candidates_per_position=3, seed=0)(text)
     assert len(candidates) == 4 * 3
+
+
+def test_question_over_the_word_limit_is_refused_with_its_length() -> None:
+    # A candidate per word of a 10,000-word question is quadratic work; the limit makes it a clear error.
+    text = AttackedText(" ".join(["the capital of texas"] * 75))
+    with pytest.raises(ValueError, match=r"FunctionWordSubstitution builds candidates for every word.*300 words.*256"):
+        FunctionWordSubstitution(seed=0)(text)

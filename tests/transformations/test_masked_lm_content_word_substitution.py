@@ -95,3 +95,9 @@ def test_repr_lists_every_init_parameter() -> None:
     for name in inspect.signature(MaskedLMContentWordSubstitution.__init__).parameters:
         if name != "self":
             assert f"({name})" in text
+
+
+def test_question_over_the_word_limit_is_refused_with_its_length(substitution: MaskedLMContentWordSubstitution) -> None:
+    text = AttackedText(" ".join(["the capital of texas"] * 75))
+    with pytest.raises(ValueError, match=r"MaskedLMContentWordSubstitution builds candidates for every word.*300 words"):
+        substitution(text)

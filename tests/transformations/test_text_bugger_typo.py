@@ -228,3 +228,10 @@ def test_repr_lists_every_init_parameter() -> None:
     for name in inspect.signature(TextBuggerTypo.__init__).parameters:
         if name != "self":
             assert f"({name})" in text
+
+
+def test_question_over_the_word_limit_is_refused_with_its_length() -> None:
+    # A candidate per word of a 10,000-word question is quadratic work; the limit makes it a clear error.
+    text = AttackedText(" ".join(["the capital of texas"] * 75))
+    with pytest.raises(ValueError, match=r"TextBuggerTypo builds candidates for every word.*300 words.*256"):
+        TextBuggerTypo(seed=0)(text)

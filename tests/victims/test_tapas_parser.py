@@ -137,3 +137,11 @@ def test_device_is_cpu_here_and_cuda_float32_by_default_when_cuda_is_present(mon
 
 def test_docstring_examples_run():
     assert doctest.testmod(tapas_parser).failed == 0
+
+
+def test_question_longer_than_max_length_is_cut_to_fit_not_failed(wtq_tapas):
+    # TAPAS's tokenizer drops rows to fit, never query tokens: a 10,000-word question used to fail.
+    parser = TapasParser(wtq_tapas, device="cpu", max_length=128)
+    question = " ".join(["which city won in 2004 zebra-quux"] * 2000)  # out-of-vocabulary words too
+    (answer,) = parser([(question, TABLES[0].to_json())])
+    assert getattr(answer, "error", None) is None and parser.inputs_failed == 0

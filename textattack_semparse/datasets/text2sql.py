@@ -61,8 +61,43 @@ def _split_label(value: Any) -> str | None:
 
 
 def _where(path: Path, index: int, sentence: int | None = None) -> str:
-    place = f"{path}: entry {index}"
+    lines = _entry_lines(path)
+    line = f" (line {lines[index]})" if index < len(lines) else ""
+    place = f"{path}: entry {index}{line}"
     return place if sentence is None else f"{place}, sentence {sentence}"
+
+
+def _entry_lines(path: Path) -> list[int]:
+    r"""The line on which each entry of the file's top-level JSON array starts (read only to
+    name the line of a malformed entry; empty when the file is not such an array).
+
+    Example:
+        >>> import tempfile
+        >>> file = Path(tempfile.mkdtemp()) / "d.json"
+        >>> _ = file.write_text('[\n  {"sql": []},\n\n  {"sql": [1,\n 2]}, 3]')
+        >>> _entry_lines(file)
+        [2, 4, 5]
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    decoder = json.JSONDecoder()
+    position = len(text) - len(text.lstrip())
+    if not text.startswith("[", position):
+        return []
+    position += 1
+    starts = []
+    while True:
+        while position < len(text) and text[position] in " \t\r\n,":
+            position += 1
+        if position >= len(text) or text[position] == "]":
+            return [text.count("\n", 0, start) + 1 for start in starts]
+        starts.append(position)
+        try:
+            _, position = decoder.raw_decode(text, position)
+        except json.JSONDecodeError:
+            return [text.count("\n", 0, start) + 1 for start in starts]
 
 
 def _definitions(entry: Mapping[str, Any], path: Path, index: int) -> dict[str, Mapping[str, Any]]:

@@ -184,7 +184,14 @@ class CausalLMParser(PromptedParser):
         import torch
 
         tokenizer, model = self.tokenizer, self.model
-        encoding = tokenizer(prompts, return_tensors="pt", padding=True).to(self.device)
+        # A prompt longer than the model's context (a 10,000-word question) would index past its
+        # position embeddings: keep its end, where the question and the answer cue are.
+        context = getattr(model.config, "max_position_embeddings", None) or getattr(model.config, "n_positions", None)
+        limit = None if context is None else max(1, context - self.max_new_tokens)
+        tokenizer.truncation_side = "left"
+        encoding = tokenizer(
+            prompts, return_tensors="pt", padding=True, truncation=limit is not None, max_length=limit
+        ).to(self.device)
         with torch.inference_mode():
             output = model.generate(
                 **encoding,

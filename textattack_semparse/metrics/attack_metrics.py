@@ -18,6 +18,7 @@ import difflib
 import io
 import json
 import re
+import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -185,11 +186,64 @@ def metrics_from_summary(summary: Mapping[str, object]) -> AttackMetrics:
     )
 
 
+def _row_problem(header: list[str], record: list[str]) -> str | None:
+    """Why a CSV log record is not a whole result row (``None`` when it is one)."""
+    if len(record) != len(header):
+        return f"{len(record)} fields where the header has {len(header)}"
+    row = dict(zip(header, record))
+    if "result_type" in row and row["result_type"] not in (SUCCEEDED, FAILED, SKIPPED, MAXIMIZED):
+        return f"result_type {row['result_type']!r} is none of {SUCCEEDED}, {FAILED}, {SKIPPED}, {MAXIMIZED}"
+    if "num_queries" in row:
+        try:
+            float(row["num_queries"])
+        except ValueError:
+            return f"num_queries {row['num_queries']!r} is not a number"
+    return None
+
+
+def _log_rows(text: str, path: Path) -> list[dict[str, str]]:
+    """The result rows of a CSV log; a cut-off last row (a run killed while writing) is skipped
+    with a warning naming its line, a malformed row elsewhere refused with its line.
+
+    Raises:
+        DatasetError: A row before the last is malformed.
+    """
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header = next(reader, [])
+    records: list[tuple[int, list[str]]] = []
+    line = reader.line_num + 1
+    for record in reader:
+        if record:
+            records.append((line, record))
+        line = reader.line_num + 1
+    rows = []
+    for position, (line, record) in enumerate(records):
+        problem = _row_problem(header, record)
+        if problem is None:
+            rows.append(dict(zip(header, record)))
+        elif position == len(records) - 1:
+            warnings.warn(
+                f"{path}: line {line} is an incomplete result row ({problem}), as when a run is killed while "
+                "writing its log; it is left out of the metrics.",
+                stacklevel=3,
+            )
+        else:
+            raise DatasetError(
+                f"{path}: line {line} is not a result row ({problem}). The log is corrupt; write it again with "
+                "`textattack attack ... --log-to-csv FILE`."
+            )
+    return rows
+
+
 def read_attack_log(path: str | Path) -> AttackMetrics:
     """Metrics from a TextAttack CSV log or summary JSON, chosen by the file's content.
 
+    A CSV log whose last row was cut off (a run killed while writing) gives the metrics of
+    the whole rows, with a warning naming the line left out.
+
     Raises:
-        DatasetError: The file is missing, empty, not text, or neither kind of log.
+        DatasetError: The file is missing, empty, not text, or neither kind of log; a CSV row
+            other than the last is malformed (the message names its line).
     """
     path = Path(path)
     if not path.is_file():
@@ -211,7 +265,7 @@ def read_attack_log(path: str | Path) -> AttackMetrics:
             raise DatasetError(f"{str(path)!r} is not valid JSON ({error.msg}, line {error.lineno}); {expected}.") from None
         return metrics_from_summary(summary)
     try:
-        rows = list(csv.DictReader(io.StringIO(text)))
+        rows = _log_rows(text, path)
     except csv.Error as error:
         raise DatasetError(f"{str(path)!r} is not a CSV file ({error}); {expected}.") from None
     if not rows:

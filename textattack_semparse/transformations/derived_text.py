@@ -35,6 +35,34 @@ def question_word_count(attacked_text: AttackedText) -> int:
     return len(attacked_text.words_per_input[0])
 
 
+MAX_QUESTION_WORDS = 256
+"""Longest question a perturbation that builds candidates for every word accepts.
+
+Such a perturbation makes O(words) candidates of O(words) words each (TextAttack builds each
+candidate in time linear in the text), so time and memory grow with the square of the
+question's length: a 10,000-word "question" would take hours. No semantic-parsing benchmark
+comes near 256 words (GeoQuery, ATIS, Spider and WTQ questions stay under 100).
+"""
+
+
+def check_question_length(attacked_text: AttackedText, transformation: object) -> None:
+    """Refuse a question longer than :data:`MAX_QUESTION_WORDS` words with a ``ValueError``.
+
+    Example:
+        >>> check_question_length(AttackedText(" ".join(["word"] * 300)), "FunctionWordInsertion")
+        Traceback (most recent call last):
+        ...
+        ValueError: FunctionWordInsertion builds candidates for every word, and the question has 300 words, more than the 256 it accepts; shorten or split the question (or leave it out of the run).
+    """
+    count = question_word_count(attacked_text)
+    if count > MAX_QUESTION_WORDS:
+        name = transformation if isinstance(transformation, str) else type(transformation).__name__
+        raise ValueError(
+            f"{name} builds candidates for every word, and the question has {count} words, more than the "
+            f"{MAX_QUESTION_WORDS} it accepts; shorten or split the question (or leave it out of the run)."
+        )
+
+
 def is_single_word(word: str) -> bool:
     """Whether TextAttack reads ``word`` as exactly this one word (no split, no stripping)."""
     return words_from_text(word) == [word]

@@ -14,6 +14,7 @@ from textattack.shared import AttackedText
 from textattack.transformations import WordDeletion
 
 from textattack_semparse.linguistics.function_words import PUNCTUATION
+from textattack_semparse.transformations.derived_text import check_question_length
 from textattack_semparse.transformations.function_word_transformation import FunctionWordTransformation
 
 
@@ -61,6 +62,7 @@ class FunctionWordDeletion(FunctionWordTransformation, WordDeletion):
         self._punctuation = frozenset(word for word in self._vocabulary if len(word) == 1 and word in PUNCTUATION)
 
     def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
+        check_question_length(current_text, self)
         indices = sorted(indices_to_modify)
         words = current_text.words
         transformed = super()._get_transformations(current_text, [i for i in indices if self.is_function_word(words[i])])

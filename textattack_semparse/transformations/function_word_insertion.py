@@ -13,6 +13,7 @@ from itertools import accumulate
 from textattack.shared import AttackedText
 from textattack.transformations import WordInsertion
 
+from textattack_semparse.transformations.derived_text import check_question_length
 from textattack_semparse.transformations.function_word_transformation import FunctionWordTransformation
 
 
@@ -87,6 +88,7 @@ class FunctionWordInsertion(FunctionWordTransformation, WordInsertion):
         return self._candidate_words()
 
     def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
+        check_question_length(current_text, self)
         indices = sorted(indices_to_modify)
         transformed = super()._get_transformations(current_text, indices)
         if self.insert_at_end:

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from textattack.shared import AttackedText
 from textattack.transformations import WordSwap
 
+from textattack_semparse.transformations.derived_text import check_question_length
 from textattack_semparse.transformations.function_word_transformation import FunctionWordTransformation
 
 
@@ -76,6 +77,7 @@ class FunctionWordSubstitution(FunctionWordTransformation, WordSwap):
         return candidates
 
     def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
+        check_question_length(current_text, self)
         return super()._get_transformations(current_text, sorted(indices_to_modify))
 
     def extra_repr_keys(self) -> list[str]:

@@ -13,7 +13,12 @@ from textattack.shared import AttackedText
 from textattack.transformations import WordSwap
 
 from textattack_semparse.arguments import check_count
-from textattack_semparse.transformations.derived_text import match_case, question_text, question_word_count
+from textattack_semparse.transformations.derived_text import (
+    check_question_length,
+    match_case,
+    question_text,
+    question_word_count,
+)
 from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 from textattack_semparse.transformations.masked_lm_candidates import MaskedLMCandidates
 
@@ -76,6 +81,7 @@ class MaskedLMContentWordSubstitution(WordSwap):
         self._function_words = frozenset(self.function_words) if self.function_words is not None else FUNCTION_WORDS
 
     def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
+        check_question_length(current_text, self)
         words = current_text.words
         count = question_word_count(current_text)
         indices = [i for i in sorted(indices_to_modify) if i < count and words[i].lower() not in self._function_words]

@@ -14,7 +14,12 @@ from textattack.shared import AttackedText
 from textattack.transformations import Transformation
 
 from textattack_semparse.linguistics.spacy_pipeline import DEFAULT_PIPELINE, parse_words
-from textattack_semparse.transformations.derived_text import question_text, question_word_count, rebuild_question
+from textattack_semparse.transformations.derived_text import (
+    check_question_length,
+    question_text,
+    question_word_count,
+    rebuild_question,
+)
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -106,6 +111,7 @@ class SyntacticReordering(Transformation):
         )
 
     def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
+        check_question_length(current_text, self)
         count = question_word_count(current_text)
         modifiable = {i for i in indices_to_modify if 0 <= i < count}
         if count < 2 or not modifiable:

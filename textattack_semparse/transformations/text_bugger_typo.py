@@ -22,6 +22,7 @@ from textattack.transformations import Transformation
 from textattack_semparse.arguments import check_count, check_seed
 from textattack_semparse.linguistics.sentence_embeddings import SentenceEmbeddings
 from textattack_semparse.transformations.derived_text import (
+    check_question_length,
     distinct_new_texts,
     edit_words,
     is_single_word,
@@ -213,6 +214,7 @@ class TextBuggerTypo(Transformation):
         return sum(1 for i in current_text.attack_attrs["original_index_map"] if i >= 0 and int(i) in modified)
 
     def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
+        check_question_length(current_text, self)
         budget = self.num_words - self.bugged_word_count(current_text)
         count = question_word_count(current_text)
         words = current_text.words

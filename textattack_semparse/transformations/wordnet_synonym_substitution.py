@@ -17,7 +17,12 @@ from textattack_semparse.arguments import check_count
 from textattack_semparse.linguistics.inflection import lemmatize
 from textattack_semparse.linguistics.spacy_pipeline import DEFAULT_PIPELINE, parse_words
 from textattack_semparse.linguistics.wordnet import load_wordnet
-from textattack_semparse.transformations.derived_text import is_single_word, match_case, question_word_count
+from textattack_semparse.transformations.derived_text import (
+    check_question_length,
+    is_single_word,
+    match_case,
+    question_word_count,
+)
 from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 
 _WORDNET_POS = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
@@ -109,6 +114,7 @@ class WordNetSynonymSubstitution(WordSwap):
         return forms[0] if forms else None
 
     def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
+        check_question_length(current_text, self)
         count = question_word_count(current_text)
         indices = sorted(i for i in set(indices_to_modify) if 0 <= i < count)
         if not indices:

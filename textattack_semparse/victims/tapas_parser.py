@@ -91,10 +91,33 @@ class TapasParser(_PretrainedTableQAParser):
             answers.extend(self._answer_one_batch([questions[i] for i in batch], [tables[i] for i in batch]))
         return answers
 
+    def _fitted_question(self, question: str, table: Table) -> str:
+        """``question`` cut to the tokens that fit in ``max_length`` beside the table's header.
+
+        TAPAS's tokenizer drops table rows to fit, never query tokens: a question longer than
+        ``max_length`` would be refused, so its tail is dropped, as sequence models truncate.
+        """
+        tokenizer = self.tokenizer
+        # [CLS] question [SEP] header: the header's tokens and the two special tokens. Whole
+        # words are kept (a word's tokens do not depend on its neighbours).
+        room = self.max_length - 2 - sum(len(tokenizer.tokenize(str(name))) for name in table.header)
+        words = question.split()
+        kept = 0
+        for position, word in enumerate(words):
+            kept += len(tokenizer.tokenize(word))
+            if kept > room:
+                return " ".join(words[:position])
+        return question
+
     def _answer_one_batch(self, questions: list[str], tables: list[Table]) -> list[list[str]]:
         tokenizer, model = self.tokenizer, self.model
         encodings = [
-            tokenizer(table=_frame(table), queries=question, truncation="drop_rows_to_fit", max_length=self.max_length)
+            tokenizer(
+                table=_frame(table),
+                queries=self._fitted_question(question, table),
+                truncation="drop_rows_to_fit",
+                max_length=self.max_length,
+            )
             for question, table in zip(questions, tables)
         ]
         inputs = tokenizer.pad(encodings, return_tensors="pt")

@@ -182,3 +182,9 @@ def test_textattack_word_swap_searches_accept_it() -> None:
 )
 def test_match_case(original: str, new: str, expected: str) -> None:
     assert match_case(original, new) == expected
+
+
+def test_question_over_the_word_limit_is_refused_with_its_length() -> None:
+    text = AttackedText(" ".join(["the capital of texas"] * 75))
+    with pytest.raises(ValueError, match=r"GrammarErrorCombined builds candidates for every word.*300 words"):
+        GrammarErrorCombined()(text)

@@ -20,7 +20,7 @@ from textattack_semparse.arguments import check_count, check_seed
 from textattack_semparse.errors import closest_match_hint
 from textattack_semparse.linguistics.spacy_pipeline import parse_words
 from textattack_semparse.transformations.grammar.error_model import CONFUSION_TYPES, NULL, ErrorModel
-from textattack_semparse.transformations.derived_text import distinct_new_texts
+from textattack_semparse.transformations.derived_text import check_question_length, distinct_new_texts
 from textattack_semparse.transformations.grammar.grammar_edit import GrammarEdit
 
 if TYPE_CHECKING:
@@ -166,6 +166,7 @@ class GrammarErrorTransformation(WordSwap):
         ]
 
     def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
+        check_question_length(current_text, self)
         edits = self.candidate_edits(current_text, indices_to_modify)
         if self.mode == "worst-case":
             groups = [[edit] for edit in edits]

@@ -42,6 +42,7 @@ bench: $(SERVER_STAMP)
 	$(BIN)/python bench/autoload_cost.py
 	$(BIN)/python bench/llm_throughput.py
 	$(BIN)/python bench/attack_loop.py
+	$(BIN)/python bench/augment_throughput.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -26,12 +26,14 @@ Every step is idempotent: running it twice changes nothing.
 from __future__ import annotations
 
 import functools
+import os
 import sys
 import warnings
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
 
+from textattack_semparse.cache import cache_dir
 from textattack_semparse.errors import SemparseError
 from textattack_semparse.registry import Registry, get_registry
 
@@ -39,10 +41,43 @@ _PATCHED = "_textattack_semparse_original"
 
 
 def before_import() -> None:
-    """Runs before TextAttack's package executes: provide NLTK's stopwords offline."""
+    """Runs before TextAttack's package executes: make NLTK's English stopwords findable offline.
+
+    TextAttack reads them while it is imported. When NLTK's own search path has them
+    (``NLTK_DATA``, ``~/nltk_data``, the prefix and system folders) nothing is done; when the
+    plugin's cache has them, its folder is added to ``nltk.data.path`` as NLTK loads. Neither
+    imports NLTK (TextAttack does, right after). Otherwise
+    :func:`~textattack_semparse.offline.ensure_nltk_stopwords` writes them, importing NLTK.
+    """
+    from textattack_semparse.offline import STOPWORDS_RESOURCE
+
+    if any(os.path.isfile(os.path.join(folder, STOPWORDS_RESOURCE)) for folder in _nltk_search_path()):
+        return
+    cached = str(cache_dir() / "nltk_data")
+    if os.path.isfile(os.path.join(cached, STOPWORDS_RESOURCE)):
+        import _textattack_semparse_autoload
+
+        _textattack_semparse_autoload.after_import("nltk.data", functools.partial(_add_nltk_folder, cached))
+        return
     from textattack_semparse.offline import ensure_nltk_stopwords
 
     ensure_nltk_stopwords()
+
+
+def _nltk_search_path() -> list[str]:
+    """The folders ``nltk.data.path`` starts with (NLTK 3.x ``nltk/data.py``), without importing NLTK."""
+    folders = [os.path.expanduser(folder) for folder in os.environ.get("NLTK_DATA", "").split(os.pathsep) if folder]
+    if "APPENGINE_RUNTIME" not in os.environ and os.path.expanduser("~/") != "~/":
+        folders.append(os.path.expanduser("~/nltk_data"))
+    folders += [os.path.join(sys.prefix, *parts, "nltk_data") for parts in ((), ("share",), ("lib",))]
+    if not sys.platform.startswith("win"):
+        folders += ["/usr/share/nltk_data", "/usr/local/share/nltk_data", "/usr/lib/nltk_data", "/usr/local/lib/nltk_data"]
+    return folders
+
+
+def _add_nltk_folder(folder: str, nltk_data: ModuleType) -> None:
+    if folder not in nltk_data.path:
+        nltk_data.path.append(folder)
 
 
 def after_import(textattack: ModuleType) -> None:

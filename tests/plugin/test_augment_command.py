@@ -141,3 +141,33 @@ def test_written_json_uses_the_text2sql_layout(tmp_path: Path) -> None:
     text = output.read_text(encoding="utf-8")
     assert text.startswith('[\n    {\n        "query-split"') and text.endswith("\n]\n")
     assert json.loads(text)
+
+
+def test_ends_with_the_path_it_wrote(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    output = tmp_path / "out.json"
+    assert augment("--input", str(geo_mini_paths()[0]), "--output", str(output), "--no-progress") == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1].endswith(f"to {output}; 0 augmentations dropped because they changed a protected literal.")
+
+
+@pytest.mark.parametrize("operation", ["random-deletion", "random-swap"])
+def test_random_deletion_and_swap_keep_every_gold_literal(tmp_path: Path, operation: str) -> None:
+    # These run on word lists (WordListAugmenter); the file keeps only augmentations that re-template.
+    output = tmp_path / "out.json"
+    arguments = ["--input", str(geo_mini_paths()[0]), "--output", str(output), "--perturbation", operation]
+    assert main(["augment", "--recipe", "semparse-mda", *arguments, "--exclude-original"]) == 0
+    sources: dict[str, list[list[str]]] = {}
+    for example in load_text2sql(geo_mini_paths()[0]):
+        sources.setdefault(example.gold, []).append(example.question.split())
+    added = load_text2sql(output)
+    assert len(added) > 100
+    for example in added:
+        words = example.question.split()
+        if operation == "random-deletion":  # two words fewer, the others in order
+            assert any(len(words) == len(s) - 2 and _is_subsequence(words, s) for s in sources[example.gold])
+        else:  # the same words, two places changed
+            assert any(sorted(words) == sorted(s) and sum(a != b for a, b in zip(words, s)) == 2 for s in sources[example.gold])
+
+
+def _is_subsequence(short: list[str], long: list[str]) -> bool:
+    remaining = iter(long)
+    return all(word in remaining for word in short)

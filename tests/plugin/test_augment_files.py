@@ -200,7 +200,7 @@ def test_text2sql_refuses_to_overwrite_or_to_write_over_its_input(geo_mini_json:
 def test_text2sql_malformed_input_is_reported(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     path.write_text('[{"sql": [], "sentences": []}]', encoding="utf-8")
-    with pytest.raises(DatasetError, match=r"entry 0 has no gold query"):
+    with pytest.raises(DatasetError, match=r"entry 0 \(line 1\) has no gold query"):
         augment_text2sql(path, tmp_path / "o.json", prefixing)
 
 

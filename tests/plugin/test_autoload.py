@@ -135,3 +135,66 @@ def test_stock_cli_unknown_model_is_a_one_line_error():
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("textattack: error: Unknown victim 'knn-gep'. Did you mean 'knn-geo'?")
+
+
+def _import_textattack(env: dict[str, str], code: str = "") -> subprocess.CompletedProcess[str]:
+    """``import textattack`` in a fresh process; prints whether the plugin's shim imported NLTK itself."""
+    import os
+
+    program = (
+        "import sys\n"
+        "import textattack_semparse._textattack_shim as shim\n"
+        "def before():\n"
+        "    shim._before()\n"
+        "    print('nltk imported by the hook:', 'nltk' in sys.modules)\n"
+        "shim._before, shim.before_import = shim.before_import, before\n"
+        "import textattack, textattack.attack_args as a\n"
+        "print('registered:', 'semparse-geo' in a.ATTACK_RECIPE_NAMES)\n" + code
+    )
+    return subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, env={**os.environ, **env}, timeout=600
+    )
+
+
+def test_hook_does_not_import_nltk_when_nltk_has_the_stopwords():
+    from textattack_semparse.offline import ensure_nltk_stopwords
+
+    folder = ensure_nltk_stopwords() or __import__("pathlib").Path.home() / "nltk_data"
+    result = _import_textattack({"NLTK_DATA": str(folder)})
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.splitlines()[:2] == ["nltk imported by the hook: False", "registered: True"]
+
+
+def test_hook_does_not_import_nltk_when_only_the_plugins_cache_has_the_stopwords(tmp_path):
+    from textattack_semparse.offline import ensure_nltk_stopwords
+
+    ensure_nltk_stopwords()  # the plugin's cache has the file (or NLTK's own path does)
+    result = _import_textattack(
+        {"NLTK_DATA": str(tmp_path / "none")},
+        "import nltk.data\nfrom nltk.corpus import stopwords\nprint(len(stopwords.words('english')) > 100)\n",
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.splitlines() == ["nltk imported by the hook: False", "registered: True", "True"]
+
+
+def test_disable_variable_leaves_the_hook_out():
+    import os
+
+    env = {**os.environ, autoload.DISABLE_ENV: "1"}
+    result = subprocess.run(
+        [sys.executable, "-c", "import sys; print(sum(getattr(f, 'textattack_semparse_hook', False) for f in sys.meta_path))"],
+        capture_output=True, text=True, env=env, check=True,
+    )
+    assert result.stdout.strip() == "0"
+
+
+def test_after_import_runs_a_callback_once_after_the_module_executes():
+    result = _python(
+        "import sys, _textattack_semparse_autoload as a\n"
+        "seen = []\n"
+        "a.after_import('colorsys', lambda m: seen.append(hasattr(m, 'rgb_to_hsv')))\n"
+        "import colorsys; del sys.modules['colorsys']; import colorsys\n"
+        "a.after_import('colorsys', lambda m: seen.append('loaded already'))\n"
+        "print(seen)"
+    )
+    assert result.stdout.strip() == "[True, 'loaded already']"

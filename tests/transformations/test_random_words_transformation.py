@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 
 import pytest
 from textattack.shared import AttackedText
@@ -65,3 +65,52 @@ def test_is_not_deterministic() -> None:
 def test_bad_arguments_rejected(kwargs: dict, error: type[Exception]) -> None:
     with pytest.raises(error):
         RandomWordDeletion(**kwargs)
+
+
+def test_random_order_yields_every_accepted_set_once() -> None:
+    words = "the the state of texas".split()
+    order = list(RandomWordTransposition(seed=3).position_sets_in_random_order(words, range(5)))
+    accepted = [s for s in itertools.combinations(range(5), 2) if s != (0, 1)]  # two "the" are never swapped
+    assert sorted(order) == accepted and len(order) == len(set(order))
+
+
+def test_random_order_first_set_is_uniform() -> None:
+    deletion = RandomWordDeletion(seed=0)
+    words = QUESTION.words
+    first = Counter(next(deletion.position_sets_in_random_order(words, range(8))) for _ in range(2800))
+    assert set(first) == set(itertools.combinations(range(8), 2))
+    assert all(abs(count - 100) < 40 for count in first.values()), first  # 100 expected each: 4 sigma
+
+
+def test_random_order_on_long_inputs_is_distinct() -> None:
+    words = [f"w{i}" for i in range(60)]
+    sets = list(itertools.islice(RandomWordDeletion(num_words=4, seed=2).position_sets_in_random_order(words, range(60)), 500))
+    assert len(sets) == 500 == len(set(sets)) and all(len(set(s)) == 4 and list(s) == sorted(s) for s in sets)
+
+
+def test_fewer_positions_than_num_words_give_no_set() -> None:
+    assert list(RandomWordDeletion(num_words=3, seed=0).position_sets_in_random_order(QUESTION.words, [1, 2])) == []
+
+
+def test_word_edits_need_the_model_for_model_based_subclasses() -> None:
+    from textattack_semparse.transformations.masked_lm_random_word_substitution import MaskedLMRandomWordSubstitution
+
+    assert not MaskedLMRandomWordSubstitution.edits_words_only
+    with pytest.raises(NotImplementedError, match="without its model"):
+        MaskedLMRandomWordSubstitution(seed=0).word_edits(["a"], (0,))
+
+
+# Found by tests/fuzz: TextAttack splits this mixed-script text into words it cannot always put back
+# after an edit ("Cannot assign word at index 12"); such candidates are dropped, the others kept.
+MIXED_SCRIPT = (
+    "\x00Îî¡$üå\x7f\x9a\u202e🤷🏽\x16_\x11×ãlq\U00095a66À\U000f3081ما هي\U00078805\U000a5a6eG\U00087130_îà"
+    "\U000bbf7anone\u202e\u200f 北京"
+)
+
+
+@pytest.mark.parametrize("transformation_class", [RandomWordDeletion, RandomWordTransposition])
+def test_candidates_textattack_cannot_place_are_dropped_not_raised(transformation_class) -> None:
+    text = AttackedText(MIXED_SCRIPT)
+    candidates = transformation_class(seed=0)(text)
+    assert 0 < len(candidates) < 20
+    assert all(len(candidate.words) <= len(text.words) for candidate in candidates)

@@ -3,9 +3,10 @@
 Each module reads one file format and writes it back with augmented questions added
 (:mod:`.csv_augmentation`, :mod:`.text2sql_augmentation`, :mod:`.tsv_augmentation`);
 :mod:`.literal_protection` adapts a TextAttack augmenter so the database values of a gold
-output survive the augmentation of its question; :mod:`.per_operation` samples one augmented
-set per operation (Huang et al. 2021's MDA); :mod:`.dataset_files` finds the file behind a
-registered dataset name.
+output survive the augmentation of its question; :mod:`.word_list_augmenter` is TextAttack's
+augmenter making only the augmentations it keeps, on word lists (random deletion and swap);
+:mod:`.per_operation` samples one augmented set per operation (Huang et al. 2021's MDA);
+:mod:`.dataset_files` finds the file behind a registered dataset name.
 """
 
 from textattack_semparse._lazy import lazy_exports
@@ -31,5 +32,6 @@ __getattr__, __dir__ = lazy_exports(
         "keeps_literals": "literal_protection",
         "protecting_literals": "literal_protection",
         "retemplate": "text2sql_augmentation",
+        "WordListAugmenter": "word_list_augmenter",
     },
 )

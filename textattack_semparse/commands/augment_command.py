@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import inspect
 import random
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +20,7 @@ that named it with ``--perturbation``."""
 
 if TYPE_CHECKING:
     from textattack_semparse.augmentation.output_files import AugmentationCounts
+    from textattack_semparse.augmentation.per_operation import AugmentationItem
 
 MDA_SETTING = "huang-2021"
 """The robustness setting whose per-operation rules ``--sample`` follows (:func:`mda_rule`):
@@ -91,6 +94,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=0, help="random seed")
     parser.add_argument("--exclude-original", action="store_true", help="write only the augmented questions")
     parser.add_argument("--overwrite", action="store_true", help="replace an existing output file")
+    parser.add_argument(
+        "--no-progress", action="store_true", help="no progress bar (it shows, with rate and ETA, on a terminal only)"
+    )
     parser.set_defaults(func=run)
 
 
@@ -263,7 +269,10 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         perturbations=args.perturbations,
     )
-    written = _write(args, source, target, file_format, split_type, splits, protecting_literals(augmenter))
+    augment = protecting_literals(augmenter)
+    count = lambda: len(_items(args, source, file_format, split_type, splits))  # noqa: E731
+    with _progress(args, f"augment {source.name}", count) as advance:
+        written = _write(args, source, target, file_format, split_type, splits, _advancing(augment, advance))
     if isinstance(written, int):
         print(f"Wrote {written} rows to {target}.")
         return 0
@@ -290,20 +299,67 @@ def _run_table_qa(args: argparse.Namespace, source: Path, target: Path) -> int:
     if args.perturbations:
         options["perturbations"] = tuple(args.perturbations)
     augmenter = recipe(**options)
-    counts = augment_wtq(
-        source,
-        target,
-        augmenter.augment,
-        root=source.parent.parent,
-        include_original=not args.exclude_original,
-        limit=args.num_examples,
-        overwrite=args.overwrite,
-    )
+    count = lambda: min(_line_count(source) - 1, args.num_examples or sys.maxsize)  # noqa: E731
+    with _progress(args, f"augment {source.name}", count) as advance:
+        counts = augment_wtq(
+            source,
+            target,
+            _advancing(augmenter.augment, advance),
+            root=source.parent.parent,
+            include_original=not args.exclude_original,
+            limit=args.num_examples,
+            overwrite=args.overwrite,
+        )
     print(
         f"Wrote {counts.written} questions ({counts.added} augmented) to {target}, their tables under "
         f"{target.parent / 'csv'}."
     )
     return 0
+
+
+@contextlib.contextmanager
+def _progress(args: argparse.Namespace, description: str, count: Callable[[], int]) -> Iterator[Callable[[], None]]:
+    """A progress bar (rate and ETA) on a terminal unless ``--no-progress``; yields its ``advance``.
+    ``count`` (the questions to augment) is only called when the bar shows: it reads the input once more."""
+    from textattack_semparse.commands.run_options import progress_enabled
+    from textattack_semparse.runs.progress import progress_bar
+
+    enabled = progress_enabled(args)
+    shown = sys.stderr.isatty() if enabled is None else enabled
+    with progress_bar(count() if shown else None, description, enabled=shown) as bar:
+        yield bar.advance
+
+
+def _advancing(augment: Callable[..., Any], advance: Callable[[], None]) -> Callable[..., Any]:
+    """``augment`` that advances the progress bar by one question per call."""
+
+    def counted(*arguments: Any) -> Any:
+        try:
+            return augment(*arguments)
+        finally:
+            advance()
+
+    return counted
+
+
+def _items(
+    args: argparse.Namespace, source: Path, file_format: str, split_type: str, splits: list[str] | None
+) -> list[AugmentationItem]:
+    """The examples an augmentation of ``source`` visits, in order (one ``augment`` call each)."""
+    from textattack_semparse.augmentation.csv_augmentation import csv_items
+    from textattack_semparse.augmentation.text2sql_augmentation import text2sql_items
+    from textattack_semparse.augmentation.tsv_augmentation import tsv_items
+
+    if file_format == "text2sql":
+        return text2sql_items(source, split_type=split_type, splits=splits)
+    if file_format == "tsv":
+        return tsv_items(source)
+    return csv_items(source, args.input_column, args.gold_column)
+
+
+def _line_count(path: Path) -> int:
+    with path.open("rb") as lines:
+        return sum(1 for _ in lines)
 
 
 def _write(
@@ -354,7 +410,6 @@ def _run_sampled(
     splits: list[str] | None,
 ) -> int:
     """Huang et al. (2021) §4.1: one sampled, perturbed set per operation, and their union."""
-    from textattack_semparse.augmentation.csv_augmentation import csv_items
     from textattack_semparse.augmentation.literal_protection import protecting_literals
     from textattack_semparse.augmentation.output_files import check_paths
     from textattack_semparse.augmentation.per_operation import (
@@ -363,20 +418,13 @@ def _run_sampled(
         sample_operation,
         sample_size,
     )
-    from textattack_semparse.augmentation.text2sql_augmentation import text2sql_items
-    from textattack_semparse.augmentation.tsv_augmentation import tsv_items
     from textattack_semparse.errors import RecipeError, ResourceError, SemparseError
 
     operations = tuple(dict.fromkeys(args.perturbations or recipe_operations(args.recipe)))
     outputs = {operation: operation_output_path(target, operation) for operation in operations}
     for path in [*outputs.values(), target]:
         check_paths(source, path, "Input file", overwrite=args.overwrite)
-    if file_format == "text2sql":
-        items = text2sql_items(source, split_type=split_type, splits=splits)
-    elif file_format == "tsv":
-        items = tsv_items(source)
-    else:
-        items = csv_items(source, args.input_column, args.gold_column)
+    items = _items(args, source, file_format, split_type, splits)
     size = sample_size(args.sample, len(items))
     if file_format == "text2sql" and splits is None:
         print("Note: no --split (or --dataset): sampling from every sentence of the file, dev and test included.")
@@ -399,7 +447,9 @@ def _run_sampled(
                 most_similar=(operation,) if most_similar else (),
             )
             started = time.monotonic()
-            sample = sample_operation(operation, items, protecting_literals(augmenter), fraction=args.sample, seed=args.seed)
+            with _progress(args, f"{operation} (sampling {size})", lambda: size) as advance:
+                augment = _advancing(protecting_literals(augmenter), advance)
+                sample = sample_operation(operation, items, augment, fraction=args.sample, seed=args.seed)
         except (*UNAVAILABLE_ERRORS, SemparseError) as error:
             reason = f"{type(error).__name__}: {' '.join(str(error).split())}"
             if args.perturbations is None and not isinstance(error, RecipeError):

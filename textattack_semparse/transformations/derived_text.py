@@ -139,6 +139,17 @@ def edit_words(current_text: AttackedText, edits: Iterable[tuple[int, str]]) -> 
     return edited
 
 
+def edit_words_if_placeable(current_text: AttackedText, edits: Iterable[tuple[int, str]]) -> AttackedText | None:
+    """:func:`edit_words`, or ``None`` when TextAttack cannot place the edited words back in the
+    text: its word splitting of a partly edited text can differ from the original's on some
+    mixed-script text (Arabic letters between control characters), and it then refuses an
+    index that was valid before."""
+    try:
+        return edit_words(current_text, edits)
+    except ValueError:
+        return None
+
+
 def _trim_like(old: str, new: str) -> str:
     """``new`` without edge whitespace that ``old`` does not have."""
     if old == old.rstrip():

@@ -7,9 +7,11 @@ Language Model: An Empirical Study on Codex", https://arxiv.org/abs/2301.12868 (
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from textattack.shared import AttackedText
 
-from textattack_semparse.transformations.derived_text import edit_words, question_word_count
+from textattack_semparse.transformations.derived_text import edit_words_if_placeable
 from textattack_semparse.transformations.random_words_transformation import RandomWordsTransformation
 
 
@@ -33,10 +35,18 @@ class RandomWordDeletion(RandomWordsTransformation):
         >>> from textattack.shared import AttackedText
         >>> [t.text for t in RandomWordDeletion(num_candidates=1, seed=7)(AttackedText("what is the capital of texas"))]
         ['what capital of texas']
+        >>> RandomWordDeletion().word_edits("what is the capital of texas".split(), (1, 2))
+        [(1, ''), (2, '')]
     """
 
-    def _eligible_positions(self, current_text: AttackedText, indices: list[int]) -> list[int]:
-        return indices if question_word_count(current_text) > self.num_words else []
+    edits_words_only = True
+
+    def eligible_positions(self, word_count: int, indices: list[int]) -> list[int]:
+        return indices if word_count > self.num_words else []
+
+    def word_edits(self, words: Sequence[str], positions: tuple[int, ...]) -> list[tuple[int, str]]:
+        return [(i, "") for i in positions]
 
     def _apply(self, current_text: AttackedText, position_sets: list[tuple[int, ...]]) -> list[AttackedText | None]:
-        return [edit_words(current_text, [(i, "") for i in positions]) for positions in position_sets]
+        words = current_text.words
+        return [edit_words_if_placeable(current_text, self.word_edits(words, positions)) for positions in position_sets]

@@ -7,10 +7,12 @@ Language Model: An Empirical Study on Codex", https://arxiv.org/abs/2301.12868 (
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from textattack.shared import AttackedText
 
-from textattack_semparse.transformations.derived_text import edit_words
+from textattack_semparse.transformations.derived_text import edit_words_if_placeable
 from textattack_semparse.transformations.random_words_transformation import RandomWordsTransformation
 
 
@@ -36,6 +38,8 @@ class RandomWordTransposition(RandomWordsTransformation):
         >>> from textattack.shared import AttackedText
         >>> [t.text for t in RandomWordTransposition(num_candidates=1, seed=5)(AttackedText("what is the capital of texas"))]
         ['what is capital the of texas']
+        >>> RandomWordTransposition().word_edits("what is the capital of texas".split(), (2, 5))
+        [(2, 'texas'), (5, 'the')]
     """
 
     def __init__(self, num_words: int = 2, num_candidates: int = 20, seed: int | None = None) -> None:
@@ -43,20 +47,24 @@ class RandomWordTransposition(RandomWordsTransformation):
         if num_words < 2:
             raise ValueError(f"num_words must be at least 2 to swap words, got {num_words!r}.")
 
-    def _accepts(self, current_text: AttackedText, positions: tuple[int, ...]) -> bool:
-        words = current_text.words
+    edits_words_only = True
+
+    def accepts(self, words: Sequence[str], positions: tuple[int, ...]) -> bool:
         return len({words[i].lower() for i in positions}) == len(positions)
+
+    def word_edits(self, words: Sequence[str], positions: tuple[int, ...]) -> list[tuple[int, str]]:
+        sources = positions[1:] + positions[:1]
+        return [(i, words[j]) for i, j in zip(positions, sources)]
 
     def _apply(self, current_text: AttackedText, position_sets: list[tuple[int, ...]]) -> list[AttackedText | None]:
         return [self._rotate(current_text, positions) for positions in position_sets]
 
-    @staticmethod
-    def _rotate(current_text: AttackedText, positions: tuple[int, ...]) -> AttackedText:
-        words = current_text.words
-        sources = positions[1:] + positions[:1]
-        rotated = edit_words(current_text, [(i, words[j]) for i, j in zip(positions, sources)])
+    def _rotate(self, current_text: AttackedText, positions: tuple[int, ...]) -> AttackedText | None:
+        rotated = edit_words_if_placeable(current_text, self.word_edits(current_text.words, positions))
+        if rotated is None:
+            return None
         # TextAttack sees substitutions; the original words moved, so their index entries move too.
-        destination = dict(zip(sources, positions))
+        destination = dict(zip(positions[1:] + positions[:1], positions))
         index_map = rotated.attack_attrs["original_index_map"]
         rotated.attack_attrs["original_index_map"] = np.array(
             [destination.get(int(i), int(i)) for i in index_map], dtype=index_map.dtype

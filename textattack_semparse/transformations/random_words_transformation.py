@@ -12,7 +12,7 @@ import itertools
 import math
 import random
 from abc import abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from textattack.shared import AttackedText
 from textattack.transformations import Transformation
@@ -23,6 +23,8 @@ from textattack_semparse.transformations.derived_text import distinct_new_texts,
 # Up to this many position sets are enumerated and sampled without replacement; beyond it
 # (long questions, large ``num_words``) distinct sets are drawn by rejection.
 _ENUMERATION_LIMIT = 20_000
+# position_sets_in_random_order: refused or repeated draws in a row before the pool is enumerated.
+_QUICK_DRAWS = 8
 
 
 class RandomWordsTransformation(Transformation):
@@ -37,8 +39,12 @@ class RandomWordsTransformation(Transformation):
     ``num_words`` give no candidate. Candidates identical to the input or to each other are
     dropped. Sampling, so not deterministic.
 
-    Subclasses implement :meth:`_apply` and may narrow :meth:`_eligible_positions` and
-    :meth:`_accepts`.
+    Subclasses implement :meth:`_apply` and may narrow :meth:`eligible_positions` and
+    :meth:`accepts`. Those whose edit depends on the words alone (no model) also give it as
+    :meth:`word_edits` and set ``edits_words_only``: TextAttack-shaped augmenters can then
+    draw positions one set at a time with :meth:`position_sets_in_random_order` and edit
+    only the set they keep
+    (:class:`~textattack_semparse.augmentation.word_list_augmenter.WordListAugmenter`).
 
     Zhuo, Li, Huang, Shiri, Wang, Haffari and Li (2023), "On Robustness of Prompt-based
     Semantic Parsing with Large Pre-trained Language Model: An Empirical Study on Codex",
@@ -51,6 +57,9 @@ class RandomWordsTransformation(Transformation):
         seed (int | None): Seed of the owned generator. Default ``None``.
     """
 
+    edits_words_only: bool = False
+    """Whether :meth:`word_edits` gives the candidates (the edit needs the words alone)."""
+
     def __init__(self, num_words: int = 2, num_candidates: int = 20, seed: int | None = None) -> None:
         for name, value in (("num_words", num_words), ("num_candidates", num_candidates)):
             check_count(name, value)
@@ -60,12 +69,16 @@ class RandomWordsTransformation(Transformation):
         self.seed = seed
         self._rng = random.Random(seed)
 
-    def _eligible_positions(self, current_text: AttackedText, indices: list[int]) -> list[int]:
-        """Positions that may be chosen, given the modifiable question indices (sorted)."""
+    def eligible_positions(self, word_count: int, indices: list[int]) -> list[int]:
+        """Positions that may be chosen in a question of ``word_count`` words, given its
+        modifiable indices (sorted)."""
         return indices
 
-    def _accepts(self, current_text: AttackedText, positions: tuple[int, ...]) -> bool:
-        """Whether a set of positions (ascending) can be edited."""
+    def _eligible_positions(self, current_text: AttackedText, indices: list[int]) -> list[int]:
+        return self.eligible_positions(question_word_count(current_text), indices)
+
+    def accepts(self, words: Sequence[str], positions: tuple[int, ...]) -> bool:
+        """Whether a set of positions (ascending) of the question ``words`` can be edited."""
         return True
 
     @abstractmethod
@@ -78,17 +91,75 @@ class RandomWordsTransformation(Transformation):
         total = math.comb(len(positions), self.num_words)
         if total == 0:
             return []
+        words = current_text.words
         if total <= _ENUMERATION_LIMIT:
-            pool = [s for s in itertools.combinations(positions, self.num_words) if self._accepts(current_text, s)]
+            pool = [s for s in itertools.combinations(positions, self.num_words) if self.accepts(words, s)]
             return self._rng.sample(pool, min(self.num_candidates, len(pool)))
         chosen: dict[tuple[int, ...], None] = {}
         for _ in range(self.num_candidates * 50):
             if len(chosen) == self.num_candidates:
                 break
             candidate = tuple(sorted(self._rng.sample(positions, self.num_words)))
-            if candidate not in chosen and self._accepts(current_text, candidate):
+            if candidate not in chosen and self.accepts(words, candidate):
                 chosen[candidate] = None
         return list(chosen)
+
+    def position_sets_in_random_order(
+        self, words: Sequence[str], positions: Sequence[int]
+    ) -> Iterator[tuple[int, ...]]:
+        """The accepted sets of ``num_words`` of ``positions`` (ascending), without repeats, in a
+        uniformly random order drawn lazily from the owned generator.
+
+        Each set yielded is uniform among the accepted sets not yet yielded, which is the
+        distribution of one candidate drawn at random from :meth:`sample_position_sets` (what
+        TextAttack's ``Augmenter`` keeps), so an augmenter that needs one candidate takes the
+        first set and edits only that. Sets are drawn by rejection while that is cheap; after
+        ``_QUICK_DRAWS`` refused or repeated draws in a row the rest of the pool is enumerated
+        (when it has at most ``_ENUMERATION_LIMIT`` sets) and shuffled, or else the
+        rejection goes on for ``num_candidates × 50`` draws as :meth:`sample_position_sets` does.
+        """
+        count, size = len(positions), self.num_words
+        if count < size:
+            return
+        yielded: set[tuple[int, ...]] = set()
+        misses = 0
+        while misses < _QUICK_DRAWS:
+            if size == 2:
+                first = self._rng.randrange(count)
+                second = self._rng.randrange(count - 1)
+                second += second >= first
+                pair = (positions[first], positions[second])
+                candidate = pair if pair[0] < pair[1] else (pair[1], pair[0])
+            else:
+                candidate = tuple(sorted(self._rng.sample(positions, size)))
+            if candidate in yielded or not self.accepts(words, candidate):
+                misses += 1
+                continue
+            misses = 0
+            yielded.add(candidate)
+            yield candidate
+        if math.comb(count, size) <= _ENUMERATION_LIMIT:
+            rest = [
+                s for s in itertools.combinations(sorted(positions), size) if s not in yielded and self.accepts(words, s)
+            ]
+            self._rng.shuffle(rest)
+            yield from rest
+            return
+        for _ in range(self.num_candidates * 50):
+            candidate = tuple(sorted(self._rng.sample(positions, size)))
+            if candidate not in yielded and self.accepts(words, candidate):
+                yielded.add(candidate)
+                yield candidate
+
+    def word_edits(self, words: Sequence[str], positions: tuple[int, ...]) -> list[tuple[int, str]]:
+        """The candidate for ``positions`` as ``(index, replacement)`` edits of the question
+        ``words`` in TextAttack's convention (``""`` deletes), for subclasses that set
+        ``edits_words_only``.
+
+        Raises:
+            NotImplementedError: The edit needs more than the words (e.g. a masked LM).
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not edit words without its model; use its _apply.")
 
     def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
         count = question_word_count(current_text)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from textattack.augmentation import Augmenter
 from textattack.constraints.pre_transformation import RepeatModification
 from textattack.transformations import CompositeTransformation
 
+from textattack_semparse.augmentation.word_list_augmenter import WordListAugmenter
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.recipes.attack.recipe_ingredients import perturbation
 from textattack_semparse.transformations.top_k_by_similarity import TopKBySimilarity
@@ -20,7 +20,7 @@ hand (``perturbations=MDA_OFFLINE_PERTURBATIONS + ("substitution-nf", "backtrans
 ``substitution-wordnet`` stands in for ``substitution-nf`` offline."""
 
 
-class MeaningPreservingAugmenter(Augmenter):
+class MeaningPreservingAugmenter(WordListAugmenter):
     """Augments questions with meaning-preserving perturbations, keeping database values intact.
 
     Shuo Huang, Zhuang Li, Lizhen Qu and Lei Pan (2021). On Robustness of Neural Semantic
@@ -52,6 +52,10 @@ class MeaningPreservingAugmenter(Augmenter):
             of which TextAttack's ``Augmenter`` draws one at random.
         **kwargs: TextAttack's augmenter keywords (``pct_words_to_swap``,
             ``transformations_per_example``, ...).
+
+    With one perturbation that edits words alone (``random-deletion``, ``random-swap``), only
+    the augmentations kept are made, on word lists (:class:`~textattack_semparse.augmentation.
+    word_list_augmenter.WordListAugmenter`).
 
     Example:
         >>> augmenter = MeaningPreservingAugmenter(

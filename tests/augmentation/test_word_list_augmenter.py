@@ -1,0 +1,169 @@
+"""WordListAugmenter: TextAttack's Augmenter semantics for random deletion/swap, only kept candidates made."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from textattack.augmentation import Augmenter
+from textattack.constraints.pre_transformation import RepeatModification, StopwordModification
+from textattack.shared import AttackedText
+from textattack.shared.utils import words_from_text
+
+from textattack_semparse.augmentation.literal_protection import keeps_literals, protecting_literals
+from textattack_semparse.augmentation.text2sql_augmentation import text2sql_items
+from textattack_semparse.augmentation.word_list_augmenter import WordListAugmenter, text_words
+from textattack_semparse.commands.augment_command import build_augmenter
+from textattack_semparse.constraints.preserve_literals import PreserveLiterals
+from textattack_semparse.datasets.geo_mini import geo_mini_paths
+from textattack_semparse.sql.literals import literal_word_indices
+from textattack_semparse.transformations.random_word_deletion import RandomWordDeletion
+from textattack_semparse.transformations.random_word_transposition import RandomWordTransposition
+
+ODD_TEXTS = (
+    "  what's 'the' capital, of new-york?? ",
+    "-- a * b @c_ d' _e_",
+    "how  big\tis   texas .",
+    "rivers in ×Оo and ɑЬϲ",
+    "state the the the",
+    "",
+)
+
+
+@pytest.fixture(scope="module")
+def geo_items(real_data_dir: Path) -> list[tuple[str, tuple[str, ...]]]:
+    """GeoQuery's 877 questions with the literals `augment` protects in each."""
+    return [(item.question, item.literals) for item in text2sql_items(real_data_dir / "text2sql" / "geography.json")]
+
+
+def mini_items() -> list[tuple[str, tuple[str, ...]]]:
+    return [(item.question, item.literals) for item in text2sql_items(geo_mini_paths()[0])]
+
+
+def augmenter(transformation: object, literals: tuple[str, ...] = (), **options: object) -> WordListAugmenter:
+    constraints = [RepeatModification(), PreserveLiterals(literals=literals)]
+    return WordListAugmenter(transformation, constraints=constraints, **options)
+
+
+def all_candidates(transformation: object, text: str, literals: tuple[str, ...]) -> set[str]:
+    """Every text the transformation can make of ``text`` with the literals protected (all position sets)."""
+    everything = type(transformation)(num_words=transformation.num_words, num_candidates=10**6, seed=0)
+    constraints = [RepeatModification(), PreserveLiterals(literals=literals)]
+    return {t.text for t in everything(AttackedText(text), pre_transformation_constraints=constraints)}
+
+
+def test_words_are_textattacks_on_odd_text() -> None:
+    for text in ODD_TEXTS:
+        assert text_words(text) == words_from_text(text), text
+
+
+def test_words_are_textattacks_on_real_geoquery(geo_items: list[tuple[str, tuple[str, ...]]]) -> None:
+    assert all(text_words(question) == words_from_text(question) for question, _ in geo_items)
+
+
+@pytest.mark.parametrize(
+    "transformation",
+    [RandomWordDeletion(seed=0), RandomWordTransposition(seed=0), RandomWordDeletion(num_words=3, seed=0)],
+    ids=["deletion", "swap", "deletion-of-3"],
+)
+def test_every_output_is_a_candidate_of_the_transformation(transformation: object) -> None:
+    # The rendering of the kept edit is exactly AttackedText's, with the literals protected.
+    for question, literals in [*mini_items(), *((text, ()) for text in ODD_TEXTS[:5])]:
+        outputs = augmenter(transformation, literals, transformations_per_example=3).augment(question)
+        candidates = all_candidates(transformation, question, literals)
+        assert set(outputs) <= candidates | {question}, question
+        assert (question in outputs) == (len(candidates) < 3), question
+
+
+@pytest.mark.parametrize("operation", ["random-deletion", "random-swap"])
+def test_real_geoquery_properties(geo_items: list[tuple[str, tuple[str, ...]]], operation: str) -> None:
+    augment = protecting_literals(
+        build_augmenter("semparse-mda", pct_words_to_swap=0.1, transformations_per_example=2, seed=0, perturbations=[operation])
+    )
+    outputs = protected = 0
+    for question, literals in geo_items:
+        words = text_words(question)
+        literal_positions = literal_word_indices(words, literals)
+        results = augment(question, literals)
+        assert len(results) == len(set(results)) <= 2
+        words_to_swap = max(int(0.1 * len(words)), 1)  # TextAttack's Augmenter: steps until this many
+        for result in results:
+            new = text_words(result)
+            assert keeps_literals(question, result, literals), (question, result, literals)
+            if operation == "random-deletion":
+                # Each step deletes 2 words and counts as one swapped word.
+                assert len(new) == len(words) - 2 * words_to_swap
+                remaining = iter(words)
+                assert all(word in remaining for word in new)
+                assert Counter(words) - Counter(new) <= Counter(w for i, w in enumerate(words) if i not in literal_positions)
+            else:
+                # Each step swaps 2 words, both counted as swapped.
+                changed = [i for i, (a, b) in enumerate(zip(words, new)) if a != b]
+                assert len(changed) == 2 * math.ceil(words_to_swap / 2) and Counter(new) == Counter(words)
+                assert not set(changed) & literal_positions
+            outputs += 1
+            protected += bool(literal_positions)
+    assert outputs > 1500 and protected > 1000
+
+
+def test_draws_are_uniform_over_position_sets_like_textattacks_augmenter() -> None:
+    question, literals = "which rivers run through the state of colorado", ("colorado",)
+    candidates = all_candidates(RandomWordDeletion(), question, literals)
+    assert len(candidates) == 21  # 7 modifiable words, 2 deleted, no repeated word: one text per set
+    fast = augmenter(RandomWordDeletion(seed=11), literals, transformations_per_example=1)
+    fast_counts = Counter(fast.augment(question)[0] for _ in range(4200))
+    random.seed(0)
+    stock = Augmenter(RandomWordDeletion(seed=11), constraints=[RepeatModification(), PreserveLiterals(literals=literals)])
+    stock_counts = Counter(stock.augment(question)[0] for _ in range(1050))
+    assert set(fast_counts) == set(stock_counts) == candidates
+    # 200 expected per text: a 4-sigma band; the stock loop's 50 expected each, likewise.
+    assert all(abs(count - 200) < 4 * 200**0.5 for count in fast_counts.values()), fast_counts
+    assert all(abs(count - 50) < 4 * 50**0.5 for count in stock_counts.values()), stock_counts
+
+
+def test_same_seed_same_outputs_other_seed_others() -> None:
+    def run(seed: int) -> list[list[str]]:
+        fast = augmenter(RandomWordTransposition(seed=seed), transformations_per_example=2)
+        return [fast.augment(question) for question, _ in mini_items()]
+
+    assert run(4) == run(4) != run(5)
+
+
+def test_nothing_to_edit_returns_the_question_as_textattack_does() -> None:
+    # Deletion needs more words than it deletes; a swap needs two different modifiable words.
+    for transformation, question in (
+        (RandomWordDeletion(seed=0), "how big"),
+        (RandomWordDeletion(num_words=3, seed=0), "how big alaska"),
+        (RandomWordTransposition(seed=0), "the the alaska"),
+    ):
+        stock = Augmenter(transformation, constraints=[RepeatModification(), PreserveLiterals(literals=("alaska",))])
+        fast = augmenter(transformation, ("alaska",))
+        assert fast.augment(question) == stock.augment(question) == [question]
+
+
+def test_long_questions_take_several_steps_without_touching_a_word_twice() -> None:
+    question = " ".join(f"w{i}" for i in range(20))
+    deleted = augmenter(RandomWordDeletion(seed=0), ("w7",)).augment(question)
+    assert len(deleted) == 1 and len(text_words(deleted[0])) == 16 and "w7" in deleted[0]
+    swapped = augmenter(RandomWordTransposition(seed=0), pct_words_to_swap=0.2).augment(question)[0].split()
+    assert len([i for i in range(20) if swapped[i] != f"w{i}"]) == 4 and sorted(swapped) == sorted(question.split())
+
+
+def test_other_settings_take_textattacks_own_path() -> None:
+    question = "what is the capital of the state with the largest population"
+    for options, constraints in (({"high_yield": True}, []), ({}, [StopwordModification()])):
+        fast = WordListAugmenter(RandomWordDeletion(seed=2), constraints=[RepeatModification(), *constraints], **options)
+        stock = Augmenter(RandomWordDeletion(seed=2), constraints=[RepeatModification(), *constraints], **options)
+        random.seed(1)
+        expected = stock.augment(question)
+        random.seed(1)
+        assert fast.augment(question) == expected
+
+
+def test_stock_transformation_is_unchanged_for_attacks() -> None:
+    # Transformation._get_transformations still gives up to num_candidates texts: attacks see every candidate.
+    outputs = RandomWordDeletion(seed=0)(AttackedText("which rivers run through the state with the largest population"))
+    assert len(outputs) == 20 == len({output.text for output in outputs})

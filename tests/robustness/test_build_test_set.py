@@ -16,6 +16,8 @@ from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.errors import RegistryError, ResourceError
 from textattack_semparse.registry import Entry, get_registry
 from textattack_semparse.robustness.build_test_set import (
+    ExamplePerturber,
+    _reseed,
     build_test_set,
     check_selection,
     create_perturbation,
@@ -59,10 +61,11 @@ def sentence_bert(encoder):
 def operation_outputs(name: str, examples: list) -> list[list[str]]:
     """Per example, every distinct output of perturbation ``name`` (created as the huang-2021
     setting creates it, seed 0) that differs from the question, with the gold's literals
-    protected, in the operation's order."""
+    protected, in the operation's order; its generator reseeded per example as the build reseeds it."""
     transformation = create_perturbation(name, seed=0, options=SETTING_PERTURBATION_OPTIONS["huang-2021"].get(name))
     per_example = []
-    for example in examples:
+    for example_id, example in enumerate(examples):
+        _reseed(transformation, f"0:{example_id}")
         text = AttackedText(example.question)
         record_gold_output(text, example.gold)
         outputs = transformation(text, pre_transformation_constraints=[RepeatModification(), PreserveLiterals()])
@@ -166,13 +169,12 @@ def test_huang_setting_keeps_the_most_similar_of_all_outputs_of_substitution_and
 
 
 def test_huang_setting_keeps_one_random_output_of_the_function_word_operations(built):
-    # The function-word operations keep one of all their outputs, drawn with random.Random(seed),
-    # whatever its similarity.
+    # The function-word operations keep one of all their outputs, drawn with a generator seeded by
+    # the seed and the example, whatever its similarity.
     for name in ("insertion", "deletion", "substitution-f"):
-        rng = random.Random(0)
         expected = [
-            outputs[rng.sample(range(len(outputs)), 1)[0]] if len(outputs) > 1 else outputs[0]
-            for outputs in operation_outputs(name, built.originals)
+            outputs[random.Random(f"0:{example_id}").sample(range(len(outputs)), 1)[0]] if len(outputs) > 1 else outputs[0]
+            for example_id, outputs in enumerate(operation_outputs(name, built.originals))
             if outputs
         ]
         assert [item.perturbed for item in built.utterances[name]] == expected
@@ -315,3 +317,19 @@ def test_a_test_set_needs_a_known_setting_or_a_selection():
         build_test_set(DATASET, ["deletion"], setting=None)
     with pytest.raises(ValueError, match="keep=10 exceeds candidates=1"):
         build_test_set(DATASET, ["deletion"], selection=(1, 10))
+
+
+@pytest.mark.parametrize("name", ["insertion", "random-deletion"])
+def test_an_example_is_perturbed_the_same_whatever_was_perturbed_before_it(name, encoder):
+    # Per-example reseeding: a resumed build (which skips finished examples) and a distributed one
+    # (each worker sees other examples) give the utterances a serial build gives.
+    examples = dataset_examples(DATASET, limit=EXAMPLES)
+
+    def perturber() -> ExamplePerturber:
+        return ExamplePerturber(create_perturbation(name, seed=0), name, candidates=3, keep=1, seed=0, encoder=encoder)
+
+    forward, backward = perturber(), perturber()
+    in_order = [forward(index, example) for index, example in enumerate(examples)]
+    in_reverse = [backward(index, example) for index, example in reversed(list(enumerate(examples)))][::-1]
+    assert in_order == in_reverse
+    assert sum(map(len, in_order)) >= EXAMPLES // 2

@@ -24,11 +24,13 @@ def built_dir(geo_mini_env, tmp_path_factory) -> Path:
 
 
 def test_build_writes_manifest_originals_and_perturbation_files(built_dir):
-    assert {path.name for path in built_dir.iterdir()} == {
+    assert {path.name for path in built_dir.iterdir()} - {"evaluations"} == {
         "manifest.json",
         "originals.jsonl",
         "deletion.jsonl",
         "distraction.jsonl",
+        "run.json",  # the command and settings, so a re-run resumes and a changed one is refused
+        "build.jsonl",  # the journal of finished examples
     }
     manifest = json.loads((built_dir / "manifest.json").read_text(encoding="utf-8"))
     assert (manifest["examples"], manifest["setting"], manifest["seed"]) == (6, "huang-2021", 0)

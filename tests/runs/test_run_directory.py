@@ -48,3 +48,13 @@ def test_atomic_write_gives_the_mode_a_plain_write_would(tmp_path):
     atomic_write_text(tmp_path / "atomic.csv", "a")
     (tmp_path / "plain.csv").write_text("a")
     assert (tmp_path / "atomic.csv").stat().st_mode == (tmp_path / "plain.csv").stat().st_mode
+
+
+def test_resuming_removes_the_temporary_files_a_killed_atomic_write_left(tmp_path):
+    RunDirectory(tmp_path, "attack", {})
+    (tmp_path / "tables").mkdir()
+    leftovers = [tmp_path / ".attack_log.csv.x1.tmp", tmp_path / "tables" / ".1.csv.x2.tmp"]
+    for leftover in leftovers:
+        leftover.write_text("half")
+    RunDirectory(tmp_path, "attack", {})
+    assert not any(leftover.exists() for leftover in leftovers)

@@ -32,22 +32,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "accuracy beside single-database accuracy (default: $SEMPARSE_TEST_SUITE_DIR)",
     )
     parser.add_argument("--output", help="write the report as JSON here")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from textattack_semparse.commands.output import print_table, write_json
+    from textattack_semparse.commands.run_options import progress_enabled
     from textattack_semparse.metrics.standard_accuracy import evaluate_victim
+    from textattack_semparse.runs.progress import progress_bar
 
     model = victim_name_with_options(args.model, shots=args.shots, selection=args.selection)
-    report = evaluate_victim(
-        model,
-        dataset=args.dataset,
-        limit=args.num_examples,
-        execution_mode=args.execution_mode,
-        gold_timeout=args.gold_timeout,
-        test_suite_dir=args.test_suite_dir,
-    )
+    with progress_bar(None, f"parsing with {args.model}", enabled=progress_enabled(args)) as bar:
+        report = evaluate_victim(
+            model,
+            dataset=args.dataset,
+            limit=args.num_examples,
+            execution_mode=args.execution_mode,
+            gold_timeout=args.gold_timeout,
+            test_suite_dir=args.test_suite_dir,
+            progress=bar,
+        )
     print_table(
         f"Standard accuracy of {args.model} on {report['dataset']}",
         ("metric", "value"),

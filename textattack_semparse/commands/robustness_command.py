@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from textattack_semparse.commands.output import add_scoring_arguments, positive_int, positive_seconds
+from textattack_semparse.commands.run_options import add_run_arguments
 from textattack_semparse.robustness.robustness_metrics import RATES
 from textattack_semparse.robustness.selection_settings import DEFAULT_SETTING, SELECTION_SETTINGS
 
@@ -33,13 +34,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build = commands.add_parser("build", help="perturb a dataset split into a test set (one JSONL per perturbation)")
     build.add_argument("--dataset", required=True, help="registered dataset, e.g. geo-question-test")
     _add_build_options(build)
-    build.add_argument("--output-dir", required=True, help="directory for manifest.json and the JSONL files")
+    build.add_argument(
+        "--output-dir", required=True, help="directory for manifest.json, the JSONL files and the journal of finished examples"
+    )
+    add_run_arguments(build)
     build.set_defaults(func=run_build)
 
     evaluate = commands.add_parser("evaluate", help="run a victim on a test set and report the four metrics")
     evaluate.add_argument("--model", required=True, help="registered victim name or local seq2seq directory")
     evaluate.add_argument("--input-dir", required=True, help="a directory written by `robustness build`")
+    evaluate.add_argument(
+        "--output-dir",
+        help="directory for robustness.json, robustness.csv and the journal of finished inputs (default: "
+        "INPUT_DIR/evaluations/<model>-<digest of the settings>, so the same command resumes there)",
+    )
     _add_evaluate_options(evaluate)
+    add_run_arguments(evaluate)
     evaluate.set_defaults(func=run_evaluate)
 
     table = commands.add_parser("table", help="one metric of several results: perturbations x (dataset / victim)")
@@ -75,8 +85,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--model", required=True, help="registered victim name or local seq2seq directory")
     run.add_argument("--dataset", help="registered dataset (default: the victim's own)")
     _add_build_options(run)
-    run.add_argument("--output-dir", required=True, help="test set goes here, and robustness.json/.csv by default")
+    run.add_argument(
+        "--output-dir", required=True, help="test set goes here, robustness.json/.csv by default, and the journals"
+    )
     _add_evaluate_options(run)
+    add_run_arguments(run)
     run.set_defaults(func=run_build_and_evaluate)
 
 
@@ -151,14 +164,75 @@ def _selection(args: argparse.Namespace) -> tuple[int | None, int | None] | None
     return candidates, keep
 
 
-def _build(args: argparse.Namespace, dataset: str, *, print_left_out: bool = True) -> Any:
+def _build_configuration(args: argparse.Namespace, dataset: str) -> dict[str, Any]:
+    """The settings that decide a test set (recorded in run.json; a change is refused on resume)."""
+    return {
+        "dataset": dataset,
+        "perturbations": args.perturbations,
+        "setting": args.setting,
+        "candidates": args.candidates,
+        "keep": args.keep,
+        "seed": args.seed,
+        "num_examples": args.num_examples,
+    }
+
+
+def _evaluate_configuration(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings that decide an evaluation's results (not where or how fast it runs)."""
+    return {
+        "model": args.model,
+        "batch_size": args.batch_size,
+        "timeout": args.timeout,
+        "execution_mode": args.execution_mode,
+        "gold_timeout": args.gold_timeout,
+    }
+
+
+def _run_directory(path: str | Path, command: str, configuration: dict[str, Any], resume: bool) -> Any:
+    """The run directory; a usage error (exit 2) when it holds another run or nothing to resume."""
+    from textattack_semparse.runs.run_directory import RunConfigurationChanged, RunDirectory
+
+    try:
+        run = RunDirectory(path, command, configuration, resume=resume)
+    except (RunConfigurationChanged, FileNotFoundError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    if run.resumed:
+        print(f"Resuming the run in {path} (finished items are not recomputed)")
+    return run
+
+
+def _check_victim_name(model: str) -> None:
+    """Fail before any work when ``model`` names no victim (workers resolve it later, on their node)."""
+    from textattack_semparse.registry import get_registry
+    from textattack_semparse.victims.llm_victim_name import is_llm_victim_name
+
+    registry = get_registry()
+    if ("victim", model) not in registry and not is_llm_victim_name(model) and not Path(model).is_dir():
+        registry.get("victim", model)  # raises RegistryError naming the closest victims
+
+
+def _build(
+    args: argparse.Namespace, dataset: str, run: Any, backend: Any, *, print_left_out: bool = True
+) -> Any:
     from textattack_semparse.commands.output import print_table
+    from textattack_semparse.commands.run_options import progress_enabled
     from textattack_semparse.robustness.build_test_set import build_test_set
     from textattack_semparse.robustness.selection_settings import describe_selection
+    from textattack_semparse.runs.progress import progress_bar
 
-    test_set = build_test_set(
-        dataset, args.perturbations, setting=args.setting, selection=_selection(args), seed=args.seed, limit=args.num_examples
-    )
+    with progress_bar(None, f"perturbing {dataset}", enabled=progress_enabled(args)) as bar:
+        test_set = build_test_set(
+            dataset,
+            args.perturbations,
+            setting=args.setting,
+            selection=_selection(args),
+            seed=args.seed,
+            limit=args.num_examples,
+            backend=backend,
+            journal=run.journal("build"),
+            progress=bar,
+        )
     for name, reason in test_set.skipped.items():
         print(f"Skipped perturbation {name!r}: {reason}")
     manifest = test_set.manifest()
@@ -189,15 +263,41 @@ def _build(args: argparse.Namespace, dataset: str, *, print_left_out: bool = Tru
     return test_set
 
 
-def _evaluate(args: argparse.Namespace, victim: Any, test_set: Any, output_json: str | None, output_csv: str | None) -> int:
-    from textattack_semparse.commands.output import print_table, write_json
-    from textattack_semparse.robustness.evaluate_test_set import evaluate_test_set, evaluation_scoring
-    from textattack_semparse.robustness.robustness_report import ROBUT_TABLE_COLUMNS, TABLE_COLUMNS
+def _evaluate(
+    args: argparse.Namespace,
+    test_set: Any,
+    run: Any,
+    backend: Any,
+    output_json: str | Path | None,
+    output_csv: str | Path | None,
+) -> int:
+    import functools
 
-    scoring = evaluation_scoring(
-        victim, test_set.dataset, mode=args.execution_mode, timeout=args.timeout, gold_timeout=args.gold_timeout
+    from textattack_semparse.commands.output import print_table
+    from textattack_semparse.commands.run_options import progress_enabled
+    from textattack_semparse.robustness.evaluate_test_set import EvaluationWorker, run_evaluation
+    from textattack_semparse.robustness.robustness_report import ROBUT_TABLE_COLUMNS, TABLE_COLUMNS
+    from textattack_semparse.runs.progress import progress_bar
+
+    make_worker = functools.partial(
+        EvaluationWorker.named,
+        args.model,
+        test_set.dataset,
+        batch_size=args.batch_size,
+        mode=args.execution_mode,
+        timeout=args.timeout,
+        gold_timeout=args.gold_timeout,
     )
-    report = evaluate_test_set(victim, test_set, victim_name=args.model, scoring=scoring, batch_size=args.batch_size)
+    with progress_bar(None, f"evaluating {args.model}", enabled=progress_enabled(args)) as bar:
+        report = run_evaluation(
+            test_set,
+            make_worker,
+            victim_name=args.model,
+            batch_size=args.batch_size,
+            backend=backend,
+            journal=run.journal("evaluate"),
+            progress=bar,
+        )
     judged = report.original_examples - report.original_gold_errors - report.original_victim_errors
     print_table(
         f"Robustness of {report.victim} on {report.dataset} (standard accuracy on {judged} originals: "
@@ -222,41 +322,93 @@ def _evaluate(args: argparse.Namespace, victim: Any, test_set: Any, output_json:
         print(f"{report.original_victim_errors} examples the victim failed on are excluded.")
     for note in report.notes:
         print(f"Note: {note}")
-    write_json(output_json, report.to_json())
+    if output_json is not None:
+        report.write_json(output_json)
+        print(f"Wrote {output_json}")
     if output_csv is not None:
         report.write_csv(output_csv)
         print(f"Wrote {output_csv}")
+    print(f"Journal of finished inputs: {run.journal('evaluate').path}")
     return 0
 
 
 def run_build(args: argparse.Namespace) -> int:
-    _build(args, args.dataset)
+    from textattack_semparse.commands.run_options import backend_from_arguments
+
+    run = _run_directory(args.output_dir, "robustness build", _build_configuration(args, args.dataset), args.resume)
+    with backend_from_arguments(args) as backend:
+        _build(args, args.dataset, run, backend)
+    print(f"Journal of finished examples: {run.journal('build').path}")
     return 0
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
+    from textattack_semparse.commands.run_options import backend_from_arguments
     from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet
-    from textattack_semparse.victims.resolution import resolve_victim
 
     test_set = RobustnessTestSet.read(args.input_dir)
-    victim, _ = resolve_victim(args.model, dataset=test_set.dataset)
-    return _evaluate(args, victim, test_set, args.output_json, args.output_csv)
+    _check_victim_name(args.model)
+    configuration = {**_evaluate_configuration(args), "test_set": _test_set_digest(args.input_dir, test_set)}
+    output_dir = Path(args.output_dir) if args.output_dir else _default_evaluation_dir(args.input_dir, configuration)
+    run = _run_directory(output_dir, "robustness evaluate", configuration, args.resume)
+    with backend_from_arguments(args) as backend:
+        return _evaluate(
+            args,
+            test_set,
+            run,
+            backend,
+            args.output_json or (output_dir / "robustness.json"),
+            args.output_csv or (output_dir / "robustness.csv"),
+        )
 
 
 def run_build_and_evaluate(args: argparse.Namespace) -> int:
-    from textattack_semparse.victims.resolution import required_dataset, resolve_victim
+    from textattack_semparse.commands.run_options import backend_from_arguments
+    from textattack_semparse.victims.resolution import required_dataset, victim_dataset
 
-    victim, dataset = resolve_victim(args.model, dataset=args.dataset)
-    dataset = required_dataset(args.model, dataset)
-    test_set = _build(args, dataset, print_left_out=False)  # the closing note gives them
+    _check_victim_name(args.model)
+    dataset = required_dataset(args.model, victim_dataset(args.model, args.dataset))
+    configuration = {**_build_configuration(args, dataset), **_evaluate_configuration(args)}
+    run = _run_directory(args.output_dir, "robustness run", configuration, args.resume)
     output = Path(args.output_dir)
-    return _evaluate(
-        args,
-        victim,
-        test_set,
-        args.output_json or str(output / "robustness.json"),
-        args.output_csv or str(output / "robustness.csv"),
-    )
+    with backend_from_arguments(args) as backend:
+        test_set = _build(args, dataset, run, backend, print_left_out=False)  # the closing note gives them
+        return _evaluate(
+            args,
+            test_set,
+            run,
+            backend,
+            args.output_json or (output / "robustness.json"),
+            args.output_csv or (output / "robustness.csv"),
+        )
+
+
+def _test_set_digest(input_dir: str, test_set: Any) -> str:
+    """SHA-256 of the test set's files (manifest, originals, perturbation files, tables), so that
+    evaluating a rebuilt, different test set into the same directory is refused."""
+    import hashlib
+
+    from textattack_semparse.robustness.robustness_test_set import MANIFEST, ORIGINALS, TABLES
+
+    folder = Path(input_dir)
+    files = [folder / MANIFEST, folder / ORIGINALS, *(folder / f"{name}.jsonl" for name in test_set.perturbations)]
+    files.extend(sorted(path for path in (folder / TABLES).rglob("*") if path.is_file()))
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(folder).as_posix().encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _default_evaluation_dir(input_dir: str, configuration: dict[str, Any]) -> Path:
+    """``INPUT_DIR/evaluations/<model>-<digest>``: the same command lands in the same directory (and
+    resumes there), other settings in another one."""
+    import hashlib
+    import json
+    import re
+
+    digest = hashlib.sha256(json.dumps(configuration, sort_keys=True).encode("utf-8")).hexdigest()[:10]
+    model = re.sub(r"[^A-Za-z0-9._-]+", "_", str(configuration["model"])).strip("._")[-60:] or "model"
+    return Path(input_dir) / "evaluations" / f"{model}-{digest}"
 
 
 def run_table(args: argparse.Namespace) -> int:

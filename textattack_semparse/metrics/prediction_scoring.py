@@ -14,6 +14,7 @@ from textattack_semparse.scoring.outcome import Outcome
 from textattack_semparse.scoring.scoring import Scoring
 
 if TYPE_CHECKING:
+    from textattack_semparse.runs.progress import ProgressBar
     from textattack_semparse.tables.table import Table
 
 BATCH_SIZE = 64
@@ -40,8 +41,16 @@ def victim_input(question: str, db_id: str | None, table: Table | None = None) -
     return question if db_id is None else (question, db_id)
 
 
-def predict(victim: Callable[[list[Any]], list[str]], inputs: Sequence[VictimInput], *, batch_size: int = BATCH_SIZE) -> list[str]:
+def predict(
+    victim: Callable[[list[Any]], list[str]],
+    inputs: Sequence[VictimInput],
+    *,
+    batch_size: int = BATCH_SIZE,
+    progress: ProgressBar | None = None,
+) -> list[str]:
     """The victim's prediction for each input, in order; each distinct input is parsed once.
+    ``progress`` (a :func:`~textattack_semparse.runs.progress.progress_bar`) counts the distinct
+    inputs as their batches finish.
 
     Example:
         >>> predict(lambda batch: [q.upper() for q in batch], ["a", "b", "a"], batch_size=1)
@@ -50,9 +59,14 @@ def predict(victim: Callable[[list[Any]], list[str]], inputs: Sequence[VictimInp
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
         raise ValueError(f"batch_size must be a positive int, got {batch_size!r}.")
     distinct = list(dict.fromkeys(inputs))
+    if progress is not None:
+        progress.set_total(len(distinct))
     outputs: list[str] = []
     for start in range(0, len(distinct), batch_size):
-        outputs.extend(victim(distinct[start : start + batch_size]))
+        batch = distinct[start : start + batch_size]
+        outputs.extend(victim(batch))
+        if progress is not None:
+            progress.advance(len(batch))
     by_input = dict(zip(distinct, outputs))
     return [by_input[item] for item in inputs]
 

@@ -19,6 +19,7 @@ def evaluate_victim(
     execution_mode: str | None = None,
     gold_timeout: float | None = None,
     test_suite_dir: str | Path | None = None,
+    progress: Any = None,
 ) -> dict[str, Any]:
     """Standard accuracy (Huang et al. 2021) of ``model`` on ``dataset``, judged as the
     dataset's benchmark judges (execution or exact match).
@@ -28,7 +29,8 @@ def evaluate_victim(
     distilled test suite (``test_suite_dir`` or ``SEMPARSE_TEST_SUITE_DIR``; Zhong, Yu and
     Klein 2020), the standard accuracy is test-suite accuracy, and the same predictions are
     also judged on the benchmark's own database alone (``single_database_*``), with the
-    count of predictions that one database accepts and the suite rejects.
+    count of predictions that one database accepts and the suite rejects. ``progress`` (a
+    :func:`~textattack_semparse.runs.progress.progress_bar`) counts the questions as they are parsed.
     """
     from textattack_semparse.datasets.benchmark import load_benchmark
     from textattack_semparse.metrics.prediction_scoring import judge_predictions, predict
@@ -48,7 +50,7 @@ def evaluate_victim(
     inputs = [
         tuple(columns.values()) if len(columns) > 1 else next(iter(columns.values())) for columns, _ in examples
     ]
-    predictions = predict(victim, inputs)
+    predictions = predict(victim, inputs, progress=progress)
     golds = [gold for _, gold in examples]
     db_ids = [columns.get("db_id") for columns, _ in examples]
     outcomes = judge_predictions(scoring, predictions, golds, db_ids)

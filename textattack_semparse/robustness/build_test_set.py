@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
+from typing import Any
 
 from textattack.constraints.pre_transformation import RepeatModification
 from textattack.shared import AttackedText
@@ -17,9 +19,10 @@ from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.constraints.sentence_bert_similarity import SentenceBERTSimilarity
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.errors import DatasetError, ResourceError, SemparseError
+from textattack_semparse.linguistics.sentence_embeddings import SentenceEmbeddings
 from textattack_semparse.registry import get_registry
 from textattack_semparse.robustness.perturbed_utterance import PerturbedUtterance
-from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet, check_perturbation_name
+from textattack_semparse.robustness.robustness_test_set import TABLE_FIELD, RobustnessTestSet, check_perturbation_name
 from textattack_semparse.robustness.selection_settings import (
     DEFAULT_SETTING,
     SELECTION_SETTINGS,
@@ -28,6 +31,10 @@ from textattack_semparse.robustness.selection_settings import (
     check_setting,
     perturbation_selection,
 )
+from textattack_semparse.runs.backends import Backend, SerialBackend
+from textattack_semparse.runs.journal import Journal
+from textattack_semparse.runs.progress import ProgressBar
+from textattack_semparse.tables.table import Table
 from textattack_semparse.tables.table_text import QUESTION_COLUMN, freeze_table_column, table_input, table_of
 from textattack_semparse.transformations.derived_text import distinct_new_texts
 from textattack_semparse.transformations.table.table_transformation import TableTransformation
@@ -132,26 +139,68 @@ def perturb_examples(
         left_out: When given, counts each example that got no utterance under its reason (the
             table perturbation's ``skip_reason``, else ``"no candidate"``).
     """
-    check_selection(candidates, keep)
-    distinct = _DistinctOutputs(transformation)
-    k = keep if keep is not None else candidates
-    table_perturbation = isinstance(transformation, TableTransformation)
-    selector: Transformation = distinct
-    if k is not None and not table_perturbation:
-        selector = TopKBySimilarity(distinct, k=k, num_candidates=candidates, encoder=encoder, seed=seed)
-    utterances = []
-    for example_id, example in enumerate(examples):
+    perturber = ExamplePerturber(transformation, perturbation, candidates=candidates, keep=keep, seed=seed, encoder=encoder)
+    return [
+        utterance
+        for example_id, example in enumerate(examples)
+        for utterance in perturber(example_id, example, left_out=left_out)
+    ]
+
+
+class ExamplePerturber:
+    """One perturbation applied to one example at a time, as :func:`perturb_examples` applies it.
+
+    Before each example the generators of the transformation (and of the sampler) are reseeded
+    with ``seed`` and the example's id, and the Sentence-BERT cache is emptied, so an example's
+    utterances (and their similarity scores, to the last digit) do not depend on which examples
+    were perturbed before it: a resumed or distributed build equals the serial one. ``seed=None``
+    leaves the generators as they are (no reproducibility asked for).
+    """
+
+    def __init__(
+        self,
+        transformation: Transformation,
+        perturbation: str,
+        *,
+        candidates: int | None = 1,
+        keep: int | None = 1,
+        seed: int | None = 0,
+        encoder: SentenceBERTSimilarity | SentenceEmbeddings | None = None,
+    ) -> None:
+        check_selection(candidates, keep)
+        self.perturbation = perturbation
+        self.seed = seed
+        self.k = keep if keep is not None else candidates
+        self.table_perturbation = isinstance(transformation, TableTransformation)
+        self.transformation = transformation
+        self.encoder = encoder if encoder is not None else SentenceEmbeddings()
+        self.selector: Transformation = _DistinctOutputs(transformation)
+        if self.k is not None and not self.table_perturbation:
+            self.selector = TopKBySimilarity(
+                self.selector, k=self.k, num_candidates=candidates, encoder=self.encoder, seed=seed
+            )
+
+    def __call__(
+        self, example_id: int, example: SemparseExample, *, left_out: Counter[str] | None = None
+    ) -> list[PerturbedUtterance]:
+        """The utterances of ``example``; counts why it got none in ``left_out`` when given."""
+        if self.seed is not None:
+            _reseed(self.selector, f"{self.seed}:{example_id}")
+        # Padding makes an embedding depend, in its last bits, on the texts it is batched with; with
+        # no cached texts the batch is this example's texts alone, wherever and after whatever it runs.
+        self.encoder.clear_cache()
         text = AttackedText(example.question if example.table is None else table_input(example.question, example.table))
         record_gold_output(text, example.gold)
         constraints = [RepeatModification(), PreserveLiterals()]
         if example.table is not None:
             constraints.append(freeze_table_column())
-        outputs = selector(text, pre_transformation_constraints=constraints)
-        if table_perturbation and k is not None:
-            outputs = _seeded_sample(outputs, k, seed, example_id)
+        outputs = self.selector(text, pre_transformation_constraints=constraints)
+        if self.table_perturbation and self.k is not None:
+            outputs = _seeded_sample(outputs, self.k, self.seed, example_id)
         if not outputs and left_out is not None:
-            reason = transformation.skip_reason(text) if table_perturbation else None
+            reason = self.transformation.skip_reason(text) if self.table_perturbation else None
             left_out[reason or "no candidate"] += 1
+        utterances = []
         for output in outputs:
             score = output.attack_attrs.get("similarity_score")
             utterances.append(
@@ -160,13 +209,30 @@ def perturb_examples(
                     original=example.question,
                     perturbed=output._text_input[QUESTION_COLUMN] if example.table is not None else output.text,
                     gold=example.gold,
-                    perturbation=perturbation,
+                    perturbation=self.perturbation,
                     db_id=example.db_id,
                     similarity=None if score is None else round(float(score), 6),
                     table=table_of(output),
                 )
             )
-    return utterances
+        return utterances
+
+
+def _reseed(transformation: Transformation, key: str) -> None:
+    """Reseed every ``random.Random`` that ``transformation`` and the transformations it wraps own."""
+    seen: set[int] = set()
+    stack: list[object] = [transformation]
+    while stack:
+        item = stack.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, random.Random):
+            item.seed(key)
+        elif isinstance(item, Transformation):
+            stack.extend(vars(item).values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
 
 
 def _seeded_sample(outputs: list[AttackedText], k: int, seed: int | None, example_id: int) -> list[AttackedText]:
@@ -175,6 +241,10 @@ def _seeded_sample(outputs: list[AttackedText], k: int, seed: int | None, exampl
         return list(outputs)
     chosen = sorted(random.Random(f"{seed}:{example_id}").sample(range(len(outputs)), k))
     return [outputs[index] for index in chosen]
+
+
+BUILD_CHUNK = 8
+"""Examples per task of a build: small enough that a kill loses little, large enough to keep workers busy."""
 
 
 def build_test_set(
@@ -186,6 +256,9 @@ def build_test_set(
     seed: int | None = 0,
     limit: int | None = None,
     encoder: SentenceBERTSimilarity | None = None,
+    backend: Backend | None = None,
+    journal: Journal | None = None,
+    progress: ProgressBar | None = None,
 ) -> RobustnessTestSet:
     """A robustness test set of ``dataset`` with the named registered perturbations.
 
@@ -201,8 +274,14 @@ def build_test_set(
     available (one of :data:`UNAVAILABLE_ERRORS` while it is created or applied), and the
     table perturbations when the dataset has no tables; a perturbation named explicitly that
     fails raises instead. Why a perturbation gave an example no utterance is counted in
-    :attr:`RobustnessTestSet.left_out`. Each perturbation is seeded
-    with ``seed`` (when it takes one), so equal arguments give equal files.
+    :attr:`RobustnessTestSet.left_out`. Each perturbation is seeded with ``seed`` (when it
+    takes one) and reseeded per example (:class:`ExamplePerturber`), so equal arguments give
+    equal files whatever the order or the machine examples are perturbed on.
+
+    Examples are perturbed in chunks of :data:`BUILD_CHUNK` on ``backend`` (default: this
+    process); each worker creates the perturbations itself. Each finished example is appended
+    to ``journal`` (key ``<perturbation>/<example_id>``), and examples the journal already
+    holds are not perturbed again, so a killed build continues where it stopped.
 
     Raises:
         RegistryError: An unknown dataset or perturbation name.
@@ -221,44 +300,52 @@ def build_test_set(
     for name in names:
         registry.get("perturbation", check_perturbation_name(name))
     examples = dataset_examples(dataset, limit=limit)
-    setting_options = SETTING_PERTURBATION_OPTIONS.get(setting, {}) if setting is not None else {}
     default = selection if selection is not None else SELECTION_SETTINGS[str(setting)]
     chosen = {
         name: selection if selection is not None else perturbation_selection(str(setting), name) for name in names
     }
-    encoder = encoder if encoder is not None else SentenceBERTSimilarity()
-    utterances: dict[str, list[PerturbedUtterance]] = {}
+    make_worker = functools.partial(
+        _BuildWorker,
+        dataset=dataset,
+        options=SETTING_PERTURBATION_OPTIONS.get(setting, {}) if setting is not None else {},
+        selection=chosen,
+        seed=seed,
+        explicit=explicit,
+        has_tables=any(example.table is not None for example in examples),
+        encoder=encoder,
+    )
+    done = journal.read() if journal is not None else {}
+    tasks = [
+        (name, chunk)
+        for name in names
+        for chunk in _chunks(
+            [(index, example) for index, example in enumerate(examples) if _build_key(name, index) not in done],
+            BUILD_CHUNK,
+        )
+    ]
+    if progress is not None:
+        progress.set_total(len(examples) * len(names))
+        progress.advance(len(examples) * len(names) - sum(len(chunk) for _, chunk in tasks))
     skipped: dict[str, str] = {}
-    left_out: dict[str, Counter[str]] = {}
-    has_tables = any(example.table is not None for example in examples)
-    for name in names:
-        try:
-            transformation = create_perturbation(name, seed=seed, options=setting_options.get(name))
-            if not explicit and not has_tables and isinstance(transformation, TableTransformation):
-                skipped[name] = f"table perturbation; {dataset} has no tables"
-                continue
-            left_out[name] = Counter()
-            utterances[name] = perturb_examples(
-                examples,
-                transformation,
-                perturbation=name,
-                candidates=chosen[name][0],
-                keep=chosen[name][1],
-                seed=seed,
-                encoder=encoder,
-                left_out=left_out[name],
-            )
-        except UNAVAILABLE_ERRORS as error:
-            if not explicit:
-                skipped[name] = f"{type(error).__name__}: {' '.join(str(error).split())}"
-                continue
-            if isinstance(error, SemparseError):
-                raise
-            raise ResourceError(
-                f"Perturbation {name!r} cannot run here: {type(error).__name__}: {str(error).rstrip('.')}. Its model or "
-                f"resource is not available (offline?); make it available or leave {name!r} out of "
-                "--perturbations."
-            ) from error
+    for (name, chunk), result in zip(tasks, (backend or SerialBackend()).map(make_worker, _perturb_chunk, tasks)):
+        if isinstance(result, str):
+            skipped.setdefault(name, result)
+        elif name not in skipped:
+            for (index, _), record in zip(chunk, result):
+                done[_build_key(name, index)] = record
+                if journal is not None:
+                    journal.append(_build_key(name, index), record)
+        if progress is not None:
+            progress.advance(len(chunk))
+    kept = [name for name in names if name not in skipped]
+    utterances: dict[str, list[PerturbedUtterance]] = {name: [] for name in kept}
+    left_out: dict[str, Counter[str]] = {name: Counter() for name in kept}
+    for name in kept:
+        for index in range(len(examples)):
+            record = done[_build_key(name, index)]
+            utterances[name].extend(_utterance_from_record(item) for item in record["utterances"])
+            if record["left_out"] is not None:
+                left_out[name][record["left_out"]] += 1
     return RobustnessTestSet(
         dataset=dataset,
         originals=examples,
@@ -271,6 +358,94 @@ def build_test_set(
         left_out={name: dict(left_out[name].most_common()) for name in utterances},
         selection={name: chosen[name] for name in utterances},
     )
+
+
+def _build_key(perturbation: str, example_id: int) -> str:
+    return f"{perturbation}/{example_id}"
+
+
+def _chunks(items: list[Any], size: int) -> list[list[Any]]:
+    return [items[start : start + size] for start in range(0, len(items), size)]
+
+
+def _utterance_record(utterance: PerturbedUtterance) -> dict[str, Any]:
+    """A journal record of ``utterance``: its JSONL record with its table, if any, as JSON text."""
+    record = utterance.to_json()
+    if utterance.table is not None:
+        record[TABLE_FIELD] = utterance.table.to_json()
+    return record
+
+
+def _utterance_from_record(record: dict[str, Any]) -> PerturbedUtterance:
+    table = record.get(TABLE_FIELD)
+    fields = {key: value for key, value in record.items() if key != TABLE_FIELD}
+    return PerturbedUtterance.from_json(fields, source="build journal", table=None if table is None else Table.from_json(table))
+
+
+class _BuildWorker:
+    """What a build worker holds: the perturbations it has created and one Sentence-BERT scorer."""
+
+    def __init__(
+        self,
+        *,
+        dataset: str,
+        options: Mapping[str, Mapping[str, object]],
+        selection: Mapping[str, Selection],
+        seed: int | None,
+        explicit: bool,
+        has_tables: bool,
+        encoder: SentenceBERTSimilarity | None,
+    ) -> None:
+        self.dataset = dataset
+        self.options = options
+        self.selection = selection
+        self.seed = seed
+        self.explicit = explicit
+        self.has_tables = has_tables
+        self.encoder = encoder if encoder is not None else SentenceBERTSimilarity()
+        self.perturbers: dict[str, ExamplePerturber | str] = {}
+
+    def perturber(self, name: str) -> ExamplePerturber | str:
+        """The perturber of ``name``, or why ``name`` is skipped."""
+        if name not in self.perturbers:
+            transformation = create_perturbation(name, seed=self.seed, options=self.options.get(name))
+            if not self.explicit and not self.has_tables and isinstance(transformation, TableTransformation):
+                self.perturbers[name] = f"table perturbation; {self.dataset} has no tables"
+            else:
+                candidates, keep = self.selection[name]
+                self.perturbers[name] = ExamplePerturber(
+                    transformation, name, candidates=candidates, keep=keep, seed=self.seed, encoder=self.encoder
+                )
+        return self.perturbers[name]
+
+
+def _perturb_chunk(
+    worker: _BuildWorker, task: tuple[str, list[tuple[int, SemparseExample]]]
+) -> list[dict[str, Any]] | str:
+    """One journal record per example of the task, or why its perturbation is skipped."""
+    name, chunk = task
+    try:
+        perturber = worker.perturber(name)
+        if isinstance(perturber, str):
+            return perturber
+        records = []
+        for index, example in chunk:
+            reasons: Counter[str] = Counter()
+            utterances = perturber(index, example, left_out=reasons)
+            records.append(
+                {"utterances": [_utterance_record(item) for item in utterances], "left_out": next(iter(reasons), None)}
+            )
+        return records
+    except UNAVAILABLE_ERRORS as error:
+        if not worker.explicit:
+            return f"{type(error).__name__}: {' '.join(str(error).split())}"
+        if isinstance(error, SemparseError):
+            raise
+        raise ResourceError(
+            f"Perturbation {name!r} cannot run here: {type(error).__name__}: {str(error).rstrip('.')}. Its model or "
+            f"resource is not available (offline?); make it available or leave {name!r} out of "
+            "--perturbations."
+        ) from error
 
 
 class _DistinctOutputs(Transformation):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -20,6 +21,7 @@ from textattack_semparse.robustness.robustness_metrics import (
     macro_average,
     micro_average,
 )
+from textattack_semparse.runs.run_directory import atomic_write_text
 
 FORMAT = "textattack-semparse robustness report"
 MICRO, MACRO, ORIGINALS = "micro", "macro", "originals"
@@ -173,12 +175,17 @@ class RobustnessReport:
         return rows
 
     def write_csv(self, path: str | os.PathLike[str]) -> None:
-        """Write :meth:`csv_rows`; empty cells for undefined values."""
-        with Path(path).open("w", encoding="utf-8", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=CSV_COLUMNS, restval="")
-            writer.writeheader()
-            for row in self.csv_rows():
-                writer.writerow({key: "" if value is None else value for key, value in row.items()})
+        """Write :meth:`csv_rows` atomically; empty cells for undefined values."""
+        text = io.StringIO(newline="")
+        writer = csv.DictWriter(text, fieldnames=CSV_COLUMNS, restval="")
+        writer.writeheader()
+        for row in self.csv_rows():
+            writer.writerow({key: "" if value is None else value for key, value in row.items()})
+        atomic_write_text(path, text.getvalue())
+
+    def write_json(self, path: str | os.PathLike[str]) -> None:
+        """Write :meth:`to_json` as indented JSON, atomically (what :meth:`read` reads)."""
+        atomic_write_text(path, json.dumps(self.to_json(), indent=2) + "\n")
 
     def table_rows(self) -> list[tuple[Any, ...]]:
         """Rows for :data:`TABLE_COLUMNS`: the perturbations, then the micro and macro averages."""

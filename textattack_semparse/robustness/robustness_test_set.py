@@ -28,6 +28,7 @@ from typing import Any
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.errors import DatasetError
 from textattack_semparse.robustness.perturbed_utterance import PerturbedUtterance
+from textattack_semparse.runs.run_directory import atomic_write_text
 from textattack_semparse.tables.table import Table
 
 FORMAT = "textattack-semparse robustness test set"
@@ -163,7 +164,10 @@ class RobustnessTestSet:
         }
 
     def write(self, directory: str | os.PathLike[str]) -> list[Path]:
-        """Write the manifest, the originals and one JSONL file per perturbation; return their paths."""
+        """Write the manifest, the originals and one JSONL file per perturbation; return their paths.
+
+        Each file is written atomically (a kill leaves the old file or the new one), the manifest last.
+        """
         folder = Path(directory)
         folder.mkdir(parents=True, exist_ok=True)
         originals = []
@@ -190,7 +194,7 @@ class RobustnessTestSet:
                 records.append(record)
             paths.append(_write_jsonl(folder / f"{name}.jsonl", records))
         manifest = folder / MANIFEST
-        manifest.write_text(json.dumps(self.manifest(), indent=2) + "\n", encoding="utf-8")
+        atomic_write_text(manifest, json.dumps(self.manifest(), indent=2) + "\n")
         return [manifest, *paths]
 
     @classmethod
@@ -285,9 +289,7 @@ def _original_example(record: Any, index: int, source: str, folder: Path) -> Sem
 
 def _write_table(folder: Path, relative: str, table: Table) -> str:
     """Write ``table`` as CSV at ``folder / relative``; return ``relative`` (the record's path)."""
-    path = folder / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(table.to_csv(), encoding="utf-8")
+    atomic_write_text(folder / relative, table.to_csv())
     return relative
 
 
@@ -304,9 +306,7 @@ def _read_table(folder: Path, record: Any, source: str) -> Table | None:
 
 
 def _write_jsonl(path: Path, records: list[dict[str, Any]]) -> Path:
-    with path.open("w", encoding="utf-8") as handle:
-        for record in records:
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    atomic_write_text(path, "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records))
     return path
 
 

@@ -76,6 +76,8 @@ class RunDirectory:
         if run_file.exists():
             self._check_same_run(json.loads(run_file.read_text(encoding="utf-8")))
             self.resumed = True
+            for leftover in self.path.rglob(".*.tmp"):  # a kill during atomic_write_text leaves these
+                leftover.unlink(missing_ok=True)
         elif resume:
             raise FileNotFoundError(
                 f"Nothing to resume in {self.path}: it has no {RUN_FILE}. Run the command without --resume to start."

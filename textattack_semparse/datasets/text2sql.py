@@ -15,6 +15,7 @@ This module does not import TextAttack; :class:`Text2SQLDataset` lives in
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -61,10 +62,21 @@ def _split_label(value: Any) -> str | None:
 
 
 def _where(path: Path, index: int, sentence: int | None = None) -> str:
-    lines = _entry_lines(path)
+    try:
+        stat = path.stat()
+    except OSError:
+        lines: tuple[int, ...] = ()
+    else:
+        lines = _entry_lines_of_version(path, stat.st_mtime_ns, stat.st_size)
     line = f" (line {lines[index]})" if index < len(lines) else ""
     place = f"{path}: entry {index}{line}"
     return place if sentence is None else f"{place}, sentence {sentence}"
+
+
+@functools.lru_cache(maxsize=8)
+def _entry_lines_of_version(path: Path, mtime_ns: int, size: int) -> tuple[int, ...]:
+    """:func:`_entry_lines` read once per version of the file (every entry names its place)."""
+    return tuple(_entry_lines(path))
 
 
 def _entry_lines(path: Path) -> list[int]:

@@ -17,7 +17,6 @@ from textattack_semparse.errors import RegistryError, ResourceError
 from textattack_semparse.registry import Entry, get_registry
 from textattack_semparse.robustness.build_test_set import (
     ExamplePerturber,
-    _reseed,
     build_test_set,
     check_selection,
     create_perturbation,
@@ -29,6 +28,7 @@ from textattack_semparse.robustness.selection_settings import (
     SETTING_PERTURBATION_OPTIONS,
     perturbation_selection,
 )
+from textattack_semparse.runs.seeding import component_generators
 from textattack_semparse.sql.literals import literal_words, sql_literals
 from textattack_semparse.transformations.function_word_deletion import FunctionWordDeletion
 
@@ -65,7 +65,8 @@ def operation_outputs(name: str, examples: list) -> list[list[str]]:
     transformation = create_perturbation(name, seed=0, options=SETTING_PERTURBATION_OPTIONS["huang-2021"].get(name))
     per_example = []
     for example_id, example in enumerate(examples):
-        _reseed(transformation, f"0:{example_id}")
+        for generator in component_generators(transformation):
+            generator.seed(f"0:{example_id}")
         text = AttackedText(example.question)
         record_gold_output(text, example.gold)
         outputs = transformation(text, pre_transformation_constraints=[RepeatModification(), PreserveLiterals()])

@@ -24,7 +24,6 @@ import base64
 import functools
 import os
 import pickle
-import random
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +34,7 @@ from textattack_semparse.errors import RecipeError, closest_match_hint
 from textattack_semparse.runs.backends import Backend
 from textattack_semparse.runs.progress import progress_bar
 from textattack_semparse.runs.run_directory import RunDirectory, atomic_write_text
+from textattack_semparse.runs.seeding import component_generators
 
 JOURNAL = "examples"
 """Journal name: ``examples.jsonl`` in the output directory, one finished example a line."""
@@ -177,7 +177,7 @@ class AttackWorker:
 
     def __init__(self, attack: Any) -> None:
         self.attack = attack
-        self.generators = [(generator, generator.getstate()) for generator in _own_generators(attack)]
+        self.generators = [(generator, generator.getstate()) for generator in component_generators(attack)]
 
     def reset(self) -> None:
         """Empty the caches and rewind the components' generators: the attack as just built."""
@@ -210,33 +210,6 @@ def attack_example(worker: AttackWorker, task: AttackTask) -> Any:
     if task.label_names is not None:
         text.attack_attrs["label_names"] = task.label_names
     return worker.attack.attack(text, task.ground_truth)
-
-
-def _own_generators(attack: Any) -> list[random.Random]:
-    """The ``random.Random`` generators the attack's components hold (a transformation sampling
-    candidates with its own seeded generator): they advance from example to example, so without
-    a rewind an example's result would depend on the examples its worker attacked before."""
-    found: dict[int, random.Random] = {}
-    seen: set[int] = set()
-    stack = [attack]
-    while stack:
-        item = stack.pop()
-        if id(item) in seen:
-            continue
-        seen.add(id(item))
-        if isinstance(item, random.Random):
-            found[id(item)] = item
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple, set, frozenset)):
-            stack.extend(item)
-        elif type(item).__module__.partition(".")[0] in _COMPONENT_PACKAGES and hasattr(item, "__dict__"):
-            stack.extend(vars(item).values())
-    return list(found.values())
-
-
-_COMPONENT_PACKAGES = ("textattack", "textattack_semparse")
-"""Packages whose objects :func:`_own_generators` looks inside (not torch modules or models)."""
 
 
 def clear_caches(attack: Any) -> None:

@@ -39,6 +39,7 @@ from textattack_semparse.tables.table_text import QUESTION_COLUMN, freeze_table_
 from textattack_semparse.transformations.derived_text import distinct_new_texts
 from textattack_semparse.transformations.table.table_transformation import TableTransformation
 from textattack_semparse.transformations.top_k_by_similarity import TopKBySimilarity
+from textattack_semparse.runs.seeding import component_generators
 
 UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (OSError, ImportError, SemparseError)
 """What a perturbation raises when its model or resource cannot be had (offline hub lookups
@@ -185,7 +186,8 @@ class ExamplePerturber:
     ) -> list[PerturbedUtterance]:
         """The utterances of ``example``; counts why it got none in ``left_out`` when given."""
         if self.seed is not None:
-            _reseed(self.selector, f"{self.seed}:{example_id}")
+            for generator in component_generators(self.selector):
+                generator.seed(f"{self.seed}:{example_id}")
         # Padding makes an embedding depend, in its last bits, on the texts it is batched with; with
         # no cached texts the batch is this example's texts alone, wherever and after whatever it runs.
         self.encoder.clear_cache()
@@ -216,23 +218,6 @@ class ExamplePerturber:
                 )
             )
         return utterances
-
-
-def _reseed(transformation: Transformation, key: str) -> None:
-    """Reseed every ``random.Random`` that ``transformation`` and the transformations it wraps own."""
-    seen: set[int] = set()
-    stack: list[object] = [transformation]
-    while stack:
-        item = stack.pop()
-        if id(item) in seen:
-            continue
-        seen.add(id(item))
-        if isinstance(item, random.Random):
-            item.seed(key)
-        elif isinstance(item, Transformation):
-            stack.extend(vars(item).values())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
 
 
 def _seeded_sample(outputs: list[AttackedText], k: int, seed: int | None, example_id: int) -> list[AttackedText]:

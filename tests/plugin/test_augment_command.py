@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import run_command
 from textattack_semparse.cli import main
 from textattack_semparse.commands.augment_command import input_format
 from textattack_semparse.datasets.geo_mini import geo_mini_paths
@@ -152,9 +153,13 @@ def test_ends_with_the_path_it_wrote(tmp_path: Path, capsys: pytest.CaptureFixtu
 @pytest.mark.parametrize("operation", ["random-deletion", "random-swap"])
 def test_random_deletion_and_swap_keep_every_gold_literal(tmp_path: Path, operation: str) -> None:
     # These run on word lists (WordListAugmenter); the file keeps only augmentations that re-template.
+    # In a fresh process: the draws must not depend on what earlier tests did with shared components.
     output = tmp_path / "out.json"
     arguments = ["--input", str(geo_mini_paths()[0]), "--output", str(output), "--perturbation", operation]
-    assert main(["augment", "--recipe", "semparse-mda", *arguments, "--exclude-original"]) == 0
+    completed = run_command(
+        "textattack-semparse", "augment", "--recipe", "semparse-mda", *arguments, "--exclude-original", "--no-progress"
+    )
+    assert completed.returncode == 0, completed.stderr
     sources: dict[str, list[list[str]]] = {}
     for example in load_text2sql(geo_mini_paths()[0]):
         sources.setdefault(example.gold, []).append(example.question.split())

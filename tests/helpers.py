@@ -110,3 +110,16 @@ def distinct_golds(benchmark: str) -> list[str]:
     from textattack_semparse.datasets.benchmark import load_benchmark
 
     return sorted({example.gold for example in load_benchmark(benchmark).examples})
+
+
+def _tiny_tables():
+    from textattack_semparse.tables.table import Table
+
+    return [
+        Table(["City", "Year", "Gold"], [["Oslo", "2001", "3"], ["Rome", "2004", "5"], ["Paris", "2008", "7"]]),
+        Table(["Team", "Gold"], [["Oslo", "5"], ["Rome", "3"]]),
+    ]
+
+
+TINY_TABLES = _tiny_tables()
+"""Two small tables the tiny Table QA victims (TAPAS, TAPEX) are tested on."""

@@ -11,6 +11,7 @@ import pytest
 import torch
 import transformers
 
+from tests.helpers import TINY_TABLES as TABLES
 from textattack_semparse.errors import VictimError
 from textattack_semparse.tables.answers import parse_answer
 from textattack_semparse.tables.table import Table
@@ -18,10 +19,6 @@ from textattack_semparse.victims import tapas_parser
 from textattack_semparse.victims.tapas_parser import AGGREGATIONS, TapasParser, aggregate
 
 WORDS = "which who what how many team year city won most total oslo rome paris 2001 2004 2008 gold 3 5 7 is the in".split()
-TABLES = [
-    Table(["City", "Year", "Gold"], [["Oslo", "2001", "3"], ["Rome", "2004", "5"], ["Paris", "2008", "7"]]),
-    Table(["Team", "Gold"], [["Oslo", "5"], ["Rome", "3"]]),
-]
 INPUTS = [
     ("which city won in 2004", TABLES[0].to_json()),
     ("how many gold", TABLES[1].to_json()),

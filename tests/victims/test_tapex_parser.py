@@ -13,15 +13,12 @@ import torch
 import transformers
 from transformers.models.gpt2.tokenization_gpt2 import bytes_to_unicode
 
+from tests.helpers import TINY_TABLES as TABLES
 from textattack_semparse.tables.answers import format_answer
 from textattack_semparse.tables.table import Table
 from textattack_semparse.victims import tapex_parser
 from textattack_semparse.victims.tapex_parser import OMNITAB_WTQ, TapexParser, split_answer
 
-TABLES = [
-    Table(["City", "Year", "Gold"], [["Oslo", "2001", "3"], ["Rome", "2004", "5"], ["Paris", "2008", "7"]]),
-    Table(["Team", "Gold"], [["Oslo", "5"], ["Rome", "3"]]),
-]
 INPUTS = [
     ("which city won in 2004", TABLES[0].to_json()),
     ("how many gold", TABLES[1].to_json()),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 VENV_BIN = Path(sys.executable).parent
@@ -21,6 +22,20 @@ def run_command(*args: str, env: dict[str, str] | None = None, cwd: Path | None 
         cwd=cwd,
         timeout=timeout,
     )
+
+
+def kill_before_the_end(kill: Callable[[int], int], lines: int, total: int, *, attempts: int = 4) -> int:
+    """Call ``kill(lines)`` (start a run afresh and SIGKILL it once it has journaled ``lines`` items;
+    it returns the items journaled) until the kill lands before the run journaled all ``total``
+    items. A kill lands a poll interval after its point, and a fast machine (or a burst of Ray
+    results) can finish the run meanwhile; such an attempt tested nothing, so the point is halved
+    and the run started again. Returns the items journaled by the kill that landed in time."""
+    for _ in range(attempts):
+        journaled = kill(lines)
+        if journaled < total:
+            return journaled
+        lines = max(1, lines // 2)
+    raise AssertionError(f"{attempts} runs each finished all {total} items before the SIGKILL landed")
 
 
 def word_level_tokenizer(words: list[str]):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import signal
 import subprocess
 import time
@@ -21,7 +22,7 @@ from tests.commands.test_attack_command import (
     journal_lines,
     uninterrupted_run,
 )
-from tests.helpers import VENV_BIN, run_command
+from tests.helpers import VENV_BIN, kill_before_the_end, run_command
 
 KILL_POINTS = random.Random(12)
 """Draws how many journal lines a run writes before it is killed (seeded: the same points each run)."""
@@ -86,10 +87,15 @@ def test_killed_then_resumed_writes_the_uninterrupted_logs(killed, resumed, tmp_
     pytest.importorskip("ray")
     pytest.importorskip("psutil")
     reference = uninterrupted_run(tmp_path_factory)
-    lines = KILL_POINTS.randint(1, EXAMPLES // 2)  # early enough that a burst of Ray results does not finish the run
+    lines = KILL_POINTS.randint(1, EXAMPLES // 2)
     output = tmp_path / "run"
-    journaled = kill_after(output, lines, killed, tmp_path / "killed.log")
-    assert lines <= journaled < EXAMPLES and not (output / LOGS[0]).exists()
+
+    def kill(lines: int) -> int:
+        shutil.rmtree(output, ignore_errors=True)
+        return kill_after(output, lines, killed, tmp_path / "killed.log")
+
+    journaled = kill_before_the_end(kill, lines, EXAMPLES)
+    assert 1 <= journaled < EXAMPLES and not (output / LOGS[0]).exists()
 
     completed = run_command(
         "textattack-semparse", *attack_arguments(output, "--resume", "--backend", resumed), env=ENVIRONMENT

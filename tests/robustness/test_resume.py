@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import run_command
+from tests.helpers import kill_before_the_end, run_command
 from tests.robustness.conftest import (
     directory_files,
     journal_lines,
@@ -40,10 +41,15 @@ def test_the_journals_hold_one_line_per_finished_item(uninterrupted):
 @pytest.mark.parametrize("draw", [0, 1])
 def test_a_run_killed_at_a_random_point_then_run_again_writes_the_uninterrupted_files(draw, uninterrupted, tmp_path):
     output = tmp_path / "run"
-    lines = random.Random(f"serial-kill-{draw}").randint(1, journal_lines(uninterrupted) - 2)
-    left_behind, _ = kill_at_random_point(robustness_run_arguments(output), output, lines)
-    stop_processes(left_behind)
-    assert journal_lines(output) < journal_lines(uninterrupted)
+    total = journal_lines(uninterrupted)
+
+    def kill(lines: int) -> int:
+        shutil.rmtree(output, ignore_errors=True)
+        left_behind, _ = kill_at_random_point(robustness_run_arguments(output), output, lines)
+        stop_processes(left_behind)
+        return journal_lines(output)
+
+    kill_before_the_end(kill, random.Random(f"serial-kill-{draw}").randint(1, total - 2), total)
     again = run_command("textattack-semparse", *robustness_run_arguments(output), env=run_subprocess_environment())
     assert again.returncode == 0, again.stderr
     assert "Resuming the run" in again.stdout

@@ -10,7 +10,7 @@ export TOKENIZERS_PARALLELISM ?= false
 # Docs blocks run two at a time beside the tests; the LLM and Ray blocks need more than 300 s on a busy 2-core machine.
 export DOCS_TEST_TIMEOUT ?= 600
 
-.PHONY: install demo test bench clean
+.PHONY: install demo screenshot test bench clean
 
 install: $(STAMP)
 
@@ -30,8 +30,18 @@ $(SERVER_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet "llama-cpp-python[server]==0.3.36"
 	touch $@
 
+# The demo's runs go to demo/ (the attack's logs and summary, robustness/ and grammar/ beside them); a second
+# `make demo` resumes them (nothing is recomputed) and writes the report again.
+DEMO := demo
 demo: $(STAMP)
-	$(BIN)/textattack attack --recipe semparse-geo --model knn-geo --num-examples -1
+	$(BIN)/textattack-semparse attack --recipe semparse-geo --model knn-geo --num-examples -1 --output-dir $(DEMO)
+	$(BIN)/textattack-semparse robustness run --model knn-geo --output-dir $(DEMO)/robustness
+	$(BIN)/textattack-semparse grammar-attack --recipe nucle-greedy --model knn-geo --output-dir $(DEMO)/grammar
+	$(BIN)/textattack-semparse report $(DEMO) $(DEMO)/robustness $(DEMO)/grammar --output $(DEMO)/demo-report.html
+
+# The README's screenshot of the demo's report, taken in headless Chromium (tools/browser.py).
+screenshot: demo
+	$(BIN)/python tools/report_screenshot.py $(DEMO)/demo-report.html docs/images/report.png
 
 test: $(SERVER_STAMP)
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)

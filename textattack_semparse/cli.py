@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from textattack_semparse.errors import SemparseError
 from textattack_semparse.registry import DISABLE_AUTOLOAD_ENV, DISABLED_PLUGINS_ENV
+from textattack_semparse.runs.provenance import COMMAND_LINE
 
 COMMAND_MODULES = (
     "list_command",
@@ -29,6 +30,7 @@ COMMAND_MODULES = (
     "test_suite_command",
     "train_command",
     "icl_command",
+    "report_command",
 )
 """Modules of :mod:`textattack_semparse.commands`, each with ``register(subparsers)``."""
 
@@ -53,11 +55,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ[DISABLE_AUTOLOAD_ENV] = "1"
     if args.disable:
         os.environ[DISABLED_PLUGINS_ENV] = ",".join(args.disable)
+    token = COMMAND_LINE.set(tuple(argv))
     try:
         return args.func(args)
     except SemparseError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    finally:
+        COMMAND_LINE.reset(token)
 
 
 if __name__ == "__main__":

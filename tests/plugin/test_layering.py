@@ -21,6 +21,7 @@ LAYERS = (
     {"constraints", "victims"},
     {"search_methods", "goal_functions"},
     {"metrics", "augmentation", "recipes", "robustness", "training", "llm"},
+    {"report"},
     {"commands", "cli", "_textattack_shim", "plugin"},
 )
 LAYER = {name: level for level, names in enumerate(LAYERS) for name in names}

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import save_tiny_t5
+from textattack_semparse.runs.provenance import INVOCATIONS_FILE
 
 
 @pytest.fixture(scope="module")
@@ -72,8 +73,9 @@ def journal_lines(output: Path) -> int:
 
 
 def directory_files(folder: Path) -> dict[str, bytes]:
-    """Every file under ``folder`` by relative path, with its bytes."""
-    files = sorted(path for path in folder.rglob("*") if path.is_file())
+    """Every file under ``folder`` by relative path, with its bytes, but the record of the
+    invocations (their command lines and times differ from run to run; not results)."""
+    files = sorted(path for path in folder.rglob("*") if path.is_file() and path.name != INVOCATIONS_FILE)
     return {path.relative_to(folder).as_posix(): path.read_bytes() for path in files}
 
 

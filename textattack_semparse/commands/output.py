@@ -7,12 +7,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-
-def format_value(value: Any) -> str:
-    """``n/a`` for missing values, two decimals for floats."""
-    if value is None:
-        return "n/a"
-    return f"{value:.2f}" if isinstance(value, float) else str(value)
+from textattack_semparse.report.formatting import format_value
 
 
 def print_table(title: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:

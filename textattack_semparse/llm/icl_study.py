@@ -39,7 +39,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textattack_semparse.errors import DatasetError, VictimError, closest_match_hint
 from textattack_semparse.llm.few_shot_selection import SELECTOR_NAMES
@@ -52,6 +52,9 @@ from textattack_semparse.runs.backends import Backend, SerialBackend
 from textattack_semparse.runs.progress import progress_bar
 from textattack_semparse.runs.journal import Journal
 from textattack_semparse.runs.run_directory import RUN_FILE, RunDirectory, atomic_write_text
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 NO_ADVERSARIAL = "none"
 """``adversarial`` of a cell whose demonstrations have no perturbed copies."""
@@ -351,6 +354,33 @@ class ICLStudy:
             "rows": [_finite_or_text(row) for row in self.rows()],
         }
 
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> ICLStudy:
+        """Read the ``icl.json`` that :meth:`to_json` wrote.
+
+        Raises:
+            DatasetError: The file is missing, not JSON, or not an icl result.
+        """
+        path = Path(path)
+        source = repr(str(path))
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise DatasetError(f"{source} does not exist; `textattack-semparse icl ... --output-dir DIR` writes it.") from None
+        except json.JSONDecodeError as error:
+            raise DatasetError(f"{source} is not valid JSON: {error}.") from None
+        if not isinstance(data, dict) or data.get("format") != RESULT_FORMAT:
+            raise DatasetError(f"{source} is not an icl result (no 'format': {RESULT_FORMAT!r}).")
+        try:
+            return cls(
+                model=data["model"],
+                dataset=data["dataset"],
+                parameters=data["parameters"],
+                cells=tuple(CellResult.from_json(cell, source=source) for cell in data["cells"]),
+            )
+        except (KeyError, TypeError) as error:
+            raise DatasetError(f"{source} is a damaged icl result ({type(error).__name__}: {error}).") from None
+
     def write_csv(self, path: str | os.PathLike[str]) -> None:
         """:meth:`rows` as CSV, empty cells for undefined values; the file is replaced atomically."""
         import csv
@@ -579,9 +609,16 @@ def _numbers(values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def plot_icl_study(study: ICLStudy, path: str | os.PathLike[str]) -> Path:
-    """Draw the study as a PNG at ``path``: standard accuracy on all originals (top) and robust
-    accuracy pooled over the test perturbations (bottom) against shots, one panel per
-    adversarial setting and one line per selection; the zero-shot cell starts every line."""
+    """Draw :func:`icl_study_figure` as a PNG at ``path``."""
+    path = Path(path)
+    icl_study_figure(study).savefig(path, dpi=120)
+    return path
+
+
+def icl_study_figure(study: ICLStudy) -> Figure:
+    """The study against shots: standard accuracy on all originals (top) and robust accuracy
+    pooled over the test perturbations (bottom), one panel per adversarial setting and one line
+    per selection (Zhuo et al. 2023, §4.2-4.3); the zero-shot cell starts every line."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -631,6 +668,4 @@ def plot_icl_study(study: ICLStudy, path: str | os.PathLike[str]) -> Path:
     tested = ", ".join(study.parameters.get("perturbations", []))
     figure.suptitle(f"{study.model_label} on {study.dataset} (test perturbations: {tested})", fontsize=10)
     figure.tight_layout()
-    path = Path(path)
-    figure.savefig(path, dpi=120)
-    return path
+    return figure

@@ -64,8 +64,19 @@ class AttackMetrics:
         return asdict(self)
 
 
+def plain_text(text: str) -> str:
+    """``text`` without the colour markup TextAttack's logs put around changed words
+    (``[[...]]``, HTML ``<font>``/``<span>``, ANSI escapes).
+
+    Example:
+        >>> plain_text("what is [[capital]] of texas")
+        'what is capital of texas'
+    """
+    return _MARKUP.sub("", text)
+
+
 def _words(text: str) -> list[str]:
-    return _MARKUP.sub("", text).split()
+    return plain_text(text).split()
 
 
 def words_perturbed_percent(original: str, perturbed: str) -> float:
@@ -235,11 +246,18 @@ def _log_rows(text: str, path: Path) -> list[dict[str, str]]:
     return rows
 
 
-def read_attack_log(path: str | Path) -> AttackMetrics:
-    """Metrics from a TextAttack CSV log or summary JSON, chosen by the file's content.
+_EXPECTED_LOG = (
+    "expected TextAttack's CSV log (`textattack attack ... --log-to-csv FILE`) or summary JSON "
+    "(`--log-summary-to-json FILE`)"
+)
 
-    A CSV log whose last row was cut off (a run killed while writing) gives the metrics of
-    the whole rows, with a warning naming the line left out.
+
+def read_attack_log_content(path: str | Path) -> dict[str, object] | list[dict[str, str]]:
+    """The content of a TextAttack summary JSON (a dict) or CSV log (its result rows), chosen by
+    the file's content.
+
+    A CSV log whose last row was cut off (a run killed while writing) gives the whole rows, with
+    a warning naming the line left out.
 
     Raises:
         DatasetError: The file is missing, empty, not text, or neither kind of log; a CSV row
@@ -248,26 +266,34 @@ def read_attack_log(path: str | Path) -> AttackMetrics:
     path = Path(path)
     if not path.is_file():
         raise DatasetError(f"Attack log {str(path)!r} does not exist.")
-    expected = (
-        "expected TextAttack's CSV log (`textattack attack ... --log-to-csv FILE`) or summary JSON "
-        "(`--log-summary-to-json FILE`)"
-    )
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise DatasetError(f"{str(path)!r} is not a text file; {expected}.") from None
+        raise DatasetError(f"{str(path)!r} is not a text file; {_EXPECTED_LOG}.") from None
     if not text.strip():
-        raise DatasetError(f"{str(path)!r} is empty; {expected}.")
+        raise DatasetError(f"{str(path)!r} is empty; {_EXPECTED_LOG}.")
     if text.lstrip().startswith("{"):
         try:
             summary = json.loads(text)
         except json.JSONDecodeError as error:
-            raise DatasetError(f"{str(path)!r} is not valid JSON ({error.msg}, line {error.lineno}); {expected}.") from None
-        return metrics_from_summary(summary)
+            raise DatasetError(f"{str(path)!r} is not valid JSON ({error.msg}, line {error.lineno}); {_EXPECTED_LOG}.") from None
+        if not isinstance(summary, dict):
+            raise DatasetError(f"{str(path)!r} is JSON but not an object; {_EXPECTED_LOG}.")
+        return summary
     try:
         rows = _log_rows(text, path)
     except csv.Error as error:
-        raise DatasetError(f"{str(path)!r} is not a CSV file ({error}); {expected}.") from None
+        raise DatasetError(f"{str(path)!r} is not a CSV file ({error}); {_EXPECTED_LOG}.") from None
     if not rows:
-        raise DatasetError(f"{str(path)!r} has a header but no attack results; {expected}.")
-    return metrics_from_rows(rows)
+        raise DatasetError(f"{str(path)!r} has a header but no attack results; {_EXPECTED_LOG}.")
+    return rows
+
+
+def read_attack_log(path: str | Path) -> AttackMetrics:
+    """Metrics from a TextAttack CSV log or summary JSON (:func:`read_attack_log_content`).
+
+    Raises:
+        DatasetError: As :func:`read_attack_log_content`; or the rows or summary lack TextAttack's fields.
+    """
+    content = read_attack_log_content(path)
+    return metrics_from_summary(content) if isinstance(content, dict) else metrics_from_rows(content)

@@ -16,11 +16,14 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textattack_semparse.metrics.accuracy import attack_success_rate, percent
 from textattack_semparse.metrics.attack_metrics import FAILED, SUCCEEDED, metrics_from_rows
 from textattack_semparse.transformations.grammar.error_model import ERROR_TYPES
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 @dataclass(frozen=True)
@@ -180,10 +183,12 @@ def grammar_attack_summary(records: Sequence[GrammarAttackRecord]) -> dict[str, 
     }
 
 
-def plot_success_vs_budget(
-    curves: Mapping[str, Sequence[Mapping[str, Any]]], path: str | Path, *, title: str | None = None
-) -> Path:
-    """Draw one or more :func:`success_vs_budget` curves (label -> curve) as a PNG at ``path``."""
+def success_vs_budget_figure(
+    curves: Mapping[str, Sequence[Mapping[str, Any]]], *, title: str | None = None, robust_accuracy: bool = False
+) -> Figure:
+    """One or more :func:`success_vs_budget` curves (label -> curve) against the errors allowed:
+    the attack success rate (Yin et al. 2020, Figure 1), or with ``robust_accuracy`` its
+    complement, the robust accuracy when at most k errors are allowed."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -194,9 +199,10 @@ def plot_success_vs_budget(
     for label, curve in curves.items():
         points = [(point["max_errors"], point["attack_success_rate"] or 0.0) for point in curve]
         ticks.update(k for k, _ in points)
-        axes.plot([k for k, _ in points], [rate for _, rate in points], marker="o", label=label)
+        rates = [100.0 - rate if robust_accuracy else rate for _, rate in points]
+        axes.plot([k for k, _ in points], rates, marker="o", label=label)
     axes.set_xlabel("errors allowed per question")
-    axes.set_ylabel("attack success rate (%)")
+    axes.set_ylabel("robust accuracy (%)" if robust_accuracy else "attack success rate (%)")
     axes.set_ylim(0, 100)
     axes.set_xticks(sorted(ticks))
     axes.grid(alpha=0.3)
@@ -204,6 +210,13 @@ def plot_success_vs_budget(
     if title:
         axes.set_title(title)
     figure.tight_layout()
+    return figure
+
+
+def plot_success_vs_budget(
+    curves: Mapping[str, Sequence[Mapping[str, Any]]], path: str | Path, *, title: str | None = None
+) -> Path:
+    """Draw :func:`success_vs_budget_figure` as a PNG at ``path``."""
     path = Path(path)
-    figure.savefig(path, dpi=150)
+    success_vs_budget_figure(curves, title=title).savefig(path, dpi=150)
     return path

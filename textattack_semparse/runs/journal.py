@@ -38,13 +38,25 @@ class Journal:
 
     def read(self) -> dict[str, Any]:
         """The finished items; cuts a torn last line off the file so appends start clean."""
+        records = self.records()
+        if self.path.exists():
+            data = self.path.read_bytes()
+            complete_length = data.rfind(b"\n") + 1
+            if complete_length < len(data):
+                with self.path.open("r+b") as handle:
+                    handle.truncate(complete_length)
+        return records
+
+    def records(self) -> dict[str, Any]:
+        """The finished items, leaving the file as it is (a torn last line is ignored).
+
+        Raises:
+            JournalError: A complete line is not a journal record.
+        """
         if not self.path.exists():
             return {}
         data = self.path.read_bytes()
         complete_length = data.rfind(b"\n") + 1
-        if complete_length < len(data):
-            with self.path.open("r+b") as handle:
-                handle.truncate(complete_length)
         records: dict[str, Any] = {}
         for number, line in enumerate(data[:complete_length].decode("utf-8").splitlines(), start=1):
             try:

@@ -12,6 +12,7 @@ from typing import Any
 
 from textattack_semparse.errors import SemparseError
 from textattack_semparse.runs.journal import Journal
+from textattack_semparse.runs.provenance import record_invocation
 
 RUN_FILE = "run.json"
 """The file in an output directory that records the command and configuration of its run."""
@@ -49,6 +50,8 @@ class RunDirectory:
 
     ``configuration`` holds everything that decides the results (dataset, victim, seed, ...), not
     how they are computed (backend, workers, progress bars): resuming on another backend is fine.
+    Every opening appends the command line and software versions to ``invocations.jsonl``
+    (:mod:`~textattack_semparse.runs.provenance`).
     Opening a directory whose ``run.json`` records another command or configuration raises
     :class:`RunConfigurationChanged` naming the differences.
 
@@ -85,6 +88,7 @@ class RunDirectory:
         else:
             self.resumed = False
             atomic_write_text(run_file, json.dumps({"command": command, "configuration": self.configuration}, indent=2, sort_keys=True) + "\n")
+        record_invocation(self.path, resumed=self.resumed)
 
     def journal(self, name: str) -> Journal:
         """The journal ``<name>.jsonl`` of finished items in this directory."""

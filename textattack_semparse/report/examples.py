@@ -1,0 +1,175 @@
+"""The adversarial examples of a report: an original question, its rewrite, and how the victim fared on each.
+
+An example's outcome compares the victim on the original and on the rewrite, as the robustness
+metrics of Huang et al. (2021, https://aclanthology.org/2021.eacl-main.292/) do: *broken* (right
+on the original, wrong on the rewrite: a successful attack, what robust accuracy counts against),
+*fixed* (the reverse), *robust* (right on both), *wrong* (wrong on both), *left out* (a gold or
+victim error; in no rate). Original to textattack-semparse.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from textattack_semparse.metrics.attack_metrics import FAILED, SKIPPED, SUCCEEDED, plain_text
+from textattack_semparse.scoring.outcome import Outcome, left_out_outcome
+from textattack_semparse.sql.execution_result import ExecutionResult
+
+BROKEN, WRONG, FIXED, ROBUST, LEFT_OUT = "broken", "wrong", "fixed", "robust", "left out"
+OUTCOMES = (BROKEN, WRONG, FIXED, ROBUST, LEFT_OUT)
+"""Every outcome, worst first: the order examples are listed in."""
+OUTCOME_MEANINGS = {
+    BROKEN: "right on the original, wrong on the rewrite (a successful attack)",
+    WRONG: "wrong on both",
+    FIXED: "wrong on the original, right on the rewrite",
+    ROBUST: "right on both",
+    LEFT_OUT: "a gold or victim error: in no rate",
+}
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A run of words of one side of an edit, ``changed`` when the other side lacks it."""
+
+    text: str
+    changed: bool
+
+
+@dataclass(frozen=True)
+class ReportExample:
+    """One original question and its rewrite, with the gold output and the victim's predictions.
+
+    Args:
+        source (str): The id of the report source the example comes from.
+        perturbation (str): The perturbation (or attack recipe) that made the rewrite.
+        outcome (str): One of :data:`OUTCOMES`.
+        original (str): The original question.
+        perturbed (str): The rewrite (equal to ``original`` when only a table changed, or an
+            attack found nothing).
+        gold (str): The gold SQL, logical form or answer.
+        original_prediction (str | None): The victim's output on the original.
+        perturbed_prediction (str | None): The victim's output on the rewrite.
+        similarity (float | None, default None): Sentence-BERT similarity of the rewrite.
+        gold_rows (str | None, default None): The gold query's result, when short.
+        perturbed_rows (str | None, default None): The rewrite's predicted query's result, when short.
+    """
+
+    source: str
+    perturbation: str
+    outcome: str
+    original: str
+    perturbed: str
+    gold: str
+    original_prediction: str | None
+    perturbed_prediction: str | None
+    similarity: float | None = None
+    gold_rows: str | None = None
+    perturbed_rows: str | None = None
+
+    @property
+    def edit(self) -> tuple[list[Segment], list[Segment]]:
+        """The original's and the rewrite's words, changed words marked (:func:`word_edit`)."""
+        return word_edit(self.original, self.perturbed)
+
+    @property
+    def words_changed(self) -> int:
+        """Words deleted, inserted or replaced (the larger side of each change)."""
+        original, perturbed = self.original.split(), self.perturbed.split()
+        matcher = difflib.SequenceMatcher(a=original, b=perturbed, autojunk=False)
+        return sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal")
+
+
+def word_edit(original: str, perturbed: str) -> tuple[list[Segment], list[Segment]]:
+    """Both sides of an edit as word runs, the runs the other side lacks marked ``changed``.
+
+    Example:
+        >>> before, after = word_edit("what is the capital of texas", "what is capital of texas")
+        >>> [(segment.text, segment.changed) for segment in before]
+        [('what is', False), ('the', True), ('capital of texas', False)]
+        >>> [(segment.text, segment.changed) for segment in after]
+        [('what is', False), ('capital of texas', False)]
+    """
+    a, b = original.split(), perturbed.split()
+    before: list[Segment] = []
+    after: list[Segment] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if i2 > i1:
+            before.append(Segment(" ".join(a[i1:i2]), tag != "equal"))
+        if j2 > j1:
+            after.append(Segment(" ".join(b[j1:j2]), tag != "equal"))
+    return before, after
+
+
+def paired_outcome(original: str, perturbed: str) -> str:
+    """The example's outcome from the :class:`~textattack_semparse.scoring.outcome.Outcome`
+    values of the victim on the original and on the rewrite.
+
+    Example:
+        >>> paired_outcome("correct", "wrong"), paired_outcome("wrong", "correct"), paired_outcome("gold error", "wrong")
+        ('broken', 'fixed', 'left out')
+    """
+    before, after = Outcome(original), Outcome(perturbed)
+    if before.left_out or after.left_out:
+        return LEFT_OUT
+    if before is Outcome.CORRECT:
+        return ROBUST if after is Outcome.CORRECT else BROKEN
+    return FIXED if after is Outcome.CORRECT else WRONG
+
+
+def attack_outcome(result_type: str, original_output: str) -> str:
+    """The outcome of a row of TextAttack's CSV log: a successful attack broke the victim, a
+    failed one left it right; a skipped example was wrong already or could not be judged.
+
+    Example:
+        >>> attack_outcome("Successful", "SELECT 1"), attack_outcome("Skipped", "[gold error] no such table")
+        ('broken', 'left out')
+    """
+    if result_type == SUCCEEDED:
+        return BROKEN
+    if result_type == FAILED:
+        return ROBUST
+    if result_type == SKIPPED:
+        return WRONG if left_out_outcome(original_output) is None else LEFT_OUT
+    return WRONG  # Maximized: an untargeted search has no success to reach
+
+
+def example_from_log_row(row: dict[str, str], *, source: str, perturbation: str) -> ReportExample:
+    """A :class:`ReportExample` from a row of TextAttack's CSV log (colour markup removed)."""
+    return ReportExample(
+        source=source,
+        perturbation=perturbation,
+        outcome=attack_outcome(row["result_type"], row["original_output"]),
+        original=plain_text(row["original_text"]),
+        perturbed=plain_text(row["perturbed_text"]),
+        gold=row.get("ground_truth_output", ""),
+        original_prediction=plain_text(row["original_output"]),
+        perturbed_prediction=plain_text(row["perturbed_output"]) if "perturbed_output" in row else None,
+    )
+
+
+def worst_first(examples: Iterable[ReportExample]) -> list[ReportExample]:
+    """``examples`` in :data:`OUTCOMES` order; among equals, the rewrites closest to the
+    original first (most similar, then fewest words changed): a small edit that breaks a
+    parser is the most damning."""
+    rank = {outcome: position for position, outcome in enumerate(OUTCOMES)}
+    return sorted(
+        examples,
+        key=lambda example: (
+            rank[example.outcome],
+            -(example.similarity if example.similarity is not None else 0.0),
+            example.words_changed,
+        ),
+    )
+
+
+def short_result(result: ExecutionResult, *, max_rows: int = 5, max_characters: int = 200) -> str | None:
+    """A query's result as one line (``value, value; value, value``), the failure when it failed,
+    or ``None`` when it is too long to show beside an example."""
+    if not result.ok:
+        return f"error: {result.error}"
+    if result.truncated or len(result.rows) > max_rows:
+        return None
+    text = "; ".join(", ".join(str(value) for value in row) for row in result.rows) or "(no rows)"
+    return text if len(text) <= max_characters else None

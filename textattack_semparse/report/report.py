@@ -1,0 +1,345 @@
+"""A report of several runs: summary tables in the papers' terms, plots, and the worst examples.
+
+Tables name the figures as the papers do: standard, perturbation and robust accuracy and the
+success rate of black-box attack (Huang et al. 2021, https://aclanthology.org/2021.eacl-main.292/),
+RobuT's pre-attack, post-attack and robust accuracy for Table QA (Zhao et al. 2023,
+https://arxiv.org/abs/2306.14321), attack success rate and modified words (Yin et al.
+2020, https://aclanthology.org/2020.acl-main.310/), and per-cell accuracies of the in-context
+learning grid (Zhuo et al. 2023, https://arxiv.org/abs/2301.12868). Where several runs share a
+table, each later run gets its difference to the first (in percentage points), as
+``robustness compare`` gives a defence against its baseline. Original to textattack-semparse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from textattack_semparse.llm.icl_study import icl_study_figure
+from textattack_semparse.metrics.grammar_error_analysis import success_vs_budget_figure
+from textattack_semparse.report.examples import OUTCOMES, ReportExample, worst_first
+from textattack_semparse.report.figures import accuracy_by_perturbation_figure, error_type_figure, svg_data_uri
+from textattack_semparse.report.sources import (
+    ATTACK,
+    GRAMMAR_ATTACK,
+    ICL,
+    ROBUSTNESS,
+    ReportSource,
+    read_sources,
+)
+from textattack_semparse.robustness.combined_table import combined_table
+from textattack_semparse.robustness.comparison import METRIC_TITLES, compare_reports
+from textattack_semparse.robustness.robustness_metrics import ROBUT_RATES
+from textattack_semparse.robustness.robustness_report import ROBUT_TABLE_COLUMNS, RobustnessReport
+from textattack_semparse.runs.provenance import COMMAND_LINE, PROGRAM, software_versions
+
+MAX_EXAMPLES = 5000
+"""Examples a report lists by default, worst first; the rest are counted, not shown."""
+ROBUSTNESS_METRICS = ("standard_accuracy", "perturbation_accuracy", "robust_accuracy", "black_box_success_rate")
+ATTACK_METRICS = ("standard_accuracy", "accuracy_under_attack", "robust_accuracy", "attack_success_rate")
+_DELTA_NOTE = " Δ: the run minus the first, in percentage points."
+HEADINGS = {
+    **METRIC_TITLES,
+    "accuracy_under_attack": "accuracy under attack",
+    "attack_success_rate": "attack success rate",
+    "examples": "examples",
+    "succeeded": "succeeded",
+    "failed": "failed",
+    "skipped": "skipped",
+    "left_out": "left out",
+    "words_perturbed_percent": "words changed (%)",
+    "queries_per_example": "queries per example",
+    "dataset": "dataset",
+}
+
+
+@dataclass(frozen=True)
+class Column:
+    """A table column: the metric (``data-metric`` on the page), its heading, and the source
+    whose values it holds when each run has a column (``data-source``)."""
+
+    metric: str
+    heading: str
+    source: str | None = None
+
+
+@dataclass(frozen=True)
+class Row:
+    """A table row: the source it belongs to (``None`` for averages), its label, one value per column."""
+
+    source: str | None
+    label: str
+    values: tuple[Any, ...]
+    kind: str = "run"
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of the page; ``summary`` tables open it, the others follow the plots as details."""
+
+    id: str
+    title: str
+    caption: str
+    columns: tuple[Column, ...]
+    rows: tuple[Row, ...]
+    summary: bool = False
+
+
+@dataclass(frozen=True)
+class Plot:
+    id: str
+    title: str
+    caption: str
+    uri: str
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything the templates show."""
+
+    sources: tuple[ReportSource, ...]
+    labels: dict[str, str]
+    tables: tuple[Table, ...]
+    plots: tuple[Plot, ...]
+    examples: tuple[ReportExample, ...]
+    examples_total: int
+    outcomes: tuple[str, ...]
+    perturbations: tuple[str, ...]
+    command: str | None
+    versions: dict[str, str]
+
+    @property
+    def examples_left_out(self) -> int:
+        return self.examples_total - len(self.examples)
+
+    def source(self, source_id: str) -> ReportSource:
+        return next(source for source in self.sources if source.id == source_id)
+
+
+def build_report(paths: Sequence[str | Path], *, max_examples: int = MAX_EXAMPLES) -> Report:
+    """Read every run under ``paths`` (:func:`~textattack_semparse.report.sources.read_sources`)
+    and lay out its tables, plots and examples (at most ``max_examples``, worst first)."""
+    sources = read_sources(paths)
+    labels = _labels(sources)
+    examples = worst_first(example for source in sources for example in source.examples)
+    arguments = COMMAND_LINE.get()
+    return Report(
+        sources=tuple(sources),
+        labels=labels,
+        tables=tuple(_tables(sources, labels)),
+        plots=tuple(_plots(sources, labels)),
+        examples=tuple(examples[:max_examples]),
+        examples_total=len(examples),
+        outcomes=tuple(outcome for outcome in OUTCOMES if any(example.outcome == outcome for example in examples)),
+        perturbations=tuple(dict.fromkeys(example.perturbation for example in examples)),
+        command=None if arguments is None else " ".join((PROGRAM, *arguments)),
+        versions=software_versions(),
+    )
+
+
+def _labels(sources: Sequence[ReportSource]) -> dict[str, str]:
+    """A label per source: its title, numbered where two titles are the same."""
+    titles = [source.title for source in sources]
+    return {
+        source.id: source.title if titles.count(source.title) == 1 else f"{source.title} #{titles[: index + 1].count(source.title)}"
+        for index, source in enumerate(sources)
+    }
+
+
+def _with_deltas(columns: list[Column], rows: list[Row], metrics: Sequence[str]) -> tuple[list[Column], list[Row]]:
+    """Add, for each of ``metrics``, a column of each row's difference to the first row."""
+    if len(rows) < 2:
+        return columns, rows
+    positions = [next(i for i, column in enumerate(columns) if column.metric == metric) for metric in metrics]
+    first = rows[0].values
+    deltas = [Column(f"delta_{metric}", f"Δ {HEADINGS[metric]}") for metric in metrics]
+    widened = [
+        Row(row.source, row.label, (*row.values, *(_difference(row.values[i], first[i]) if n else None for i in positions)), row.kind)
+        for n, row in enumerate(rows)
+    ]
+    return [*columns, *deltas], widened
+
+
+def _difference(value: Any, baseline: Any) -> float | None:
+    return None if value is None or baseline is None else value - baseline
+
+
+def _tables(sources: Sequence[ReportSource], labels: dict[str, str]) -> list[Table]:
+    tables = []
+    runs = [source for source in sources if source.kind == ROBUSTNESS and source.robustness is not None]
+    if runs:
+        columns = [Column("dataset", "dataset"), Column("examples", "examples"), *(Column(m, HEADINGS[m]) for m in ROBUSTNESS_METRICS)]
+        rows = [
+            Row(source.id, labels[source.id], _robustness_values(source.robustness)) for source in runs
+        ]
+        columns, rows = _with_deltas(columns, rows, ROBUSTNESS_METRICS)
+        tables.append(
+            Table(
+                "summary-robustness",
+                "Robustness runs",
+                "Standard accuracy on the originals; perturbation accuracy, robust accuracy (correct after the rewrite "
+                "among the originals parsed correctly) and success rate of black-box attack pooled over every "
+                "perturbed utterance (micro average), in % (Huang et al. 2021)." + _DELTA_NOTE * (len(rows) > 1),
+                tuple(columns),
+                tuple(rows),
+                summary=True,
+            )
+        )
+        tables.extend(_perturbation_tables(runs, labels))
+    for source in runs:
+        if source.has_tables:
+            tables.append(_robut_table(source, labels[source.id]))
+    attacks = [source for source in sources if source.kind in (ATTACK, GRAMMAR_ATTACK) and source.attack is not None]
+    if attacks:
+        counted = ("examples", "succeeded", "failed", "skipped", "left_out")
+        rates = (*ATTACK_METRICS, "words_perturbed_percent", "queries_per_example")
+        columns = [Column(m, HEADINGS[m]) for m in (*counted, *rates)]
+        rows = []
+        for source in attacks:
+            metrics = source.attack.to_dict()
+            metrics["left_out"] = source.attack.gold_errors + source.attack.victim_errors
+            rows.append(Row(source.id, labels[source.id], tuple(metrics[m] for m in (*counted, *rates))))
+        columns, rows = _with_deltas(columns, rows, ATTACK_METRICS)
+        tables.append(
+            Table(
+                "summary-attacks",
+                "Attacks",
+                "TextAttack's outcomes in the papers' terms: standard accuracy (left-out gold and victim errors "
+                "excluded), accuracy under attack, robust accuracy (failed attacks among the attacked) and attack "
+                "success rate, in %; words changed by successful attacks." + _DELTA_NOTE * (len(rows) > 1),
+                tuple(columns),
+                tuple(rows),
+                summary=True,
+            )
+        )
+    for source in sources:
+        if source.kind == GRAMMAR_ATTACK and source.grammar is not None:
+            tables.append(_error_type_table(source, labels[source.id]))
+        if source.kind == ICL and source.icl is not None:
+            tables.append(_icl_table(source, labels[source.id]))
+    return tables
+
+
+def _robustness_values(report: RobustnessReport) -> tuple[Any, ...]:
+    """Dataset, originals, standard accuracy on all of them, then the micro-averaged rates."""
+    rates = report.micro.rates()
+    return (report.dataset, report.original_examples, report.standard_accuracy, *(rates[m] for m in ROBUSTNESS_METRICS[1:]))
+
+
+def _perturbation_tables(runs: Sequence[ReportSource], labels: dict[str, str]) -> list[Table]:
+    """Per perturbation, each run's perturbation and robust accuracy (and differences to the first run)."""
+    reports = [source.robustness for source in runs]
+    names = [labels[source.id] for source in runs]
+    tables = []
+    for metric in ("perturbation_accuracy", "robust_accuracy"):
+        if len(reports) > 1:
+            headings, rows = compare_reports(reports, names=names, allow_different_datasets=True).table(metric)
+        else:
+            headings, rows = combined_table(reports, metric)
+            headings = ["perturbation", names[0]]
+        columns = [Column(metric, heading, source.id) for heading, source in zip(headings[1 : len(names) + 1], runs)]
+        columns += [
+            Column(f"delta_{metric}", f"Δ {heading}", source.id)
+            for heading, source in zip(headings[len(names) + 1 :], runs[1:])
+        ]
+        tables.append(
+            Table(
+                f"by-perturbation-{metric.replace('_', '-')}",
+                f"{HEADINGS[metric].capitalize()} by perturbation",
+                f"{HEADINGS[metric].capitalize()} (%) of each run per perturbation, then the micro and macro averages.",
+                tuple(columns),
+                tuple(Row(None, str(row[0]), tuple(row[1:]), kind="perturbation") for row in rows),
+            )
+        )
+    return tables
+
+
+def _robut_table(source: ReportSource, label: str) -> Table:
+    columns = [Column("perturbed_examples", ROBUT_TABLE_COLUMNS[1])]
+    columns += [Column(metric, heading) for metric, heading in zip(ROBUT_RATES, ROBUT_TABLE_COLUMNS[2:])]
+    return Table(
+        f"robut-{source.id}",
+        f"RobuT's table: {label}",
+        "Pre-attack and post-attack accuracy on the perturbed examples and robust accuracy (correct perturbed "
+        "examples among those whose original is correct), in % (Zhao et al. 2023).",
+        tuple(columns),
+        tuple(Row(source.id, str(row[0]), tuple(row[1:]), kind="perturbation") for row in source.robustness.robut_rows()),
+    )
+
+
+def _error_type_table(source: ReportSource, label: str) -> Table:
+    return Table(
+        f"error-types-{source.id}",
+        f"Errors in successful attacks: {label}",
+        "The grammatical errors of each type in the successful attacks, their share of all those errors, and the "
+        "attacks that used the type (Yin et al. 2020, Table 4).",
+        (Column("errors", "errors"), Column("errors_percent", "share (%)"), Column("successes", "attacks")),
+        tuple(
+            Row(source.id, name, (row["errors"], row["errors_percent"], row["successes"]), kind="error type")
+            for name, row in source.grammar["error_types"].items()
+        ),
+    )
+
+
+def _icl_table(source: ReportSource, label: str) -> Table:
+    metrics = ("standard_accuracy", "perturbation_accuracy", "robust_accuracy", "black_box_success_rate")
+    return Table(
+        f"icl-{source.id}",
+        f"In-context learning: {label}",
+        "Each cell of shots × selection × adversarial demonstrations on each test perturbation: standard, "
+        "perturbation and robust accuracy and success rate of black-box attack, in % (Zhuo et al. 2023, §4.2-4.3).",
+        (Column("perturbation", "test perturbation"), *(Column(m, HEADINGS[m]) for m in metrics)),
+        tuple(
+            Row(source.id, row["cell"], (row["perturbation"], *(row[m] for m in metrics)), kind="cell")
+            for row in source.icl.rows()
+        ),
+    )
+
+
+def _plots(sources: Sequence[ReportSource], labels: dict[str, str]) -> list[Plot]:
+    plots = []
+    runs = {labels[s.id]: s.robustness for s in sources if s.kind == ROBUSTNESS and s.robustness is not None}
+    if runs:
+        plots.append(
+            Plot(
+                "plot-accuracy-by-perturbation",
+                "Accuracy by perturbation",
+                "Perturbation accuracy (top) and robust accuracy (bottom) per perturbation, one bar per run; "
+                "dashed lines: each run's standard accuracy.",
+                svg_data_uri(accuracy_by_perturbation_figure(runs)),
+            )
+        )
+    grammar = {labels[s.id]: s.grammar for s in sources if s.kind == GRAMMAR_ATTACK and s.grammar is not None}
+    if grammar:
+        curves = {label: summary["success_vs_budget"] for label, summary in grammar.items()}
+        plots.append(
+            Plot(
+                "plot-robust-accuracy-vs-errors",
+                "Robust accuracy against the errors allowed",
+                "Robust accuracy when at most k grammatical errors may be introduced per question (100 minus the "
+                "attack success rate of Yin et al. 2020, Figure 1).",
+                svg_data_uri(success_vs_budget_figure(curves, robust_accuracy=True)),
+            )
+        )
+        plots.append(
+            Plot(
+                "plot-error-types",
+                "Harm by error type",
+                "Share of each error type among the errors of successful attacks (Yin et al. 2020, Table 4).",
+                svg_data_uri(error_type_figure(grammar)),
+            )
+        )
+    for source in sources:
+        if source.kind == ICL and source.icl is not None:
+            plots.append(
+                Plot(
+                    f"plot-icl-{source.id}",
+                    f"Accuracy against shots and selection: {labels[source.id]}",
+                    "Standard accuracy (top) and robust accuracy pooled over the test perturbations (bottom) against "
+                    "the number of demonstrations, one line per selection strategy (Zhuo et al. 2023).",
+                    svg_data_uri(icl_study_figure(source.icl)),
+                )
+            )
+    return plots

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
 from collections import Counter
 from pathlib import Path
@@ -223,3 +224,34 @@ def test_the_highlighted_edit_marks_exactly_the_changed_words(original, perturbe
     assert " ".join(segment.text for segment in after) == perturbed
     assert [segment.text for segment in before if segment.changed] == deleted
     assert [segment.text for segment in after if segment.changed] == inserted
+
+
+def test_a_table_qa_run_shows_robuts_table_and_what_each_table_perturbation_changed(tmp_path):
+    """On real WikiTableQuestions (skipped without SEMPARSE_DATA_DIR): every header-synonym example
+    names exactly the headers its table file renamed, every row-shuffle example says the rows moved."""
+    data = Path(os.environ.get("SEMPARSE_DATA_DIR") or "/nonexistent")
+    if not (data / "wtq").is_dir():
+        pytest.skip("needs the real WikiTableQuestions under SEMPARSE_DATA_DIR")
+    run = tmp_path / "wtq"
+    done = run_command("textattack-semparse", "robustness", "run", "--model", "table-lexical", "--dataset", "wtq-dev",
+                       "--num-examples", "20", "--perturbations", "header-synonym", "row-shuffle", "--output-dir", str(run),
+                       "--no-progress", env={"SEMPARSE_DATA_DIR": str(data), "HF_HUB_OFFLINE": "1"})  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    html = report_of(run, output=tmp_path / "report.html")
+    assert 'data-table="robut-source-1"' in html
+    report = build_report([run])
+    originals = {record["example_id"]: record for record in map(json.loads, (run / "originals.jsonl").read_text().splitlines())}
+
+    def header(relative: str) -> list[str]:
+        with (run / relative).open(newline="", encoding="utf-8") as handle:
+            return next(csv.reader(handle))
+
+    renamed = []
+    for line in (run / "header-synonym.jsonl").read_text().splitlines():
+        utterance = json.loads(line)
+        pairs = zip(header(originals[utterance["example_id"]]["table"]), header(utterance["table"]))
+        renamed.append([f"{a} → {b}" for a, b in pairs if a != b])
+    shown = sorted(example.table_edit for example in report.examples if example.perturbation == "header-synonym")
+    expected = sorted("columns renamed: " + ", ".join(pairs[:4]) + (" …" if len(pairs) > 4 else "") for pairs in renamed)
+    assert shown == expected and shown
+    assert {example.table_edit for example in report.examples if example.perturbation == "row-shuffle"} == {"rows reordered"}

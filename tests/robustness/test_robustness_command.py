@@ -31,6 +31,7 @@ def test_build_writes_manifest_originals_and_perturbation_files(built_dir):
         "distraction.jsonl",
         "run.json",  # the command and settings, so a re-run resumes and a changed one is refused
         "build.jsonl",  # the journal of finished examples
+        "invocations.jsonl",  # the command line and versions, for reports
     }
     manifest = json.loads((built_dir / "manifest.json").read_text(encoding="utf-8"))
     assert (manifest["examples"], manifest["setting"], manifest["seed"]) == (6, "huang-2021", 0)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from textattack_semparse.metrics.attack_metrics import FAILED, SKIPPED, SUCCEEDED, plain_text
 from textattack_semparse.scoring.outcome import Outcome, left_out_outcome
 from textattack_semparse.sql.execution_result import ExecutionResult
+from textattack_semparse.tables.table import Table
 
 BROKEN, WRONG, FIXED, ROBUST, LEFT_OUT = "broken", "wrong", "fixed", "robust", "left out"
 OUTCOMES = (BROKEN, WRONG, FIXED, ROBUST, LEFT_OUT)
@@ -54,6 +55,8 @@ class ReportExample:
         similarity (float | None, default None): Sentence-BERT similarity of the rewrite.
         gold_rows (str | None, default None): The gold query's result, when short.
         perturbed_rows (str | None, default None): The rewrite's predicted query's result, when short.
+        table_edit (str | None, default None): How a Table QA example's table was changed
+            (:func:`describe_table_edit`), when it was.
     """
 
     source: str
@@ -67,6 +70,7 @@ class ReportExample:
     similarity: float | None = None
     gold_rows: str | None = None
     perturbed_rows: str | None = None
+    table_edit: str | None = None
 
     @property
     def edit(self) -> tuple[list[Segment], list[Segment]]:
@@ -173,3 +177,30 @@ def short_result(result: ExecutionResult, *, max_rows: int = 5, max_characters: 
         return None
     text = "; ".join(", ".join(str(value) for value in row) for row in result.rows) or "(no rows)"
     return text if len(text) <= max_characters else None
+
+
+def describe_table_edit(original: Table, perturbed: Table, *, max_headers: int = 4) -> str | None:
+    """What a RobuT table perturbation (Zhao et al. 2023) changed, in a line: renamed, added and
+    removed columns, or the same columns and cells in another order; ``None`` when nothing changed.
+
+    Example:
+        >>> before = Table(["Year", "City"], [["2001", "Oslo"], ["2004", "Rome"]])
+        >>> describe_table_edit(before, Table(["Yr", "City"], [["2001", "Oslo"], ["2004", "Rome"]]))
+        'columns renamed: Year → Yr'
+        >>> describe_table_edit(before, Table(["Year", "City"], [["2004", "Rome"], ["2001", "Oslo"]]))
+        'rows reordered'
+    """
+    if original == perturbed:
+        return None
+    if original.num_columns == perturbed.num_columns and original.rows == perturbed.rows and original.header != perturbed.header:
+        renamed = [f"{a} → {b}" for a, b in zip(original.header, perturbed.header) if a != b]
+        return "columns renamed: " + ", ".join(renamed[:max_headers]) + (" …" if len(renamed) > max_headers else "")
+    if original.header == perturbed.header and sorted(original.rows) == sorted(perturbed.rows):
+        return "rows reordered"
+    before, after = list(original.header), list(perturbed.header)
+    if sorted(before) == sorted(after) and before != after:
+        return "columns reordered"
+    added = [name for name in after if name not in before]
+    removed = [name for name in before if name not in after]
+    parts = [f"columns added: {', '.join(added)}"] * bool(added) + [f"columns removed: {', '.join(removed)}"] * bool(removed)
+    return "; ".join(parts) or "cells changed"

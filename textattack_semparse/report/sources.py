@@ -36,6 +36,7 @@ from textattack_semparse.report.examples import (
     BROKEN,
     FIXED,
     ReportExample,
+    describe_table_edit,
     example_from_log_row,
     paired_outcome,
     short_result,
@@ -48,6 +49,7 @@ from textattack_semparse.runs.journal import Journal
 from textattack_semparse.runs.provenance import read_invocations
 from textattack_semparse.runs.run_directory import RUN_FILE
 from textattack_semparse.sql.sqlite_executor import executor_for
+from textattack_semparse.tables.table import Table
 
 ROBUSTNESS, ATTACK, GRAMMAR_ATTACK, ICL = "robustness", "attack", "grammar-attack", "icl"
 KINDS = {
@@ -288,10 +290,15 @@ def _robustness_examples(test_set: RobustnessTestSet, records: Mapping[str, Any]
                     original_prediction=_text(original.get("prediction")),
                     perturbed_prediction=_text(scored.get("prediction")),
                     similarity=utterance.similarity,
+                    table_edit=_table_edit(test_set.originals[utterance.example_id].table, utterance.table),
                     **results,
                 )
             )
     return examples
+
+
+def _table_edit(original: Table | None, perturbed: Table | None) -> str | None:
+    return None if original is None or perturbed is None else describe_table_edit(original, perturbed)
 
 
 def _is_sqlite_file(database: object) -> bool:

@@ -195,11 +195,20 @@ def test_markdown_has_the_tables_the_worst_examples_and_the_plots_as_files(demo_
     assert "```bash\ntextattack-semparse attack --recipe semparse-geo" in text
 
 
+def cut_short_grammar_run(directory: Path) -> Path:
+    """A grammar-attack directory whose summary.json was cut off mid-write."""
+    directory.mkdir()
+    (directory / "attack_log.csv").write_text("original_text,perturbed_text\n", encoding="utf-8")
+    (directory / "summary.json").write_text('{"recipe": "nucle-gre', encoding="utf-8")
+    return directory
+
+
 @pytest.mark.parametrize(
     ("make", "message"),
     [
         (lambda root: root / "missing", "does not exist"),
         (lambda root: root, "is not a run directory"),
+        (lambda root: cut_short_grammar_run(root / "grammar"), "is not valid JSON"),
     ],
 )
 def test_bad_inputs_are_refused_naming_the_fix(make, message, tmp_path):

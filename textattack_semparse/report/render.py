@@ -52,7 +52,6 @@ def _context(report: Report, title: str | None) -> dict[str, Any]:
         "labels": report.labels,
         "source_kinds": KINDS,
         "outcome_meanings": OUTCOME_MEANINGS,
-        "outcomes_shown": report.outcomes,
         "page_size": PAGE_SIZE,
     }
 

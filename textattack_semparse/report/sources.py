@@ -153,7 +153,12 @@ def read_source(path: Path, source_id: str) -> ReportSource:
     if kind == ICL:
         return _icl_source(path, source_id, ICLStudy.read(path / ICL_FILE), invocations)
     if kind == GRAMMAR_ATTACK:
-        summary = json.loads((path / GRAMMAR_SUMMARY).read_text(encoding="utf-8"))
+        summary = _read_json(path / GRAMMAR_SUMMARY)
+        if not isinstance(summary, dict) or not isinstance(summary.get("error_types"), dict):
+            raise DatasetError(
+                f"{str(path / GRAMMAR_SUMMARY)!r} is not a grammar-attack summary (no 'error_types'); "
+                "run `textattack-semparse grammar-attack ... --output-dir DIR` again."
+            )
         rows = read_attack_log_content(path / ATTACK_LOG)
         recipe, victim = str(summary.get("recipe", "nucle")), str(summary.get("model", "victim"))
         return ReportSource(
@@ -173,12 +178,16 @@ def read_source(path: Path, source_id: str) -> ReportSource:
     return _attack_source(path, source_id, content, configuration, invocations)
 
 
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise DatasetError(f"{str(path)!r} is not valid JSON ({error}); the run that wrote it was cut short, run it again.") from None
+
+
 def _read_file(path: Path, source_id: str) -> ReportSource:
     if path.suffix == ".json":
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise DatasetError(f"{str(path)!r} is not valid JSON: {error}.") from None
+        data = _read_json(path)
         if isinstance(data, dict) and data.get("format") == ROBUSTNESS_FORMAT:
             return _robustness_source(path, source_id, RobustnessReport.from_json(data, source=repr(str(path))), ())
         if isinstance(data, dict) and data.get("format") == ICL_FORMAT:
@@ -190,7 +199,7 @@ def _configuration(directory: Path) -> Mapping[str, Any]:
     run_file = directory / RUN_FILE
     if not run_file.is_file():
         return {}
-    recorded = json.loads(run_file.read_text(encoding="utf-8"))
+    recorded = _read_json(run_file)
     return recorded.get("configuration", {}) if isinstance(recorded, dict) else {}
 
 

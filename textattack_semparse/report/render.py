@@ -16,7 +16,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 
 from textattack_semparse.report.examples import OUTCOME_MEANINGS
 from textattack_semparse.report.formatting import format_value
-from textattack_semparse.report.report import Report
+from textattack_semparse.report.report import Report, Table
 from textattack_semparse.report.sources import KINDS
 
 PAGE_SIZE = 50
@@ -30,6 +30,20 @@ def markdown_cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
+def markdown_table(table: Table) -> str:
+    """``table`` as a GitHub-flavoured Markdown table: the row label, then one column per
+    :class:`~textattack_semparse.report.report.Column`, numbers right-aligned."""
+    heading = table.rows[0].kind if table.rows else "run"
+    lines = [
+        "| " + " | ".join(markdown_cell(text) for text in (heading, *(column.heading for column in table.columns))) + " |",
+        "|---|" + "---:|" * len(table.columns),
+    ]
+    for row in table.rows:
+        values = (format_value(value, signed=column.metric.startswith("delta_")) for value, column in zip(row.values, table.columns))
+        lines.append("| " + " | ".join(markdown_cell(text) for text in (row.label, *values)) + " |")
+    return "\n".join(lines)
+
+
 def _environment(*, html: bool) -> Environment:
     environment = Environment(
         loader=PackageLoader("textattack_semparse.report", "templates"),
@@ -41,6 +55,8 @@ def _environment(*, html: bool) -> Environment:
     )
     environment.filters["figure"] = format_value
     environment.filters["cell"] = markdown_cell
+    environment.filters["markdown_table"] = markdown_table
+    environment.filters["versions"] = lambda versions: ", ".join(f"{name} {version}" for name, version in versions.items())
     return environment
 
 

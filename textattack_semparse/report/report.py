@@ -12,6 +12,7 @@ table, each later run gets its difference to the first (in percentage points), a
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -134,7 +135,7 @@ def build_report(paths: Sequence[str | Path], *, max_examples: int = MAX_EXAMPLE
         examples_total=len(examples),
         outcomes=tuple(outcome for outcome in OUTCOMES if any(example.outcome == outcome for example in examples)),
         perturbations=tuple(dict.fromkeys(example.perturbation for example in examples)),
-        command=None if arguments is None else " ".join((PROGRAM, *arguments)),
+        command=None if arguments is None else shlex.join((PROGRAM, *arguments)),
         versions=software_versions(),
     )
 

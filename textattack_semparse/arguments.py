@@ -1,10 +1,12 @@
-"""Checks of constructor arguments that many components share: counts and seeds.
+"""Checks of constructor arguments that many components share: counts, seeds and choices.
 
 One place for the rule "an int, not a bool, at least so many" and its message, so every
 component rejects ``batch_size=True`` or ``k=0`` alike.
 """
 
 from __future__ import annotations
+
+from collections.abc import Collection
 
 
 def check_count(name: str, value: object, *, minimum: int = 1, none_means: str | None = None) -> None:
@@ -38,3 +40,17 @@ def check_seed(seed: object, name: str = "seed") -> None:
     """
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise TypeError(f"{name} must be an int or None, got {seed!r}.")
+
+
+def check_choice(name: str, value: object, choices: Collection[str]) -> None:
+    """``ValueError`` unless ``value`` is one of ``choices``.
+
+    Example:
+        >>> check_choice("kind", "synonym", ("synonym", "abbreviation"))
+        >>> check_choice("kind", "typo", ("synonym", "abbreviation"))
+        Traceback (most recent call last):
+        ...
+        ValueError: kind must be one of synonym, abbreviation, got 'typo'.
+    """
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(choices)}, got {value!r}.")

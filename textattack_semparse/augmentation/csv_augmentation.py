@@ -17,6 +17,7 @@ from textattack_semparse.augmentation.literal_protection import keeps_literals
 from textattack_semparse.augmentation.output_files import check_paths
 from textattack_semparse.augmentation.per_operation import AugmentationItem
 from textattack_semparse.errors import DatasetError, closest_match_hint
+from textattack_semparse.registry import is_table_qa_augmenter
 from textattack_semparse.sql.literals import sql_literals
 from textattack_semparse.tables.table import Table
 
@@ -151,7 +152,7 @@ def augment_csv_from_args(augmenter_class: Callable[..., Any], args: Any) -> int
     """Run :func:`augment_csv` with the options of ``textattack augment`` (:func:`augment_table_csv`
     for a Table QA recipe, one whose class sets ``table_qa = True``)."""
     random.seed(args.random_seed)
-    if getattr(augmenter_class, "table_qa", False):
+    if is_table_qa_augmenter(augmenter_class):
         written = augment_table_csv(
             args.input_csv,
             args.output_csv,

@@ -288,11 +288,13 @@ def _run_table_qa(args: argparse.Namespace, source: Path, target: Path) -> int:
     asks about are read relative to the folder above the file's (WTQ's ``data/`` and ``csv/``)."""
     from textattack_semparse.augmentation.wtq_augmentation import augment_wtq
     from textattack_semparse.errors import RecipeError
-    from textattack_semparse.registry import augmentation_recipe_class
+    from textattack_semparse.registry import augmentation_recipe_class, is_table_qa_augmenter
 
     recipe = augmentation_recipe_class(args.recipe)
-    if not callable(getattr(recipe, "augment", None)) or "perturbations" not in inspect.signature(recipe).parameters:
-        raise RecipeError(f"Recipe {args.recipe!r} does not augment Table QA examples; use robut-lapt for wtq files.")
+    if not is_table_qa_augmenter(recipe):
+        raise RecipeError(
+            f"Recipe {args.recipe!r} does not augment Table QA examples; use robut-lapt or robut-leta for wtq files."
+        )
     if args.sample is not None:
         raise RecipeError("--sample applies to text2sql and tsv files; a wtq file gets one augmentation per perturbation.")
     options: dict[str, Any] = {"seed": args.seed}

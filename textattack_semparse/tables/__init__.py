@@ -10,3 +10,12 @@ ROBUT_TABLE_PERTURBATIONS = (
     "column-adding",
 )
 """RobuT's header and content perturbations, by their registered names (each also a ``robut-<name>`` recipe)."""
+
+ROBUT_LLM_TABLE_PERTURBATIONS = ("llm-header-synonym", "llm-header-abbreviation")
+"""RobuT's header perturbations written by an LLM (its LeTA augmentation), by their registered
+names (each also a ``robut-<name>`` recipe); they need an LLM victim name."""
+
+ROBUT_AUGMENTATION_PERTURBATIONS = (*ROBUT_TABLE_PERTURBATIONS, "deletion")
+"""What ``robut-lapt`` augments with: RobuT's seven header and content perturbations and an
+offline question perturbation (Huang et al.'s function-word deletion) standing in for its
+question-level ones; ``robut-leta`` adds :data:`ROBUT_LLM_TABLE_PERTURBATIONS`."""

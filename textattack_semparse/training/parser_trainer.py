@@ -14,7 +14,7 @@ from typing import Any
 import torch
 import transformers
 
-from textattack_semparse.arguments import check_count
+from textattack_semparse.arguments import check_choice, check_count
 from textattack_semparse.datasets.benchmark import Benchmark, load_benchmark
 from textattack_semparse.datasets.entity_anonymization import EntityAnonymizer
 from textattack_semparse.datasets.example import SemparseExample
@@ -176,10 +176,8 @@ class ParserTrainer:
     ) -> None:
         if split_type not in ("question", "query"):
             raise ValueError(f"split_type must be 'question' or 'query', got {split_type!r}.")
-        if architecture not in ARCHITECTURES:
-            raise ValueError(f"architecture must be one of {', '.join(ARCHITECTURES)}, got {architecture!r}.")
-        if tokenizer_kind not in TOKENIZER_KINDS:
-            raise ValueError(f"tokenizer_kind must be one of {', '.join(TOKENIZER_KINDS)}, got {tokenizer_kind!r}.")
+        check_choice("architecture", architecture, ARCHITECTURES)
+        check_choice("tokenizer_kind", tokenizer_kind, TOKENIZER_KINDS)
         for name, value in (
             ("d_model", d_model),
             ("d_ff", d_ff),

@@ -6,6 +6,8 @@ from collections.abc import Iterable
 
 import transformers
 
+from textattack_semparse.arguments import check_choice
+
 PAD_TOKEN = "<pad>"
 EOS_TOKEN = "</s>"
 UNK_TOKEN = "<unk>"
@@ -53,8 +55,7 @@ def train_tokenizer(
     """
     from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, processors, trainers
 
-    if kind not in TOKENIZER_KINDS:
-        raise ValueError(f"kind must be one of {', '.join(TOKENIZER_KINDS)}, got {kind!r}.")
+    check_choice("kind", kind, TOKENIZER_KINDS)
     texts = list(texts)
     if kind == "word":
         tokenizer = Tokenizer(models.WordLevel(unk_token=UNK_TOKEN))

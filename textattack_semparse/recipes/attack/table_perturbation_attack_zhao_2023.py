@@ -8,8 +8,10 @@ from textattack import Attack
 from textattack.constraints.pre_transformation import RepeatModification
 from textattack.transformations import Transformation
 
+from textattack_semparse.errors import RecipeError
 from textattack_semparse.recipes.attack.recipe_ingredients import benchmark_goal_function, perturbation
 from textattack_semparse.search_methods.single_perturbation_search import SinglePerturbationSearch
+from textattack_semparse.tables import ROBUT_LLM_TABLE_PERTURBATIONS
 from textattack_semparse.tables.table_text import freeze_table_column
 from textattack_semparse.transformations.sequential_transformation import SequentialTransformation
 
@@ -26,7 +28,8 @@ class TablePerturbationAttackZhao2023:
 
     RobuT's annotators wrote one perturbed example per perturbation type; here the registered
     table perturbation generates the candidates and every one is tried (black-box). Registered
-    as ``robut-<perturbation>`` for each of :data:`TABLE_PERTURBATIONS` and as ``robut-mix``.
+    as ``robut-<perturbation>`` for each of RobuT's table perturbations (and its LLM-written
+    header names, ``robut-llm-header-synonym``/``-abbreviation``) and as ``robut-mix``.
     """
 
     @staticmethod
@@ -37,6 +40,7 @@ class TablePerturbationAttackZhao2023:
         question_perturbation: str | None = None,
         num_candidates: int = CANDIDATES,
         benchmark: str | None = None,
+        llm: str | None = None,
     ) -> Attack:
         """Compose the attack.
 
@@ -48,14 +52,27 @@ class TablePerturbationAttackZhao2023:
             num_candidates: Perturbed tables tried per example.
             benchmark: Registered benchmark whose scorer judges the answers (``"wtq"``);
                 ``None``: the benchmark the victim is bound to.
+            llm: The LLM victim name that writes the new names of an ``llm-header-*``
+                perturbation (``None``: ``SEMPARSE_PERTURBATION_LLM``).
+
+        Raises:
+            RecipeError: ``llm`` given for a perturbation that uses no LLM.
         """
+        llm_options = {}
+        if llm is not None:
+            if perturbation_name not in ROBUT_LLM_TABLE_PERTURBATIONS:
+                raise RecipeError(
+                    f"llm={llm!r} is for the LLM-written perturbations ({', '.join(ROBUT_LLM_TABLE_PERTURBATIONS)}); "
+                    f"{perturbation_name!r} uses no LLM: drop the option."
+                )
+            llm_options["llm"] = llm
         # Goal: the answer stops matching the gold by WTQ's denotation match; examples the
         # victim already answers wrongly are skipped (RobuT's robust accuracy counts those
         # answered correctly before the perturbation).
         goal_function = benchmark_goal_function(model_wrapper, benchmark=benchmark)
         # RobuT §3: one table perturbation; the perturbation keeps every gold answer value
         # valid (it reads the gold recorded on the original).
-        transformation: Transformation = perturbation(perturbation_name, num_candidates=num_candidates)
+        transformation: Transformation = perturbation(perturbation_name, num_candidates=num_candidates, **llm_options)
         if question_perturbation is not None:
             # RobuT's mix: the question is perturbed on top of the perturbed table.
             transformation = SequentialTransformation(transformation, perturbation(question_perturbation))

@@ -1,4 +1,4 @@
-"""Table QA training augmentation with RobuT's perturbations, without an LLM (Zhao et al. 2023)."""
+"""Table QA training augmentation with RobuT's perturbations, with or without an LLM (Zhao et al. 2023)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,9 @@ from textattack.shared import AttackedText
 
 from textattack_semparse.attack_attrs import record_gold_output
 from textattack_semparse.registry import get_registry
-from textattack_semparse.tables import ROBUT_TABLE_PERTURBATIONS
+from textattack_semparse.tables import ROBUT_AUGMENTATION_PERTURBATIONS
 from textattack_semparse.tables.table import Table
 from textattack_semparse.tables.table_text import QUESTION_COLUMN, freeze_table_column, table_input, table_of
-
-ROBUT_PERTURBATIONS = (*ROBUT_TABLE_PERTURBATIONS, "deletion")
-"""RobuT's seven header and content perturbations and an offline question perturbation
-(Huang et al.'s function-word deletion) standing in for its question-level ones."""
 
 
 class TableQAAugmenter:
@@ -27,14 +23,16 @@ class TableQAAugmenter:
     Human-Annotated Adversarial Perturbations. ACL 2023. https://arxiv.org/abs/2306.14321
 
     RobuT's LeTA adds LLM-generated adversarial examples to the training set; here the
-    registered table perturbations generate them (its rule-based baseline), each keeping the
-    gold answer valid, and question perturbations never touch the table. Registered as the
-    augmentation recipe ``robut-lapt``; ``textattack-semparse augment --dataset wtq-train``
-    writes the rows and their tables.
+    registered table perturbations generate them, each keeping the gold answer valid, and
+    question perturbations never touch the table. Registered as the augmentation recipes
+    ``robut-lapt`` (rule-based only, no LLM) and ``robut-leta`` (also the header names an LLM
+    writes: ``llm-header-synonym``, ``llm-header-abbreviation``, the LLM named by
+    ``SEMPARSE_PERTURBATION_LLM``); ``textattack-semparse augment --dataset wtq-train`` writes
+    the rows and their tables.
 
     Args:
-        perturbations (Sequence[str], default ROBUT_PERTURBATIONS): Registered perturbations;
-            each gives at most one augmented example per input.
+        perturbations (Sequence[str], default ROBUT_AUGMENTATION_PERTURBATIONS): Registered
+            perturbations; each gives at most one augmented example per input.
         seed (int, default 0): Seed of the perturbations and of the choice among a question
             perturbation's outputs.
     """
@@ -43,7 +41,7 @@ class TableQAAugmenter:
     """Augments (question, table, answer) rows: ``textattack augment`` reads them from CSV columns
     ``question`` (``--input-column``), ``table`` (``Table.to_json()``) and ``answer``."""
 
-    def __init__(self, perturbations: Sequence[str] = ROBUT_PERTURBATIONS, *, seed: int = 0) -> None:
+    def __init__(self, perturbations: Sequence[str] = ROBUT_AUGMENTATION_PERTURBATIONS, *, seed: int = 0) -> None:
         registry = get_registry()
         self.perturbations = tuple(perturbations)
         self.seed = seed

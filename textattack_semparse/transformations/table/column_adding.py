@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from textattack_semparse.arguments import check_count
+from textattack_semparse.arguments import check_choice, check_count
 from textattack_semparse.datasets.data_dir import resolve_data_dir
 from textattack_semparse.errors import ResourceError
 from textattack_semparse.tables.table import Table, TableError
@@ -109,8 +109,7 @@ class ColumnAdding(TableTransformation):
         super().__init__(num_candidates=num_candidates, seed=seed)
         check_count("num_columns", num_columns)
         check_count("related_tables", related_tables)
-        if similarity not in SIMILARITIES:
-            raise ValueError(f"similarity must be one of {', '.join(SIMILARITIES)}, got {similarity!r}.")
+        check_choice("similarity", similarity, SIMILARITIES)
         if table_dir is not None and not Path(table_dir).is_dir():
             raise ResourceError(f"table_dir {table_dir!r} is not a directory; pass a directory of WTQ .tsv tables.")
         self.num_columns = num_columns

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from abc import abstractmethod
+from collections.abc import Sequence
 
 from textattack_semparse.arguments import check_count
 from textattack_semparse.tables.table import Table
@@ -49,14 +50,18 @@ class HeaderRenaming(TableTransformation):
     def alternatives(self, name: str) -> list[str]:
         """Alternative names of the header ``name``, in a fixed order."""
 
+    def header_alternatives(self, header: Sequence[str]) -> list[list[str]]:
+        """Alternative names of each column of ``header`` (a subclass may use the whole header)."""
+        return [self.alternatives(name) for name in header]
+
     def _renameable(self, example: TableExample) -> dict[int, list[str]]:
         taken = {normalize_value(name) for name in example.table.header}
         answers = {normalize_value(value) for value in example.answers or ()}
         options = {}
-        for index, name in enumerate(example.table.header):
+        for index, (name, alternatives) in enumerate(zip(example.table.header, self.header_alternatives(example.table.header))):
             if normalize_value(name) in answers:
                 continue
-            names = [alt for alt in self.alternatives(name) if normalize_value(alt) not in taken]
+            names = [alt for alt in alternatives if normalize_value(alt) not in taken]
             if names:
                 options[index] = names
         return options

@@ -385,14 +385,12 @@ def semparse_perturbations() -> Mapping[str, EntrySpec]:
             seed=0,
         ),
         **{
-            f"llm-header-{kind}": entry(
-                "table.llm_header_renaming",
-                "LLMHeaderRenaming",
-                f"RobuT LeTA: rename columns to the {kind}s an LLM writes (few-shot); needs an LLM victim name "
-                "(llm=..., or SEMPARSE_PERTURBATION_LLM).",
-                kind=kind,
-                seed=0,
-            )
+            f"llm-header-{kind}": {
+                "target": "textattack_semparse.llm.llm_header_renaming:LLMHeaderRenaming",
+                "options": {"kind": kind, "seed": 0},
+                "description": f"RobuT LeTA: rename columns to the {kind}s an LLM writes (few-shot); needs an LLM "
+                "victim name (llm=..., or SEMPARSE_PERTURBATION_LLM).",
+            }
             for kind in ("synonym", "abbreviation")
         },
         "column-adding": entry(

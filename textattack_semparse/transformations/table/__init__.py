@@ -12,7 +12,6 @@ __getattr__, __dir__ = lazy_exports(
         "HeaderAbbreviation": "header_abbreviation",
         "HeaderRenaming": "header_renaming",
         "HeaderSynonymReplacement": "header_synonym_replacement",
-        "LLMHeaderRenaming": "llm_header_renaming",
         "OrderShuffle": "order_shuffle",
         "RowShuffle": "row_shuffle",
         "TableExample": "table_example",

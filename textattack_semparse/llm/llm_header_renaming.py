@@ -1,5 +1,4 @@
-"""LLM-prompted header renaming
-===============================
+"""LLM-prompted header renaming: a table perturbation whose new header names an LLM victim writes.
 
 RobuT (Zhao et al. 2023, "RobuT: A Systematic Study of Table QA Robustness Against
 Human-Annotated Adversarial Perturbations", ACL 2023, https://arxiv.org/abs/2306.14321)
@@ -21,6 +20,7 @@ from textattack_semparse.arguments import check_choice, check_count
 from textattack_semparse.errors import ResourceError
 from textattack_semparse.transformations.table.answer_cells import normalize_value
 from textattack_semparse.transformations.table.header_renaming import HeaderRenaming
+from textattack_semparse.victims.llm_victim_name import parse_llm_victim_name, with_options
 
 LLM_ENVIRONMENT_VARIABLE = "SEMPARSE_PERTURBATION_LLM"
 """The LLM victim name used when none is passed (so the stock ``textattack`` CLI can use it)."""
@@ -121,8 +121,6 @@ class LLMHeaderRenaming(HeaderRenaming):
     def completer(self) -> Any:
         """The LLM victim whose :meth:`complete` writes the names (zero-shot as a parser: the
         demonstrations are in :meth:`prompt`)."""
-        from textattack_semparse.victims.llm_victim_name import parse_llm_victim_name, with_options
-
         return parse_llm_victim_name(with_options(self.llm_name, shots=0)).create(benchmark=_prompt_benchmark())
 
     def __getstate__(self) -> dict[str, Any]:

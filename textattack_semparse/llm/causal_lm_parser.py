@@ -19,6 +19,7 @@ from textattack_semparse.arguments import check_count
 from textattack_semparse.errors import VictimError
 from textattack_semparse.llm.prompted_parser import PromptedParser
 from textattack_semparse.torch_device import resolve_device
+from textattack_semparse.victims.lazy_pretrained import LOADED, LazyPretrained
 
 if TYPE_CHECKING:
     from textattack_semparse.datasets.benchmark import Benchmark
@@ -27,7 +28,7 @@ DEFAULT_MAX_NEW_TOKENS = 128
 """Most tokens generated per completion by default."""
 
 
-class CausalLMParser(PromptedParser):
+class CausalLMParser(LazyPretrained, PromptedParser):
     """A local causal LM that continues a k-shot "Create Table + Select 3" prompt with SQL.
 
     Zhuo et al. (2023), https://arxiv.org/abs/2301.12868, with a local model in place of Codex;
@@ -104,31 +105,13 @@ class CausalLMParser(PromptedParser):
     def decoding_parameters(self) -> dict[str, Any]:
         return {"do_sample": False, "max_new_tokens": self.max_new_tokens}
 
-    @property
-    def model(self) -> Any:
-        if "_model" not in self.__dict__:
-            self._load()
-        return self.__dict__["_model"]
-
-    @property
-    def tokenizer(self) -> Any:
-        if "_tokenizer" not in self.__dict__:
-            self._load()
-        return self.__dict__["_tokenizer"]
-
     def reuse_loaded_model(self, other: PromptedParser) -> None:
         """Share ``other``'s loaded tokenizer and model when it is a CausalLMParser of the same
         model on the same device (a GGUF file takes ~20 s to de-quantise on a CPU)."""
         if isinstance(other, CausalLMParser) and (other.model_id, other.device) == (self.model_id, self.device):
-            for name in ("_model", "_tokenizer"):
+            for name in LOADED:
                 if name in other.__dict__:
                     self.__dict__.setdefault(name, other.__dict__[name])
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = super().__getstate__()
-        for name in ("_model", "_tokenizer"):
-            state.pop(name, None)
-        return state
 
     def _load(self) -> None:
         import torch

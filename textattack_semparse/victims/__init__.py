@@ -6,6 +6,7 @@ __getattr__, __dir__ = lazy_exports(
     __name__,
     {
         "KNNTemplateParser": "knn_template_parser",
+        "LazyPretrained": "lazy_pretrained",
         "LexicalTableParser": "lexical_table_parser",
         "LLMVictimName": "llm_victim_name",
         "Prediction": "prediction",

@@ -17,6 +17,7 @@ from textattack_semparse.datasets.entity_anonymization import EntityAnonymizer
 from textattack_semparse.errors import VictimError
 from textattack_semparse.sql.sqlite_executor import CacheInfo
 from textattack_semparse.torch_device import resolve_device
+from textattack_semparse.victims.lazy_pretrained import LazyPretrained
 from textattack_semparse.victims.semantic_parser import SemanticParser
 
 logger = logging.getLogger(__name__)
@@ -60,7 +61,7 @@ def is_seq2seq_directory(path: str | os.PathLike[str]) -> bool:
     return config.get("is_encoder_decoder") is True
 
 
-class Seq2SeqParser(SemanticParser):
+class Seq2SeqParser(LazyPretrained, SemanticParser):
     """A Hugging Face encoder-decoder (T5, BART, ...) that generates SQL or logical forms.
 
     The tokenizer and model (``AutoModelForSeq2SeqLM``) load on first use (the first call,
@@ -183,20 +184,6 @@ class Seq2SeqParser(SemanticParser):
         self.cache_size = cache_size
 
     @property
-    def model(self) -> transformers.PreTrainedModel:
-        """The encoder-decoder, loaded (with its tokenizer) on first access."""
-        if "_model" not in self.__dict__:
-            self._load()
-        return self.__dict__["_model"]
-
-    @property
-    def tokenizer(self) -> transformers.PreTrainedTokenizerBase:
-        """The tokenizer, loaded (with the model) on first access."""
-        if "_tokenizer" not in self.__dict__:
-            self._load()
-        return self.__dict__["_tokenizer"]
-
-    @property
     def anonymizer(self) -> EntityAnonymizer | None:
         """The entity anonymisation saved beside a model trained by ``textattack-semparse train``
         (``None`` for other models): applied to questions before the model, undone after."""
@@ -242,8 +229,8 @@ class Seq2SeqParser(SemanticParser):
         return self.__dict__["_prediction_cache"]
 
     def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        for name in ("_model", "_tokenizer", "_prediction_cache", "_anonymizer"):
+        state = super().__getstate__()
+        for name in ("_prediction_cache", "_anonymizer"):
             state.pop(name, None)
         return state
 

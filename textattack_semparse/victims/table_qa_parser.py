@@ -23,6 +23,7 @@ import torch
 from textattack_semparse.errors import VictimError
 from textattack_semparse.tables.answers import format_answer
 from textattack_semparse.tables.table import Table
+from textattack_semparse.victims.lazy_pretrained import LazyPretrained
 from textattack_semparse.torch_device import resolve_device, resolve_dtype
 from textattack_semparse.victims.semantic_parser import ParserInput, SemanticParser
 
@@ -150,7 +151,7 @@ class TableQAParser(SemanticParser):
         return questions, table_jsons
 
 
-class _PretrainedTableQAParser(TableQAParser):
+class _PretrainedTableQAParser(LazyPretrained, TableQAParser):
     """A Table QA victim over a Hugging Face model: where it loads from, on which device, in
     which precision, in batches of what size. The tokenizer and model load on first use (the
     first call, or the first read of :attr:`model`, which ``GoalFunction.__init__`` does) and are
@@ -193,20 +194,6 @@ class _PretrainedTableQAParser(TableQAParser):
         """The weights' dtype: float16 on CUDA with ``half_precision``, else float32."""
         return resolve_dtype(self.device, self.half_precision)
 
-    @property
-    def model(self) -> Any:
-        """The network, loaded (with its tokenizer) on first access."""
-        if "_model" not in self.__dict__:
-            self._load()
-        return self.__dict__["_model"]
-
-    @property
-    def tokenizer(self) -> Any:
-        """The tokenizer, loaded (with the model) on first access."""
-        if "_tokenizer" not in self.__dict__:
-            self._load()
-        return self.__dict__["_tokenizer"]
-
     def extra_repr_keys(self) -> list[str]:
         return super().extra_repr_keys() + [
             "model_name_or_path",
@@ -216,12 +203,6 @@ class _PretrainedTableQAParser(TableQAParser):
             "batch_size",
             "max_length",
         ]
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        state.pop("_model", None)
-        state.pop("_tokenizer", None)
-        return state
 
     def _load(self) -> None:
         tokenizer_location = self.tokenizer_name_or_path or self.model_name_or_path

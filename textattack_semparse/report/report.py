@@ -163,6 +163,14 @@ def _with_deltas(columns: list[Column], rows: list[Row], metrics: Sequence[str])
     return [*columns, *deltas], widened
 
 
+def _summary_table(
+    table_id: str, title: str, caption: str, columns: list[Column], rows: list[Row], compared: Sequence[str]
+) -> Table:
+    """A summary table: with several runs, each ``compared`` metric gets a Δ column and the caption says so."""
+    columns, widened = _with_deltas(columns, rows, compared)
+    return Table(table_id, title, caption + _DELTA_NOTE * (len(rows) > 1), tuple(columns), tuple(widened), summary=True)
+
+
 def _difference(value: Any, baseline: Any) -> float | None:
     return None if value is None or baseline is None else value - baseline
 
@@ -175,17 +183,16 @@ def _tables(sources: Sequence[ReportSource], labels: dict[str, str]) -> list[Tab
         rows = [
             Row(source.id, labels[source.id], _robustness_values(source.robustness)) for source in runs
         ]
-        columns, rows = _with_deltas(columns, rows, ROBUSTNESS_METRICS)
         tables.append(
-            Table(
+            _summary_table(
                 "summary-robustness",
                 "Robustness runs",
                 "Standard accuracy on the originals; perturbation accuracy, robust accuracy (correct after the rewrite "
                 "among the originals parsed correctly) and success rate of black-box attack pooled over every "
-                "perturbed utterance (micro average), in % (Huang et al. 2021)." + _DELTA_NOTE * (len(rows) > 1),
-                tuple(columns),
-                tuple(rows),
-                summary=True,
+                "perturbed utterance (micro average), in % (Huang et al. 2021).",
+                columns,
+                rows,
+                ROBUSTNESS_METRICS,
             )
         )
         tables.extend(_perturbation_tables(runs, labels))
@@ -202,17 +209,16 @@ def _tables(sources: Sequence[ReportSource], labels: dict[str, str]) -> list[Tab
             metrics = source.attack.to_dict()
             metrics["left_out"] = source.attack.gold_errors + source.attack.victim_errors
             rows.append(Row(source.id, labels[source.id], tuple(metrics[m] for m in (*counted, *rates))))
-        columns, rows = _with_deltas(columns, rows, ATTACK_METRICS)
         tables.append(
-            Table(
+            _summary_table(
                 "summary-attacks",
                 "Attacks",
                 "TextAttack's outcomes in the papers' terms: standard accuracy (left-out gold and victim errors "
                 "excluded), accuracy under attack, robust accuracy (failed attacks among the attacked) and attack "
-                "success rate, in %; words changed by successful attacks." + _DELTA_NOTE * (len(rows) > 1),
-                tuple(columns),
-                tuple(rows),
-                summary=True,
+                "success rate, in %; words changed by successful attacks.",
+                columns,
+                rows,
+                ATTACK_METRICS,
             )
         )
     for source in sources:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
+from typing import NamedTuple
 
 from textattack_semparse.metrics.attack_metrics import FAILED, SKIPPED, SUCCEEDED, plain_text
 from textattack_semparse.scoring.outcome import Outcome, left_out_outcome
@@ -72,17 +74,34 @@ class ReportExample:
     perturbed_rows: str | None = None
     table_edit: str | None = None
 
+    @cached_property
+    def _word_diff(self) -> WordDiff:
+        """The word diff, computed once for sorting (:attr:`words_changed`) and display (:attr:`edit`)."""
+        return word_diff(self.original, self.perturbed)
+
     @property
     def edit(self) -> tuple[list[Segment], list[Segment]]:
         """The original's and the rewrite's words, changed words marked (:func:`word_edit`)."""
-        return word_edit(self.original, self.perturbed)
+        return _segments(self._word_diff)
 
     @property
     def words_changed(self) -> int:
         """Words deleted, inserted or replaced (the larger side of each change)."""
-        original, perturbed = self.original.split(), self.perturbed.split()
-        matcher = difflib.SequenceMatcher(a=original, b=perturbed, autojunk=False)
-        return sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal")
+        return sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in self._word_diff.opcodes if tag != "equal")
+
+
+class WordDiff(NamedTuple):
+    """Two texts' words and difflib's opcodes turning the first into the second."""
+
+    before: list[str]
+    after: list[str]
+    opcodes: list[tuple[str, int, int, int, int]]
+
+
+def word_diff(original: str, perturbed: str) -> WordDiff:
+    """The word-level diff of ``original`` and ``perturbed`` (whitespace-separated words)."""
+    before, after = original.split(), perturbed.split()
+    return WordDiff(before, after, difflib.SequenceMatcher(a=before, b=after, autojunk=False).get_opcodes())
 
 
 def word_edit(original: str, perturbed: str) -> tuple[list[Segment], list[Segment]]:
@@ -95,14 +114,17 @@ def word_edit(original: str, perturbed: str) -> tuple[list[Segment], list[Segmen
         >>> [(segment.text, segment.changed) for segment in after]
         [('what is', False), ('capital of texas', False)]
     """
-    a, b = original.split(), perturbed.split()
+    return _segments(word_diff(original, perturbed))
+
+
+def _segments(diff: WordDiff) -> tuple[list[Segment], list[Segment]]:
     before: list[Segment] = []
     after: list[Segment] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+    for tag, i1, i2, j1, j2 in diff.opcodes:
         if i2 > i1:
-            before.append(Segment(" ".join(a[i1:i2]), tag != "equal"))
+            before.append(Segment(" ".join(diff.before[i1:i2]), tag != "equal"))
         if j2 > j1:
-            after.append(Segment(" ".join(b[j1:j2]), tag != "equal"))
+            after.append(Segment(" ".join(diff.after[j1:j2]), tag != "equal"))
     return before, after
 
 

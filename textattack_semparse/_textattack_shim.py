@@ -15,23 +15,28 @@ wraps these entry points so registered names work end to end:
   victim errors left out, standard accuracy without them).
 * ``Attacker.attack_dataset``: a plugin error that stops a run (a victim failing too
   often) first writes the logs of the examples already attacked.
-* ``AttackCommand.run``/``AugmentCommand.run``: a plugin error is one line on stderr and
-  exit status 2, not a traceback; plugin augmentation recipes read and write CSV with the
-  :mod:`csv` module, leaving every other column byte-identical (TextAttack's writer
-  deletes every ``/``).
+* ``AttackCommand.register_subcommand``: usage errors of ``textattack attack`` are one line,
+  and ``--recipe`` names the closest recipes instead of listing all of them.
+* ``AttackCommand.run``/``AugmentCommand.run``: the checks of ``textattack-semparse attack``
+  run first (the victim exists; the recipe judges as the victim's benchmark does); a plugin
+  error is one line on stderr and exit status 2, not a traceback; plugin augmentation recipes
+  read and write CSV with the :mod:`csv` module, leaving every other column byte-identical
+  (TextAttack's writer deletes every ``/``).
 
 Every step is idempotent: running it twice changes nothing.
 """
 
 from __future__ import annotations
 
+import argparse
 import functools
 import os
 import sys
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any, NoReturn
 
 from textattack_semparse.cache import cache_dir
 from textattack_semparse.errors import SemparseError
@@ -41,22 +46,30 @@ _PATCHED = "_textattack_semparse_original"
 
 
 def before_import() -> None:
-    """Runs before TextAttack's package executes: make NLTK's English stopwords findable offline.
+    """Runs before TextAttack's package executes: make NLTK's English stopwords findable offline,
+    and keep TextAttack's first-import NLTK downloads quiet.
 
-    TextAttack reads them while it is imported. When NLTK's own search path has them
+    TextAttack reads the stopwords while it is imported. When NLTK's own search path has them
     (``NLTK_DATA``, ``~/nltk_data``, the prefix and system folders) nothing is done; when the
     plugin's cache has them, its folder is added to ``nltk.data.path`` as NLTK loads. Neither
     imports NLTK (TextAttack does, right after). Otherwise
     :func:`~textattack_semparse.offline.ensure_nltk_stopwords` writes them, importing NLTK.
+
+    On its first import TextAttack downloads six NLTK packages; offline, each attempt prints
+    ``[nltk_data] Error loading ...`` lines that are no concern of the user's (everything the
+    plugin needs is packaged). Until TextAttack's package has executed, ``nltk.download``
+    sends its messages nowhere (:func:`_quiet_nltk_downloads`).
     """
+    import _textattack_semparse_autoload
+
     from textattack_semparse.offline import STOPWORDS_RESOURCE
+
+    _textattack_semparse_autoload.after_import("nltk", _quiet_nltk_downloads)
 
     if any(os.path.isfile(os.path.join(folder, STOPWORDS_RESOURCE)) for folder in _nltk_search_path()):
         return
     cached = str(cache_dir() / "nltk_data")
     if os.path.isfile(os.path.join(cached, STOPWORDS_RESOURCE)):
-        import _textattack_semparse_autoload
-
         _textattack_semparse_autoload.after_import("nltk.data", functools.partial(_add_nltk_folder, cached))
         return
     from textattack_semparse.offline import ensure_nltk_stopwords
@@ -75,6 +88,29 @@ def _nltk_search_path() -> list[str]:
     return folders
 
 
+def _quiet_nltk_downloads(nltk: ModuleType) -> None:
+    """Make ``nltk.download`` print nothing until :func:`_restore_nltk_downloads` (TextAttack's
+    package has executed)."""
+    download = nltk.download
+    if hasattr(download, _PATCHED):
+        return
+
+    @functools.wraps(download)
+    def quiet_download(*args: Any, **kwargs: Any) -> Any:
+        with open(os.devnull, "w", encoding="utf-8") as nowhere:
+            return download(*args, **{"quiet": True, "print_error_to": nowhere, **kwargs})
+
+    setattr(quiet_download, _PATCHED, download)
+    nltk.download = quiet_download
+
+
+def _restore_nltk_downloads() -> None:
+    nltk = sys.modules.get("nltk")
+    original = getattr(getattr(nltk, "download", None), _PATCHED, None)
+    if nltk is not None and original is not None:
+        nltk.download = original
+
+
 def _add_nltk_folder(folder: str, nltk_data: ModuleType) -> None:
     if folder not in nltk_data.path:
         nltk_data.path.append(folder)
@@ -82,6 +118,7 @@ def _add_nltk_folder(folder: str, nltk_data: ModuleType) -> None:
 
 def after_import(textattack: ModuleType) -> None:
     """Runs after TextAttack's package executed: register the plugin's names."""
+    _restore_nltk_downloads()
     try:
         registry = get_registry()
     except SemparseError as error:
@@ -95,7 +132,8 @@ def after_import(textattack: ModuleType) -> None:
     from textattack.commands.attack_command import AttackCommand
     from textattack.commands.augment_command import AugmentCommand
 
-    _wrap_method(AttackCommand, "run", _one_line_errors)
+    _wrap_staticmethod(AttackCommand, "register_subcommand", _register_attack_subcommand)
+    _wrap_method(AttackCommand, "run", _run_attack)
     _wrap_method(AugmentCommand, "run", _run_augment)
 
 
@@ -142,6 +180,50 @@ def _wrap_method(cls: type, name: str, replacement: Callable[..., Any]) -> None:
 
     setattr(wrapper, _PATCHED, original)
     setattr(cls, name, wrapper)
+
+
+def _wrap_staticmethod(cls: type, name: str, replacement: Callable[..., Any]) -> None:
+    original = getattr(cls, name)
+    if hasattr(original, _PATCHED):
+        return
+
+    @functools.wraps(original)
+    def wrapper(*args: Any) -> Any:
+        return replacement(original, *args)
+
+    setattr(wrapper, _PATCHED, original)
+    setattr(cls, name, staticmethod(wrapper))
+
+
+def _register_attack_subcommand(original: Callable[[Any], Any], main_parser: Any) -> Any:
+    """``textattack attack``'s parser, with usage errors on one line and ``--recipe`` checked by
+    name with the closest names (TextAttack lists every recipe in a many-line usage error)."""
+    result = original(main_parser)
+    parser = main_parser.choices["attack"]
+    parser.error = functools.partial(_one_line_usage_error, parser)
+    for action in parser._actions:
+        if action.dest == "attack_recipe":
+            action.choices = None
+            action.type = _attack_recipe_name
+    return result
+
+
+def _one_line_usage_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
+    parser.exit(2, f"{parser.prog}: error: {message} (see {parser.prog} --help)\n")
+
+
+def _attack_recipe_name(name: str) -> str:
+    """An argparse type: a recipe TextAttack's table holds (the plugin's names included)."""
+    from textattack.attack_args import ATTACK_RECIPE_NAMES
+
+    from textattack_semparse.errors import closest_match_hint
+
+    if name not in ATTACK_RECIPE_NAMES:
+        raise argparse.ArgumentTypeError(
+            f"unknown attack recipe {name!r}.{closest_match_hint(name, ATTACK_RECIPE_NAMES)} `textattack list "
+            "attack-recipes` names them"
+        )
+    return name
 
 
 def _create_model_from_args(original: Callable[[Any], Any], args: Any) -> Any:
@@ -213,8 +295,35 @@ def _one_line_errors(original: Callable[[Any], Any], args: Any) -> Any:
     try:
         return original(args)
     except SemparseError as error:
-        print(f"textattack: error: {error}", file=sys.stderr)
+        print(f"textattack: error: {' '.join(str(error).split())}", file=sys.stderr)
         raise SystemExit(2) from None
+
+
+def _run_attack(original: Callable[[Any], Any], args: Any) -> Any:
+    """``textattack attack`` with the checks of ``textattack-semparse attack`` first: the victim
+    exists, and the recipe judges outputs as the victim's benchmark does."""
+    return _one_line_errors(_checked(original), args)
+
+
+def _checked(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def run(args: Any) -> Any:
+        _check_attack(args)
+        return original(args)
+
+    return run
+
+
+def _check_attack(args: Any) -> None:
+    from textattack_semparse.recipes.recipe_fit import check_recipe_fits_dataset
+    from textattack_semparse.victims.resolution import check_victim_name, is_plugin_victim, victim_dataset
+
+    model = getattr(args, "model", None)
+    if not model:
+        return
+    check_victim_name(model, textattack_models=True, model_from_huggingface=getattr(args, "model_from_huggingface", None))
+    recipe = getattr(args, "attack_recipe", None)
+    if recipe and is_plugin_victim(model):
+        check_recipe_fits_dataset(recipe, victim_dataset(model, getattr(args, "dataset_by_model", None)))
 
 
 def _run_augment(original: Callable[[Any], Any], args: Any) -> Any:

@@ -1,9 +1,14 @@
 """The ``textattack-semparse`` command: the plugin's own commands beside TextAttack's.
 
-``textattack-semparse attack ...`` runs any registered recipe as ``textattack attack`` does,
-sharded over workers and resumable (:mod:`~textattack_semparse.commands.attack_command`);
+Each command (:mod:`textattack_semparse.commands`) turns its arguments into the configuration of
+a workflow of :mod:`textattack_semparse.experiments`, runs it and prints the result;
 ``textattack attack`` itself sees the plugin's names through the import hook. ``--help`` and
 ``list`` import neither torch nor textattack.
+
+:func:`main` is the one error boundary: a usage error, and every
+:class:`~textattack_semparse.errors.SemparseError` (a bad name, file, value or run directory),
+is one line on standard error naming the fix, with exit status 2; anything else is a bug and
+keeps its traceback.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from textattack_semparse.commands.arguments import ArgumentParser
 from textattack_semparse.errors import SemparseError
 from textattack_semparse.registry import DISABLE_AUTOLOAD_ENV, DISABLED_PLUGINS_ENV
 from textattack_semparse.runs.provenance import COMMAND_LINE
@@ -34,8 +40,9 @@ COMMAND_MODULES = (
 )
 """Modules of :mod:`textattack_semparse.commands`, each with ``register(subparsers)``."""
 
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="textattack-semparse",
         description="Meaning-preserving attacks, robustness metrics and augmentation for semantic parsers.",
     )
@@ -44,13 +51,27 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True)
     for name in COMMAND_MODULES:
         importlib.import_module(f"textattack_semparse.commands.{name}").register(subparsers)
+    _record_command_names(parser)
     return parser
+
+
+def _record_command_names(parser: argparse.ArgumentParser) -> None:
+    """Give every (sub)command's parsed arguments its full name (``textattack-semparse robustness
+    run``), for error messages."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in action.choices.values():
+                command.set_defaults(command_name=command.prog)
+                _record_command_names(command)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit:  # --help, or a usage error already printed on one line
+        return exit.code if isinstance(exit.code, int) else 0
     if args.no_autoload:
         os.environ[DISABLE_AUTOLOAD_ENV] = "1"
     if args.disable:
@@ -59,10 +80,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.func(args)
     except SemparseError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"{args.command_name}: error: {_one_line(str(error))}", file=sys.stderr)
         return 2
     finally:
         COMMAND_LINE.reset(token)
+
+
+def _one_line(message: str) -> str:
+    """``message`` with its line breaks and runs of spaces folded into single spaces."""
+    return " ".join(message.split())
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
 """Exception hierarchy: one subclass of :class:`SemparseError` per stage.
 
-Every message names the bad value, what was expected and how to fix it.
+Every message names the bad value, what was expected and how to fix it. The command line turns
+every ``SemparseError`` into one line on standard error and exit status 2; any other exception
+is a bug and keeps its traceback.
 """
 
 from __future__ import annotations
@@ -11,6 +13,15 @@ from collections.abc import Iterable
 
 class SemparseError(Exception):
     """Root of every error raised by textattack-semparse."""
+
+
+class ConfigurationError(SemparseError, ValueError):
+    """A setting or argument has a value that cannot work (a count below one, an unknown choice,
+    options that exclude each other). Also a ``ValueError``, as Python callers expect."""
+
+
+class ConfigurationTypeError(SemparseError, TypeError):
+    """A setting or argument has the wrong type. Also a ``TypeError``, as Python callers expect."""
 
 
 class RegistryError(SemparseError):

@@ -48,6 +48,9 @@ KIND_KEYS: Mapping[str, frozenset[str]] = MappingProxyType(
 )
 """Entry keys per kind beyond ``target``, ``options`` and ``description``."""
 
+LISTED_NAMES = 30
+"""An unknown name's error lists the registered names of its kind up to this many."""
+
 DEFAULT_SPLITS: Mapping[str, tuple[str, ...]] = MappingProxyType({"question": ("train", "test")})
 """A benchmark entry's ``splits`` when it names none."""
 
@@ -163,6 +166,16 @@ def _checked_splits(kind: str, name: str, provider: str, splits: Any) -> Mapping
     return MappingProxyType({split_type: tuple(names) for split_type, names in splits.items()})
 
 
+def benchmark_key(name: str) -> str:
+    """The registered form of a benchmark name: case, outer spaces and ``_``/``-`` do not matter.
+
+    Example:
+        >>> benchmark_key(" Geo_Mini ")
+        'geo-mini'
+    """
+    return name.strip().lower().replace("_", "-")
+
+
 def dataset_name(benchmark: str, splits: Mapping[str, tuple[str, ...]], split_type: str, split: str) -> str:
     """The derived name of one split: ``<benchmark>-<split>`` when the benchmark has one split
     type, else ``<benchmark>-<split type>-<split>``.
@@ -270,10 +283,14 @@ class Registry:
         """The entry for ``name``; unknown names raise with the accepted names."""
         table = self._table(kind)
         if name not in table:
+            listed = (
+                f"Registered: {', '.join(sorted(table)) or '(none)'}."
+                if len(table) <= LISTED_NAMES
+                else f"{len(table)} are registered."
+            )
             raise RegistryError(
-                f"Unknown {kind} {name!r}.{closest_match_hint(name, table)} "
-                f"Registered: {', '.join(sorted(table)) or '(none)'}. "
-                "Run `textattack-semparse list` to see every name."
+                f"Unknown {kind} {name!r}.{closest_match_hint(name, table)} {listed} "
+                f"Run `textattack-semparse list {kind}` to see them."
             )
         return table[name]
 

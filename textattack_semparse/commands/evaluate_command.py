@@ -1,14 +1,22 @@
-"""``textattack-semparse evaluate``: standard accuracy of a victim, without attack."""
+"""``textattack-semparse evaluate``: standard accuracy of a victim, without attack
+(:mod:`textattack_semparse.experiments.evaluate`)."""
 
 from __future__ import annotations
 
 import argparse
 
-from textattack_semparse.commands.output import add_scoring_arguments
+from textattack_semparse.commands.arguments import examples_parent, non_negative_int, run_context, scoring_parent
+
+_REPORT_DETAILS = ("dataset", "scoring", "single_database", "response_cache")
+"""Report fields printed apart from the table of figures."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("evaluate", help="standard (execution/exact) accuracy of a victim")
+    parser = subparsers.add_parser(
+        "evaluate",
+        help="standard (execution/exact) accuracy of a victim",
+        parents=[examples_parent(), scoring_parent(prediction_timeout=False)],
+    )
     parser.add_argument(
         "--model",
         required=True,
@@ -16,16 +24,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "hf-causal:PATH (a local causal LM directory or .gguf file) or openai:MODEL@URL (an OpenAI-compatible server)",
     )
     parser.add_argument("--dataset", help="registered dataset (default: the victim's own)")
-    parser.add_argument("--num-examples", type=int, help="evaluate the first N examples only")
-    parser.add_argument(
-        "--shots", type=int, help="LLM victims: demonstrations in the prompt (default 5)"
-    )
+    parser.add_argument("--shots", type=non_negative_int, help="LLM victims: demonstrations in the prompt (default 5)")
     parser.add_argument(
         "--selection",
         help="LLM victims: few-shot selector (random, confidence, cluster-ed, cluster-tfidf, cluster-cwe, "
         "ppl-asc, ppl-desc; default random)",
     )
-    add_scoring_arguments(parser)
     parser.add_argument(
         "--test-suite-dir",
         help="folder of distilled test suites (one per benchmark, from 'test-suite build'); reports test-suite "
@@ -37,60 +41,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from textattack_semparse.commands.output import print_table, write_json
-    from textattack_semparse.commands.run_options import progress_enabled
-    from textattack_semparse.metrics.standard_accuracy import evaluate_victim
-    from textattack_semparse.runs.progress import progress_bar
+    from textattack_semparse.commands.output import print_table, print_written
+    from textattack_semparse.experiments.evaluate import EvaluateConfig
+    from textattack_semparse.experiments.evaluate import run as evaluate
 
-    model = victim_name_with_options(args.model, shots=args.shots, selection=args.selection)
-    with progress_bar(None, f"parsing with {args.model}", enabled=progress_enabled(args)) as bar:
-        report = evaluate_victim(
-            model,
-            dataset=args.dataset,
-            limit=args.num_examples,
-            execution_mode=args.execution_mode,
-            gold_timeout=args.gold_timeout,
-            test_suite_dir=args.test_suite_dir,
-            progress=bar,
-        )
+    config = EvaluateConfig(
+        model=args.model,
+        dataset=args.dataset,
+        num_examples=args.num_examples,
+        shots=args.shots,
+        selection=args.selection,
+        execution_mode=args.execution_mode,
+        gold_timeout=args.gold_timeout,
+        test_suite_dir=args.test_suite_dir,
+        output=args.output,
+    )
+    report = evaluate(config, run_context(args))
     print_table(
         f"Standard accuracy of {args.model} on {report['dataset']}",
         ("metric", "value"),
-        (
-            (name.replace("_", " "), value)
-            for name, value in report.items()
-            if name not in ("dataset", "scoring", "single_database", "response_cache")
-        ),
+        ((name.replace("_", " "), value) for name, value in report.items() if name not in _REPORT_DETAILS),
     )
     print(f"Scoring: {report['scoring']}")
     if "response_cache" in report:
         cache = report["response_cache"]
         print(f"Response cache: {cache['hits']} hits, {cache['misses']} misses ({cache['path']})")
-    write_json(args.output, report)
+    print_written(args.output)
     return 0
-
-
-def victim_name_with_options(model: str, *, shots: int | None = None, selection: str | None = None) -> str:
-    """``model`` with ``--shots``/``--selection`` folded into an LLM victim name.
-
-    Raises:
-        SystemExit: The options are given for a victim that is not an LLM victim.
-
-    Example:
-        >>> victim_name_with_options("hf-causal:/m/x.gguf", shots=2)
-        'hf-causal:/m/x.gguf?shots=2'
-    """
-    from textattack_semparse.victims.llm_victim_name import is_llm_victim_name, with_options
-
-    given = {key: value for key, value in (("shots", shots), ("selection", selection)) if value is not None}
-    if not given:
-        return model
-    if not is_llm_victim_name(model):
-        flags = " and ".join(f"--{key}" for key in given)
-        raise SystemExit(
-            f"error: {flags} {'apply' if len(given) > 1 else 'applies'} to in-context LLM victims only "
-            f"(--model hf-causal:PATH or openai:MODEL@URL); drop {flags} for {model!r}, or pass an LLM victim."
-        )
-    if shots is not None and shots < 0:
-        raise SystemExit(f"error: --shots must be >= 0, got {shots}.")
-    return with_options(model, **given)

@@ -9,8 +9,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textattack_semparse.commands.output import add_scoring_arguments, non_negative_int, positive_int, positive_seconds
-from textattack_semparse.commands.run_options import add_run_arguments
+from textattack_semparse.commands.arguments import (
+    examples_parent,
+    non_negative_int,
+    positive_int,
+    run_options,
+    run_parent,
+    scoring_parent,
+    seed_parent,
+)
 from textattack_semparse.robustness.selection_settings import DEFAULT_SETTING, SELECTION_SETTINGS
 
 if TYPE_CHECKING:
@@ -32,6 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "appended to cells.jsonl there at once: a re-run on the same directory (or --resume) reads the finished "
         "cells and runs the rest; --backend ray spreads the cells over workers that each load the model once "
         "(docs/icl.md).",
+        parents=[seed_parent(), examples_parent(), scoring_parent(), run_parent()],
     )
     parser.add_argument(
         "--model",
@@ -78,28 +86,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"how perturbed utterances are selected, as `robustness build` (default: {DEFAULT_SETTING})",
     )
     parser.add_argument(
-        "--seed", type=int, default=0, help="seed of the test set, the selectors and the copies (default 0)"
-    )
-    parser.add_argument("--num-examples", type=positive_int, help="use the first N examples of the dataset only")
-    parser.add_argument(
         "--output-dir", required=True, help=f"study directory: {JSON_FILE}, {CSV_FILE}, {PLOT_FILE}, cells.jsonl, test_set/"
     )
     parser.add_argument("--batch-size", type=positive_int, help="inputs per victim call (default 64)")
-    parser.add_argument(
-        "--timeout",
-        type=positive_seconds,
-        help="seconds each predicted SQL query may run (default: the benchmark's, 5)",
-    )
-    add_scoring_arguments(parser)
-    add_run_arguments(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from textattack_semparse.commands.run_options import backend_from_arguments, progress_enabled
     from textattack_semparse.llm.icl_study import check_grid, plot_icl_study, run_icl_study
+    from textattack_semparse.runs.backends import make_backend
     from textattack_semparse.runs.run_directory import RunConfigurationChanged, atomic_write_text
 
     try:
@@ -111,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     scoring = {key: value for key, value in overrides if value is not None}
     output = Path(args.output_dir)
     try:
-        with backend_from_arguments(args) as backend:
+        with make_backend(args.backend, workers=args.workers, address=args.ray_address) as backend:
             study = run_icl_study(
                 args.model,
                 args.dataset,
@@ -127,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
                 batch_size=args.batch_size,
                 progress=print,
                 backend=backend,
-                show_progress=progress_enabled(args),
+                show_progress=run_options(args).progress,
                 resume=args.resume,
             )
     except (RunConfigurationChanged, FileNotFoundError) as error:

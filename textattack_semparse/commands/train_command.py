@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
-from typing import Any
 
-from textattack_semparse.commands.output import positive_int
+from textattack_semparse.commands.arguments import positive_int, seed_parent
 from textattack_semparse.training import defaults
 
 
@@ -19,6 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "dev exact match (a seeded held-out slice of train when the benchmark has no dev split). Writes a Hugging "
         "Face directory that 'evaluate --model DIR' and 'textattack attack --model DIR' load. CUDA with mixed "
         "precision when present, else CPU; the defaults train on 2 CPU cores in minutes.",
+        parents=[seed_parent()],
     )
     parser.add_argument("--benchmark", required=True, help="registered benchmark (textattack-semparse list benchmark)")
     parser.add_argument("--split-type", choices=("question", "query"), default="question", help="default: question")
@@ -64,7 +63,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="train on the questions and outputs as they are (default: entities as typed placeholders, as the "
         "studies trained)",
     )
-    parser.add_argument("--seed", type=int, default=defaults.SEED, help=f"default: {defaults.SEED}")
     defences = parser.add_argument_group(
         "defences (Huang et al. 2021 §4)", "add rewrites of the training questions, each with its source's gold"
     )
@@ -96,36 +94,42 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from textattack_semparse.commands.output import print_table
-    from textattack_semparse.training.parser_trainer import ParserTrainer
+    from textattack_semparse.experiments.train import TrainConfig
+    from textattack_semparse.experiments.train import run as train
+    from textattack_semparse.runs.run_context import RunContext
 
-    trainer = ParserTrainer(
-        args.benchmark,
-        args.output_dir,
-        split_type=args.split_type,
-        data_dir=args.data_dir,
-        architecture=args.architecture,
-        tokenizer_kind=args.tokenizer,
-        d_model=args.d_model,
-        d_ff=args.d_ff,
-        num_layers=args.layers,
-        num_heads=args.heads,
-        dropout=args.dropout,
-        epochs=args.epochs,
-        max_steps=args.max_steps,
-        batch_size=args.batch_size,
-        learning_rate=args.learning_rate,
-        warmup_steps=args.warmup_steps,
-        patience=args.patience,
-        dev_fraction=args.dev_fraction,
-        seed=args.seed,
-        device=args.device,
-        anonymize=args.anonymize,
+    config = TrainConfig(
+        benchmark=args.benchmark,
+        output_dir=args.output_dir,
+        trainer_options={
+            "split_type": args.split_type,
+            "data_dir": args.data_dir,
+            "architecture": args.architecture,
+            "tokenizer_kind": args.tokenizer,
+            "d_model": args.d_model,
+            "d_ff": args.d_ff,
+            "num_layers": args.layers,
+            "num_heads": args.heads,
+            "dropout": args.dropout,
+            "epochs": args.epochs,
+            "max_steps": args.max_steps,
+            "batch_size": args.batch_size,
+            "learning_rate": args.learning_rate,
+            "warmup_steps": args.warmup_steps,
+            "patience": args.patience,
+            "dev_fraction": args.dev_fraction,
+            "seed": args.seed,
+            "device": args.device,
+            "anonymize": args.anonymize,
+        },
+        resume=args.resume,
+        augment=args.augment,
+        adversarial_from=args.adversarial_from,
+        adversarial_recipe=args.adversarial_recipe,
+        adversarial_examples=args.adversarial_examples,
     )
-    extras, sources = _defence_examples(args, trainer)
-    if extras:
-        trainer.extra_train_examples = tuple(extras)
-        trainer.extra_source = "; ".join(sources)
-    report = trainer.train(resume=args.resume)
+    result = train(config, RunContext(say=print))  # --resume resumes training, not the defences' runs
+    report = result.report
     print_table(
         f"Trained {args.output_dir} on {args.benchmark} ({args.split_type} split)",
         ("", "value"),
@@ -141,86 +145,6 @@ def run(args: argparse.Namespace) -> int:
             ("seconds", report["seconds"]),
         ),
     )
-    test_set = _split_dataset(args.benchmark, args.split_type, "test")
-    if test_set is not None:
-        print(f"Evaluate with: textattack-semparse evaluate --model {args.output_dir} --dataset {test_set}")
+    if result.test_set is not None:
+        print(f"Evaluate with: textattack-semparse evaluate --model {args.output_dir} --dataset {result.test_set}")
     return 0
-
-
-def _defence_examples(args: argparse.Namespace, trainer: Any) -> tuple[list[Any], list[str]]:
-    """The examples ``--augment`` and ``--adversarial-from`` add, and where each set came from."""
-    from textattack_semparse.datasets.benchmark import load_benchmark
-    from textattack_semparse.registry import get_registry
-    from textattack_semparse.training.defences import adversarial_examples, augmented_examples
-
-    extras: list[Any] = []
-    sources: list[str] = []
-    if args.augment is None and args.adversarial_from is None:
-        return extras, sources
-    benchmark = load_benchmark(args.benchmark, data_dir=args.data_dir)
-    originals = trainer.splits()[0]
-    if args.augment is not None:
-        path = Path(args.augment)
-        if not path.is_file() and ("augmentation-recipe", args.augment) in get_registry():
-            path = _run_augmentation(args)
-        added = augmented_examples(path, benchmark, originals, split_type=args.split_type)
-        extras += added
-        sources.append(f"{len(added)} from {path}")
-        print(f"--augment: {len(added)} augmented questions from {path}")
-    if args.adversarial_from is not None:
-        recipe = args.adversarial_recipe or _default_recipe(benchmark.name)
-        attacked = originals[: args.adversarial_examples] if args.adversarial_examples else originals
-        print(f"--adversarial-from: attacking {len(attacked)} training questions with {recipe} against {args.adversarial_from}")
-        added = adversarial_examples(args.adversarial_from, benchmark, attacked, recipe=recipe, seed=args.seed)
-        extras += added
-        sources.append(f"{len(added)} adversarial ({recipe} against {args.adversarial_from})")
-        print(f"--adversarial-from: {len(added)} adversarial questions found")
-    return extras, sources
-
-
-def _run_augmentation(args: argparse.Namespace) -> Path:
-    """Run ``augment --recipe R --sample 0.2 --dataset <train split>`` into ``OUTPUT_DIR/augmented/``."""
-    from textattack_semparse.cli import main
-    from textattack_semparse.errors import DatasetError
-
-    train_set = _split_dataset(args.benchmark, args.split_type, "train")
-    if train_set is None:
-        raise DatasetError(f"Benchmark {args.benchmark!r} has no registered training split to augment.")
-    target = Path(args.output_dir) / "augmented" / f"{train_set}-{args.augment}.json"
-    if not target.is_file():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        status = main(
-            [
-                "augment",
-                "--recipe",
-                args.augment,
-                "--sample",
-                "0.2",
-                "--dataset",
-                train_set,
-                "--output",
-                str(target),
-                "--seed",
-                str(args.seed),
-            ]
-        )
-        if status != 0 or not target.is_file():
-            raise DatasetError(f"--augment {args.augment}: the augment command failed (exit {status}); see its message above.")
-    return target
-
-
-def _default_recipe(benchmark: str) -> str:
-    from textattack_semparse.registry import get_registry
-
-    bound = f"semparse-{benchmark}"
-    return bound if ("attack-recipe", bound) in get_registry() else "semparse-geo"
-
-
-def _split_dataset(benchmark: str, split_type: str, split: str) -> str | None:
-    """The registered dataset name of one split of the benchmark (``geo-lambda-test``,
-    ``geo-question-train``); ``None`` when the benchmark has no such split."""
-    from textattack_semparse.registry import dataset_name, get_registry
-
-    key = benchmark.strip().lower().replace("_", "-")
-    splits = get_registry().get("benchmark", key).splits
-    return dataset_name(key, splits, split_type, split) if split in splits.get(split_type, ()) else None

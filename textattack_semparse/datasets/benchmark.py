@@ -19,6 +19,7 @@ from textattack_semparse.datasets.data_dir import resolve_data_dir, resolve_test
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.datasets.text2sql import select_split
 from textattack_semparse.errors import DatasetError, SchemaError
+from textattack_semparse.registry import benchmark_key
 from textattack_semparse.scoring.databases import Databases
 from textattack_semparse.scoring.execution_scorer import ExecutionScorer
 from textattack_semparse.scoring.scoring import Scoring
@@ -212,7 +213,7 @@ def load_benchmark(
         >>> load_benchmark("geo-mini").name
         'geo-mini'
     """
-    key = name.strip().lower().replace("_", "-")
+    key = benchmark_key(name)
     suite_dir = resolve_test_suite_dir(test_suite_dir) if use_test_suite else None
     return _cached_benchmark(key, resolve_data_dir(data_dir), suite_dir)
 

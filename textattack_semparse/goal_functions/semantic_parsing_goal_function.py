@@ -9,6 +9,7 @@ from textattack.goal_functions.text import TextToTextGoalFunction
 from textattack.shared import validators
 
 from textattack_semparse.attack_attrs import record_gold_output
+from textattack_semparse.errors import DatasetError
 from textattack_semparse.scoring.outcome import Outcome
 from textattack_semparse.scoring.scoring import Judgement, Scoring, scoring_for
 from textattack_semparse.victims.prediction import Prediction
@@ -24,6 +25,12 @@ MATCH_SCORE_CEILING = 0.999
 
 DB_ID_COLUMN = "db_id"
 
+GOLD_ERROR_STOP_RATE = 0.9
+"""Share of gold errors among the first examples that stops a run: the scoring cannot judge this
+dataset's gold outputs (e.g. SQL scoring of logical forms), so every figure would be empty."""
+EXAMPLES_BEFORE_STOP = 20
+"""Examples begun before the share of gold errors is checked."""
+
 
 class SemanticParsingGoalFunction(TextToTextGoalFunction):
     """Untargeted attack on a semantic parser: succeed when the output stops matching the gold.
@@ -35,7 +42,10 @@ class SemanticParsingGoalFunction(TextToTextGoalFunction):
     that cannot be judged, each shown in TextAttack's logs with its reason in place of the
     output and counted apart in the summary: a *gold error* (the gold output cannot be
     evaluated, e.g. its query fails) or a *victim error* (the victim raised on the original).
-    A perturbed input the victim raises on is never a success. The search is guided by a graded
+    A perturbed input the victim raises on is never a success. Once ``EXAMPLES_BEFORE_STOP``
+    examples have begun, more than ``GOLD_ERROR_STOP_RATE`` of them being gold errors stops the
+    run with a :class:`~textattack_semparse.errors.DatasetError`, as too many victim errors stop
+    it: the scoring does not fit the dataset. The search is guided by a graded
     score: every mismatch scores ``1 + distance``; a matching output scores ``loss / (1 + loss)``
     from the victim's loss on the gold output when the victim provides it (``supports_loss``),
     otherwise its distance to the gold, below ``MATCH_SCORE_CEILING``.
@@ -76,6 +86,8 @@ class SemanticParsingGoalFunction(TextToTextGoalFunction):
         self.gold_timeout = gold_timeout
         self.scoring = self._scoring(model_wrapper)
         self.use_gold_loss = use_gold_loss
+        self.examples_begun = 0
+        self.gold_errors = 0
         super().__init__(model_wrapper, *args, **kwargs)
 
     def _scoring(self, model_wrapper: Any) -> Scoring:
@@ -92,12 +104,25 @@ class SemanticParsingGoalFunction(TextToTextGoalFunction):
         record_gold_output(attacked_text, ground_truth_output)
         self.ground_truth_output = ground_truth_output
         self._gold_error = self.scoring.gold_error(ground_truth_output, self._db_id(attacked_text))
+        self._count_gold_error()
         if self._gold_error is not None:
             logger.warning("Skipping example %r: %s", attacked_text.text, self._gold_error)
         if self._uses_loss and self.use_cache:
             # Cached outputs carry the loss on the previous example's gold.
             self._call_model_cache.clear()
         return super().init_attack_example(attacked_text, ground_truth_output)
+
+    def _count_gold_error(self) -> None:
+        """Count the example begun; stop when nearly all of the first ones are gold errors."""
+        self.examples_begun += 1
+        self.gold_errors += self._gold_error is not None
+        if self.examples_begun >= EXAMPLES_BEFORE_STOP and self.gold_errors > GOLD_ERROR_STOP_RATE * self.examples_begun:
+            raise DatasetError(
+                f"{self.gold_errors} of the first {self.examples_begun} examples are gold errors (the gold output "
+                f"cannot be evaluated by {self.scoring.describe()}; last: {self._gold_error}). The scoring does not "
+                "fit this dataset: attack with a recipe bound to the dataset's benchmark (or none), or fix the "
+                "database the gold outputs run on."
+            )
 
     def _process_model_outputs(self, attacked_texts: list[Any], outputs: list[Any]) -> list[Prediction]:
         predictions = [output if isinstance(output, Prediction) else Prediction(str(output)) for output in outputs]

@@ -31,15 +31,15 @@ from textattack_semparse.robustness.selection_settings import (
     check_setting,
     perturbation_selection,
 )
-from textattack_semparse.runs.backends import Backend, SerialBackend
 from textattack_semparse.runs.journal import Journal
 from textattack_semparse.runs.progress import ProgressBar
+from textattack_semparse.runs.run_context import RunContext
+from textattack_semparse.runs.seeding import component_generators
 from textattack_semparse.tables.table import Table
 from textattack_semparse.tables.table_text import QUESTION_COLUMN, freeze_table_column, table_input, table_of
 from textattack_semparse.transformations.derived_text import distinct_new_texts
 from textattack_semparse.transformations.table.table_transformation import TableTransformation
 from textattack_semparse.transformations.top_k_by_similarity import TopKBySimilarity
-from textattack_semparse.runs.seeding import component_generators
 
 UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (OSError, ImportError, SemparseError)
 """What a perturbation raises when its model or resource cannot be had (offline hub lookups
@@ -241,7 +241,7 @@ def build_test_set(
     seed: int | None = 0,
     limit: int | None = None,
     encoder: SentenceBERTSimilarity | None = None,
-    backend: Backend | None = None,
+    context: RunContext | None = None,
     journal: Journal | None = None,
     progress: ProgressBar | None = None,
 ) -> RobustnessTestSet:
@@ -263,10 +263,10 @@ def build_test_set(
     takes one) and reseeded per example (:class:`ExamplePerturber`), so equal arguments give
     equal files whatever the order or the machine examples are perturbed on.
 
-    Examples are perturbed in chunks of :data:`BUILD_CHUNK` on ``backend`` (default: this
-    process); each worker creates the perturbations itself. Each finished example is appended
-    to ``journal`` (key ``<perturbation>/<example_id>``), and examples the journal already
-    holds are not perturbed again, so a killed build continues where it stopped.
+    Examples are perturbed in chunks of :data:`BUILD_CHUNK` on the backend of ``context``
+    (default: this process); each worker creates the perturbations itself. Each finished
+    example is appended to ``journal`` (key ``<perturbation>/<example_id>``), and examples the
+    journal already holds are not perturbed again, so a killed build continues where it stopped.
 
     Raises:
         RegistryError: An unknown dataset or perturbation name.
@@ -312,16 +312,22 @@ def build_test_set(
         progress.set_total(len(examples) * len(names))
         progress.advance(len(examples) * len(names) - sum(len(chunk) for _, chunk in tasks))
     skipped: dict[str, str] = {}
-    for (name, chunk), result in zip(tasks, (backend or SerialBackend()).map(make_worker, _perturb_chunk, tasks)):
+
+    def records(task: _BuildTask, result: list[dict[str, Any]] | str) -> list[tuple[str, Any]]:
+        """A record per example of the chunk; none once its perturbation is skipped."""
+        name, chunk = task
         if isinstance(result, str):
             skipped.setdefault(name, result)
-        elif name not in skipped:
-            for (index, _), record in zip(chunk, result):
-                done[_build_key(name, index)] = record
-                if journal is not None:
-                    journal.append(_build_key(name, index), record)
-        if progress is not None:
-            progress.advance(len(chunk))
+        if name in skipped:
+            return []
+        return [(_build_key(name, index), record) for (index, _), record in zip(chunk, result)]
+
+    context = context or RunContext()
+    for _ in context.map(
+        tasks, make_worker, _perturb_chunk, journal=journal, done=done, records=records, progress=progress,
+        weight=_chunk_size,
+    ):  # fmt: skip
+        pass  # each result is journaled and kept in ``done`` by the map
     kept = [name for name in names if name not in skipped]
     utterances: dict[str, list[PerturbedUtterance]] = {name: [] for name in kept}
     left_out: dict[str, Counter[str]] = {name: Counter() for name in kept}
@@ -343,6 +349,14 @@ def build_test_set(
         left_out={name: dict(left_out[name].most_common()) for name in utterances},
         selection={name: chosen[name] for name in utterances},
     )
+
+
+_BuildTask = tuple[str, list[tuple[int, SemparseExample]]]
+"""A perturbation's name and a chunk of ``(example id, example)``."""
+
+
+def _chunk_size(task: _BuildTask) -> int:
+    return len(task[1])
 
 
 def _build_key(perturbation: str, example_id: int) -> str:
@@ -404,9 +418,7 @@ class _BuildWorker:
         return self.perturbers[name]
 
 
-def _perturb_chunk(
-    worker: _BuildWorker, task: tuple[str, list[tuple[int, SemparseExample]]]
-) -> list[dict[str, Any]] | str:
+def _perturb_chunk(worker: _BuildWorker, task: _BuildTask) -> list[dict[str, Any]] | str:
     """One journal record per example of the task, or why its perturbation is skipped."""
     name, chunk = task
     try:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import os
 from collections.abc import Sequence
 from typing import Any
 
 from textattack_semparse.errors import closest_match_hint
 from textattack_semparse.robustness.robustness_metrics import RATES
 from textattack_semparse.robustness.robustness_report import MACRO, MICRO, RobustnessReport
+from textattack_semparse.runs.run_directory import atomic_write_text
 
 ORIGINALS_ROW = "standard accuracy (all originals)"
 
@@ -51,3 +55,12 @@ def combined_table(reports: Sequence[RobustnessReport], metric: str = "robust_ac
     rows.append([MACRO, *(report.macro[metric] for report in reports)])
     rows.append([ORIGINALS_ROW, *(report.standard_accuracy for report in reports)])
     return ["perturbation", *labels], rows
+
+
+def write_combined_table_csv(path: str | os.PathLike[str], columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """A :func:`combined_table` as CSV, empty cells for undefined values; replaced atomically."""
+    text = io.StringIO(newline="")
+    writer = csv.writer(text)
+    writer.writerow(columns)
+    writer.writerows([["" if value is None else value for value in row] for row in rows])
+    atomic_write_text(path, text.getvalue())

@@ -17,9 +17,9 @@ from textattack_semparse.robustness.robustness_metrics import RobustnessMetrics
 from textattack_semparse.robustness.robustness_report import RobustnessReport
 from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet
 from textattack_semparse.robustness.utterance_outcome import UtteranceOutcome
-from textattack_semparse.runs.backends import Backend, SerialBackend
 from textattack_semparse.runs.journal import Journal
 from textattack_semparse.runs.progress import ProgressBar
+from textattack_semparse.runs.run_context import RunContext
 from textattack_semparse.scoring.exact_match_scorer import ExactMatchScorer
 from textattack_semparse.scoring.outcome import Outcome
 from textattack_semparse.scoring.scoring import Scoring, scoring_for
@@ -167,13 +167,13 @@ def run_evaluation(
     *,
     victim_name: str,
     batch_size: int = BATCH_SIZE,
-    backend: Backend | None = None,
+    context: RunContext | None = None,
     journal: Journal | None = None,
     progress: ProgressBar | None = None,
 ) -> RobustnessReport:
     """Evaluate a victim on the originals and perturbed utterances of ``test_set``: the four metrics per perturbation.
 
-    The inputs (:func:`evaluation_items`) go to ``backend`` (default: this process) in chunks of
+    The inputs (:func:`evaluation_items`) go to the backend of ``context`` (default: this process) in chunks of
     ``batch_size``; each worker, built by ``make_worker`` (e.g.
     ``functools.partial(EvaluationWorker.named, model, dataset)``), predicts each distinct input
     of a chunk once and judges it. Examples whose gold output cannot be evaluated, and inputs the
@@ -192,17 +192,19 @@ def run_evaluation(
     if progress is not None:
         progress.set_total(len(items))
         progress.advance(len(items) - len(pending))
-    for chunk, (about, records) in zip(chunks, (backend or SerialBackend()).map(make_worker, _score_chunk, chunks)):
-        if ABOUT_KEY not in done:
-            done[ABOUT_KEY] = about
-            if journal is not None:
-                journal.append(ABOUT_KEY, about)
-        for item, record in zip(chunk, records):
-            done[item.key] = record
-            if journal is not None:
-                journal.append(item.key, record)
-        if progress is not None:
-            progress.advance(len(chunk))
+
+    def records(
+        chunk: Sequence[EvaluationItem], result: tuple[dict[str, Any], list[dict[str, Any]]]
+    ) -> list[tuple[str, Any]]:
+        """The victim's description (once) and a record per input."""
+        about, scored = result
+        first = [] if ABOUT_KEY in done else [(ABOUT_KEY, about)]
+        return first + [(item.key, record) for item, record in zip(chunk, scored)]
+
+    for _ in (context or RunContext()).map(
+        chunks, make_worker, _score_chunk, journal=journal, done=done, records=records, progress=progress, weight=len
+    ):
+        pass  # each result is journaled and kept in ``done`` by the map
     if ABOUT_KEY not in done:  # a test set without examples: nothing was sent to a worker
         done[ABOUT_KEY] = make_worker().about()
     return _report(test_set, victim_name, done[ABOUT_KEY], {item.key: done[item.key] for item in items})

@@ -29,6 +29,16 @@ class ProgressBar:
         if self._progress is not None:
             self._progress.update(self._task, description=description)
 
+    def set_completed(self, completed: int) -> None:
+        """Set the number of finished items (for work that reports its own count)."""
+        if self._progress is not None:
+            self._progress.update(self._task, completed=completed)
+
+    def restart(self, description: str, total: int | None) -> None:
+        """Start the next phase of a run on the same bar: new label and total, nothing done yet."""
+        if self._progress is not None:
+            self._progress.reset(self._task, total=total, description=description)
+
 
 @contextmanager
 def progress_bar(total: int | None, description: str, *, enabled: bool | None = None) -> Iterator[ProgressBar]:

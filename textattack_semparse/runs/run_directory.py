@@ -1,10 +1,12 @@
 """An output directory that a command can resume: its configuration is recorded, and a
-different configuration in the same directory is refused instead of mixing two runs."""
+different configuration in the same directory is refused instead of mixing two runs (unless the
+run is started afresh with ``overwrite``)."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -18,8 +20,20 @@ RUN_FILE = "run.json"
 """The file in an output directory that records the command and configuration of its run."""
 
 
-class RunConfigurationChanged(SemparseError, ValueError):
-    """The output directory holds a run with another configuration."""
+class RunDirectoryError(SemparseError):
+    """An output directory cannot hold this run."""
+
+
+class RunConfigurationChanged(RunDirectoryError, ValueError):
+    """The output directory holds a run with another command or configuration."""
+
+
+class NothingToResume(RunDirectoryError, FileNotFoundError):
+    """Resuming was asked for, but the output directory holds no run."""
+
+
+WAY_OUT = "choose another --output-dir, or add --overwrite to delete that run and start afresh"
+"""How to leave a refused directory, in every message that refuses one."""
 
 
 def atomic_write_text(path: str | Path, text: str) -> None:
@@ -53,13 +67,17 @@ class RunDirectory:
     Every opening appends the command line and software versions to ``invocations.jsonl``
     (:mod:`~textattack_semparse.runs.provenance`).
     Opening a directory whose ``run.json`` records another command or configuration raises
-    :class:`RunConfigurationChanged` naming the differences.
+    :class:`RunConfigurationChanged` naming the differences, unless ``overwrite`` deletes that
+    run first. A directory is only written once everything the run needs has been checked
+    (the workflows in :mod:`textattack_semparse.experiments` open it last), so a mistake never
+    leaves a ``run.json`` that refuses the corrected command.
 
     Args:
         path: The output directory (created when missing).
         command: The command's name, e.g. ``"robustness run"``.
         configuration: JSON-serialisable settings that decide the results.
         resume: ``True`` when the user asked to resume: then a directory without a run is an error.
+        overwrite: Delete the run the directory holds (everything in it) and start afresh.
 
     Example:
         >>> import tempfile
@@ -71,18 +89,30 @@ class RunDirectory:
         textattack_semparse.runs.run_directory.RunConfigurationChanged: ...
     """
 
-    def __init__(self, path: str | Path, command: str, configuration: Mapping[str, Any], *, resume: bool = False) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        command: str,
+        configuration: Mapping[str, Any],
+        *,
+        resume: bool = False,
+        overwrite: bool = False,
+    ) -> None:
+        if resume and overwrite:
+            raise RunDirectoryError("--resume continues a run and --overwrite deletes it; give one of them.")
         self.path = Path(path)
         self.command = command
         self.configuration = json.loads(json.dumps(dict(configuration), sort_keys=True))
         run_file = self.path / RUN_FILE
+        if overwrite and run_file.exists():
+            _empty(self.path)
         if run_file.exists():
-            self._check_same_run(json.loads(run_file.read_text(encoding="utf-8")))
+            self._check_same_run(_read_run_file(run_file))
             self.resumed = True
             for leftover in self.path.rglob(".*.tmp"):  # a kill during atomic_write_text leaves these
                 leftover.unlink(missing_ok=True)
         elif resume:
-            raise FileNotFoundError(
+            raise NothingToResume(
                 f"Nothing to resume in {self.path}: it has no {RUN_FILE}. Run the command without --resume to start."
             )
         else:
@@ -97,8 +127,7 @@ class RunDirectory:
     def _check_same_run(self, recorded: Mapping[str, Any]) -> None:
         if recorded.get("command") != self.command:
             raise RunConfigurationChanged(
-                f"{self.path} holds a {recorded.get('command')!r} run, not {self.command!r}. "
-                "Choose another --output-dir."
+                f"{self.path} holds a {recorded.get('command')!r} run, not {self.command!r}: {WAY_OUT}."
             )
         before, now = recorded.get("configuration", {}), self.configuration
         changed = sorted(key for key in before.keys() | now.keys() if before.get(key) != now.get(key))
@@ -106,5 +135,24 @@ class RunDirectory:
             details = "; ".join(f"{key}: {before.get(key)!r} then, {now.get(key)!r} now" for key in changed)
             raise RunConfigurationChanged(
                 f"{self.path} holds a run with another configuration ({details}). Resuming would mix two runs: "
-                "repeat the original settings, or choose another --output-dir."
+                f"repeat the original settings, or {WAY_OUT}."
             )
+
+
+def _read_run_file(path: Path) -> Mapping[str, Any]:
+    try:
+        recorded = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise RunDirectoryError(f"{path} cannot be read ({error}): {WAY_OUT}.") from None
+    if not isinstance(recorded, dict):
+        raise RunDirectoryError(f"{path} is not a run record: {WAY_OUT}.")
+    return recorded
+
+
+def _empty(directory: Path) -> None:
+    """Delete everything in ``directory`` (a run directory: it holds a ``run.json``)."""
+    for item in directory.iterdir():
+        if item.is_dir() and not item.is_symlink():
+            shutil.rmtree(item)
+        else:
+            item.unlink()

@@ -1,4 +1,5 @@
-"""The random generators a component holds, so that a run can reseed or rewind them per example.
+"""The default seed of every run, and the random generators a component holds, so that a run
+can reseed or rewind them per example.
 
 Transformations that sample (function words, random positions, typos) keep their own seeded
 ``random.Random``; it advances from example to example, so without a reseed an example's result
@@ -10,6 +11,9 @@ from __future__ import annotations
 
 import random
 from typing import Any
+
+DEFAULT_SEED = 0
+"""The seed every workflow uses unless given one (``--seed``): the one default of the package."""
 
 COMPONENT_PACKAGES = ("textattack", "textattack_semparse")
 """Packages whose objects :func:`component_generators` looks inside (not torch modules or models)."""

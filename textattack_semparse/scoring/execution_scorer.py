@@ -17,6 +17,12 @@ MODES = ("classical", "test-suite")
 numeric tolerance, ordered when the gold's outermost query orders; ``test-suite`` follows
 test-suite-sql-eval's ``result_eq``."""
 
+TIMEOUT = 5.0
+"""Seconds a predicted query may run by default: a model's SQL is hostile input."""
+
+GOLD_TIMEOUT = 60.0
+"""Seconds a gold query may run by default: generous, its result is computed once per database."""
+
 
 _MATCH = Score(match=True, distance=0.0)
 
@@ -55,8 +61,8 @@ class ExecutionScorer(Scorer):
     """
 
     mode: str = "classical"
-    timeout: float = 5.0
-    gold_timeout: float = 60.0
+    timeout: float = TIMEOUT
+    gold_timeout: float = GOLD_TIMEOUT
     max_rows: int = 10_000
     name = "execution"
 

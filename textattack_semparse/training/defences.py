@@ -6,7 +6,7 @@ retrained on its training set plus meaning-preserving rewrites of it (MDA: a sam
 the training set perturbed by each operation, ``textattack-semparse augment --sample``),
 or plus adversarial examples that an attack found against the parser itself. Both keep
 each rewritten question's gold output; ``ParserTrainer`` takes them as
-``extra_train_examples``.
+``extra_train_examples``. :mod:`textattack_semparse.experiments.train` runs the defences.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import dataclasses
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from textattack_semparse.datasets.benchmark import Benchmark
 from textattack_semparse.datasets.example import SemparseExample
@@ -61,38 +62,21 @@ def augmented_examples(
     return added
 
 
-def adversarial_examples(
-    model_dir: str | os.PathLike[str],
-    benchmark: Benchmark,
-    examples: Sequence[SemparseExample],
-    *,
-    recipe: str = "semparse-geo",
-    seed: int = 42,
-) -> list[SemparseExample]:
-    """Adversarial rewrites of ``examples`` that ``recipe`` finds against the trained parser in
-    ``model_dir``: each successful attack's perturbed question, with its source's gold.
+def adversarial_rewrites(results: Sequence[Any], examples: Sequence[SemparseExample]) -> list[SemparseExample]:
+    """The successful adversarial questions among the attack ``results`` of ``examples`` (one
+    result per example, in order), each with its source's gold output.
 
-    The attack runs as ``textattack attack`` would (TextAttack's ``Attacker``), against a
-    ``Seq2SeqParser`` bound to ``benchmark``; examples the parser already gets wrong are
-    skipped by the goal function. A text2sql example keeps its template when the rewrite
-    still spells its values (else it is dropped: the anonymised model cannot learn from it).
+    A text2sql example keeps its template when the rewrite still spells its values (else it is
+    dropped: the anonymised model cannot learn from it). The attack itself runs in
+    :mod:`textattack_semparse.experiments.train` (resumable, through
+    :mod:`textattack_semparse.experiments.attack`).
     """
-    from textattack import AttackArgs, Attacker
     from textattack.attack_results import SuccessfulAttackResult
 
     from textattack_semparse.augmentation.text2sql_augmentation import retemplate
-    from textattack_semparse.datasets.text2sql_dataset import Text2SQLDataset
-    from textattack_semparse.registry import attack_recipe_class
-    from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser
 
-    victim = Seq2SeqParser(model_dir, benchmark=benchmark)
-    attack = attack_recipe_class(recipe).build(victim)
-    arguments = AttackArgs(
-        num_examples=len(examples), random_seed=seed, disable_stdout=True, silent=True
-    )
-    results = Attacker(attack, Text2SQLDataset(list(examples), benchmark=benchmark), arguments).attack_dataset()
     found = []
-    for example, result in zip(examples, results):
+    for example, result in zip(examples, results, strict=True):
         if not isinstance(result, SuccessfulAttackResult):
             continue
         question = result.perturbed_result.attacked_text.text

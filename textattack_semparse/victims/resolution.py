@@ -28,6 +28,45 @@ def is_plugin_victim(model: str) -> bool:
     )
 
 
+def check_victim_name(
+    model: str, *, textattack_models: bool = False, model_from_huggingface: str | None = None
+) -> None:
+    """Fail before any work when ``model`` names no victim (workers resolve it later, on their node).
+
+    Accepted: a registered victim, an LLM victim name, a local seq2seq or Table QA model
+    directory, and with ``textattack_models`` what ``textattack attack --model`` loads itself
+    (its model names, a local directory holding a ``config.json``, or ``model_from_huggingface``).
+
+    Raises:
+        VictimError: ``model`` is a path, but not of a model directory.
+        RegistryError: An unknown name (with the closest registered victims).
+    """
+    if model_from_huggingface and textattack_models:
+        return
+    if is_plugin_victim(model):
+        return
+    path = Path(model)
+    if path.exists():
+        markers = ("config.json", "t5-wrapper-config.json")
+        if textattack_models and path.is_dir() and any((path / marker).is_file() for marker in markers):
+            return
+        raise VictimError(
+            f"{model!r} is not a model directory: expected a folder written by save_pretrained (with a config.json; "
+            "a seq2seq parser, TAPAS or TAPEX for this plugin), e.g. one from `textattack-semparse train`. Pass such "
+            "a folder, or a registered victim (`textattack-semparse list victim`)."
+        )
+    if textattack_models and _textattack_model_name(model):
+        return
+    get_registry().get("victim", model)  # raises RegistryError naming the closest victims
+
+
+def _textattack_model_name(model: str) -> bool:
+    """Whether ``model`` is a name of TextAttack's own model tables."""
+    from textattack import model_args
+
+    return model in model_args.HUGGINGFACE_MODELS or model in model_args.TEXTATTACK_MODELS
+
+
 def dataset_benchmark(dataset: str | None) -> Benchmark | None:
     """The benchmark a registered dataset is derived from (its entry's ``benchmark`` option);
     ``None`` for no dataset, an unregistered name (a test set saved from a plugin no longer

@@ -40,6 +40,17 @@ class GrammarErrorAttackYin2020:
     """
 
     @staticmethod
+    def error_budget(max_modification_rate: float = 0.15) -> MaxGrammarErrorRate:
+        """The constraint that caps a question's errors, as :meth:`build` applies it (reports of
+        a run ask it each question's budget).
+
+        Example:
+            >>> GrammarErrorAttackYin2020.error_budget(0.15).budget(20)
+            3
+        """
+        return MaxGrammarErrorRate(max_rate=max_modification_rate)
+
+    @staticmethod
     def build(
         model_wrapper: Any,
         *,
@@ -102,7 +113,7 @@ class GrammarErrorAttackYin2020:
             # Yin et al.: at most 15% of the tokens carry errors, counted in errors rather than
             # TextAttack's modified word indices (see MaxGrammarErrorRate). No
             # StopwordModification: articles, prepositions and link words are the errors.
-            MaxGrammarErrorRate(max_rate=max_modification_rate),
+            GrammarErrorAttackYin2020.error_budget(max_modification_rate),
         ]
         search_method: SearchMethod
         if search == "greedy":

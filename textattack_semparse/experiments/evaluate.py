@@ -1,14 +1,105 @@
-"""Standard accuracy of a victim on a dataset, without any attack."""
+"""Standard accuracy of a victim on a dataset, without any attack.
+
+Example:
+    >>> run(EvaluateConfig(model="knn-geo", num_examples=3))["examples"]
+    3
+"""
 
 from __future__ import annotations
 
+import json
+import os
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from textattack_semparse.errors import ConfigurationError, VictimError
 from textattack_semparse.metrics.accuracy import standard_accuracy
+from textattack_semparse.runs.run_context import RunContext
 from textattack_semparse.scoring.outcome import Outcome
+
+
+@dataclass(frozen=True)
+class EvaluateConfig:
+    """What decides a standard-accuracy evaluation.
+
+    Args:
+        model: A registered victim, a local seq2seq or Table QA directory, or an in-context LLM
+            victim (``hf-causal:PATH``, ``openai:MODEL@URL``; it needs ``dataset``).
+        dataset: A registered dataset (default: the victim's own).
+        num_examples: The first N examples only (``None``: all).
+        shots: LLM victims only: demonstrations in the prompt.
+        selection: LLM victims only: the few-shot selector.
+        execution_mode: ``classical`` or ``test-suite`` (``None``: the benchmark's).
+        gold_timeout: Seconds a gold query may run (``None``: the benchmark's).
+        test_suite_dir: Folder of distilled test suites (default ``$SEMPARSE_TEST_SUITE_DIR``).
+        output: Where the report is written as JSON (``None``: nowhere).
+    """
+
+    model: str
+    dataset: str | None = None
+    num_examples: int | None = None
+    shots: int | None = None
+    selection: str | None = None
+    execution_mode: str | None = None
+    gold_timeout: float | None = None
+    test_suite_dir: str | os.PathLike[str] | None = None
+    output: str | os.PathLike[str] | None = None
+
+    def __post_init__(self) -> None:
+        if self.num_examples is not None and (isinstance(self.num_examples, bool) or self.num_examples < 1):
+            raise ConfigurationError(f"--num-examples must be a positive integer, got {self.num_examples!r}.")
+        if self.shots is not None and self.shots < 0:
+            raise ConfigurationError(f"--shots must be >= 0, got {self.shots}.")
+        victim_name_with_options(self.model, shots=self.shots, selection=self.selection)
+
+
+def run(config: EvaluateConfig, context: RunContext | None = None) -> dict[str, Any]:
+    """The report of :func:`evaluate_victim` for ``config``, also written to ``config.output``."""
+    from textattack_semparse.victims.resolution import check_victim_name
+
+    context = context or RunContext()
+    model = victim_name_with_options(config.model, shots=config.shots, selection=config.selection)
+    check_victim_name(model)
+    with context.progress(None, f"parsing with {config.model}") as bar:
+        report = evaluate_victim(
+            model,
+            dataset=config.dataset,
+            limit=config.num_examples,
+            execution_mode=config.execution_mode,
+            gold_timeout=config.gold_timeout,
+            test_suite_dir=config.test_suite_dir,
+            progress=bar,
+        )
+    if config.output is not None:
+        Path(config.output).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    return report
+
+
+def victim_name_with_options(model: str, *, shots: int | None = None, selection: str | None = None) -> str:
+    """``model`` with ``shots``/``selection`` folded into an LLM victim name.
+
+    Raises:
+        VictimError: The options are given for a victim that is not an LLM victim.
+
+    Example:
+        >>> victim_name_with_options("hf-causal:/m/x.gguf", shots=2)
+        'hf-causal:/m/x.gguf?shots=2'
+    """
+    from textattack_semparse.victims.llm_victim_name import is_llm_victim_name, with_options
+
+    given = {key: value for key, value in (("shots", shots), ("selection", selection)) if value is not None}
+    if not given:
+        return model
+    if not is_llm_victim_name(model):
+        flags = " and ".join(f"--{key}" for key in given)
+        raise VictimError(
+            f"{flags} {'apply' if len(given) > 1 else 'applies'} to in-context LLM victims only "
+            f"(--model hf-causal:PATH or openai:MODEL@URL); drop {flags} for {model!r}, or pass an LLM victim."
+        )
+    return with_options(model, **given)
 
 
 def evaluate_victim(
@@ -18,7 +109,7 @@ def evaluate_victim(
     limit: int | None = None,
     execution_mode: str | None = None,
     gold_timeout: float | None = None,
-    test_suite_dir: str | Path | None = None,
+    test_suite_dir: str | os.PathLike[str] | None = None,
     progress: Any = None,
 ) -> dict[str, Any]:
     """Standard accuracy (Huang et al. 2021) of ``model`` on ``dataset``, judged as the

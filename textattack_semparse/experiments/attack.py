@@ -1,13 +1,14 @@
 """Any registered attack recipe over a dataset, sharded over a backend's workers, every finished
-example journaled, and TextAttack's own logs written from the results.
+example journaled, and TextAttack's own logs written from the results: ``textattack attack``
+for the plugin's recipes and TextAttack's, resumable after a kill (docs/attack.md).
 
 A worker builds the attack once from names (:class:`AttackSpec`: recipe, model, options), so a
 Ray worker on another machine needs only this package, not the driver's objects. Each example
 is attacked as by a freshly built attack: the attack's caches are emptied, the random
 generators its components hold are rewound to their state after the build, and Python's,
-NumPy's and torch's generators are seeded with ``random_seed + index`` (the example's dataset
-index). So an example's result does not depend on which worker attacked it or what it attacked
-before, and the logs are the same on every backend and after any number of resumes.
+NumPy's and torch's generators are seeded with ``seed + index`` (the example's dataset index).
+So an example's result does not depend on which worker attacked it or what it attacked before,
+and the logs are the same on every backend and after any number of resumes.
 
 Each finished example is one line of ``examples.jsonl``
 (:class:`~textattack_semparse.runs.journal.Journal`): a readable summary and the
@@ -15,11 +16,17 @@ Each finished example is one line of ``examples.jsonl``
 too; only resume from directories you wrote). The final files are rendered by TextAttack's
 ``AttackLogManager`` from the results in dataset order and replaced atomically. Original to
 textattack-semparse.
+
+Example:
+    >>> import tempfile
+    >>> config = AttackConfig(recipe="semparse-geo", model="knn-geo", output_dir=tempfile.mkdtemp(),
+    ...                       num_examples=2)
+    >>> config.configuration()["random_seed"]
+    0
 """
 
 from __future__ import annotations
 
-import ast
 import base64
 import functools
 import os
@@ -30,11 +37,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from textattack_semparse.errors import RecipeError, closest_match_hint
-from textattack_semparse.runs.backends import Backend
-from textattack_semparse.runs.progress import progress_bar
+from textattack_semparse.errors import ConfigurationError, RecipeError, closest_match_hint
+from textattack_semparse.runs.run_context import RunContext
 from textattack_semparse.runs.run_directory import RunDirectory, atomic_write_text
-from textattack_semparse.runs.seeding import component_generators
+from textattack_semparse.runs.seeding import DEFAULT_SEED, component_generators
+
+COMMAND = "attack"
+CSV_LOG, TXT_LOG, SUMMARY = "attack_log.csv", "attack_log.txt", "attack_summary.json"
+COLORING_STYLES = ("file", "plain", "html")
+"""``--csv-coloring-style`` values, as ``textattack attack`` accepts them."""
 
 JOURNAL = "examples"
 """Journal name: ``examples.jsonl`` in the output directory, one finished example a line."""
@@ -43,16 +54,165 @@ SUCCEEDED, FAILED, SKIPPED = "Successful", "Failed", "Skipped"
 
 
 @dataclass(frozen=True)
-class AttackSpec:
-    """What a worker needs to build the attack: names and options only (picklable, small).
+class AttackConfig:
+    """What decides an attack's results (recorded in ``run.json``; a change is refused there).
 
     Args:
         recipe: A registered attack recipe or one of TextAttack's (``semparse-geo``, ``textfooler``).
         model: As ``textattack attack --model``: a registered victim (``knn-geo``), a local model
             directory, an LLM victim name or one of TextAttack's models.
+        output_dir: Where the logs, the summary and the journal go.
+        recipe_options: Further keywords of the recipe's ``build``.
         model_from_huggingface: As ``textattack attack --model-from-huggingface``.
-        dataset: As ``--dataset-by-model``: a registered dataset (``geo-question-test``) for a
-            plugin victim; a victim needing a benchmark (an LLM) is bound to it.
+        dataset: As ``--dataset-by-model``: a registered dataset (``geo-question-test``); a plugin
+            victim brings its own when ``None``.
+        dataset_from_huggingface: As ``textattack attack --dataset-from-huggingface``.
+        dataset_split: As ``textattack attack --dataset-split``.
+        num_examples: Examples to attack (``-1``: all).
+        num_examples_offset: Examples skipped first.
+        indices: The dataset indices to attack, instead of ``num_examples`` from the offset
+            (e.g. the training part of a split, for adversarial training).
+        query_budget: Victim queries allowed per example (``None``: the recipe's).
+        seed: Example ``i`` is attacked with seed ``seed + i``.
+        csv_coloring_style: How TextAttack's CSV log marks changed words.
+    """
+
+    recipe: str
+    model: str
+    output_dir: str | os.PathLike[str]
+    recipe_options: Mapping[str, Any] = field(default_factory=dict)
+    model_from_huggingface: str | None = None
+    dataset: str | None = None
+    dataset_from_huggingface: str | None = None
+    dataset_split: str | None = None
+    num_examples: int = 10
+    num_examples_offset: int = 0
+    indices: tuple[int, ...] | None = None
+    query_budget: int | None = None
+    seed: int = DEFAULT_SEED
+    csv_coloring_style: str = "file"
+
+    def __post_init__(self) -> None:
+        check_example_range(self.num_examples, self.num_examples_offset)
+        if self.indices is not None:
+            object.__setattr__(self, "indices", tuple(self.indices))
+            if any(isinstance(index, bool) or not isinstance(index, int) or index < 0 for index in self.indices):
+                raise ConfigurationError(f"indices must be dataset indices (ints >= 0), got {self.indices!r}.")
+        if self.query_budget is not None and (isinstance(self.query_budget, bool) or self.query_budget < 1):
+            raise ConfigurationError(f"--query-budget must be a positive integer, got {self.query_budget!r}.")
+        if self.csv_coloring_style not in COLORING_STYLES:
+            raise ConfigurationError(
+                f"--csv-coloring-style must be one of {', '.join(COLORING_STYLES)}, got {self.csv_coloring_style!r}."
+            )
+
+    def spec(self) -> AttackSpec:
+        """What a worker needs to build this attack."""
+        return AttackSpec(
+            recipe=self.recipe,
+            model=self.model,
+            model_from_huggingface=self.model_from_huggingface,
+            dataset=self.dataset,
+            options=self.recipe_options,
+            query_budget=self.query_budget,
+        )
+
+    def configuration(self) -> dict[str, Any]:
+        """What ``run.json`` records: everything that decides the results (not the backend,
+        workers, progress bar or log style)."""
+        chosen = {} if self.indices is None else {"indices": list(self.indices)}
+        return {
+            **chosen,
+            "recipe": self.recipe,
+            "recipe_options": {key: repr(value) for key, value in sorted(self.recipe_options.items())},
+            "model": self.model,
+            "model_from_huggingface": self.model_from_huggingface,
+            "dataset": self.dataset,
+            "dataset_from_huggingface": self.dataset_from_huggingface,
+            "dataset_split": self.dataset_split,
+            "num_examples": self.num_examples,
+            "num_examples_offset": self.num_examples_offset,
+            "query_budget": self.query_budget,
+            "random_seed": self.seed,
+        }
+
+
+@dataclass(frozen=True)
+class AttackRun:
+    """A finished attack: the ``AttackResult`` of every example in dataset order, TextAttack's
+    summary (as ``attack_summary.json`` holds it) and the files written."""
+
+    results: list[Any]
+    summary: dict[str, Any]
+    paths: tuple[Path, ...]
+    available: int
+    """Examples the dataset had from the offset on (fewer than asked when it ran out)."""
+
+
+def check_example_range(num_examples: int, offset: int) -> None:
+    """``num_examples`` is ``-1`` (all) or positive, and ``offset`` is not negative.
+
+    Raises:
+        ConfigurationError: Either is not.
+    """
+    for name, value, valid in (
+        ("--num-examples", num_examples, num_examples == -1 or num_examples > 0),
+        ("--num-examples-offset", offset, offset >= 0),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int) or not valid:
+            expected = "-1 (all) or a positive integer" if name == "--num-examples" else "0 or a positive integer"
+            raise ConfigurationError(f"{name} must be {expected}, got {value!r}.")
+
+
+def run(config: AttackConfig, context: RunContext | None = None) -> AttackRun:
+    """Attack the examples of ``config`` (resuming its output directory's journal) and write
+    TextAttack's CSV log, text log and JSON summary there."""
+    with (context or RunContext()) as context:
+        results, available = attack_results(config, context)
+        output = Path(config.output_dir)
+        paths = (output / CSV_LOG, output / TXT_LOG, output / SUMMARY)
+        summary = write_attack_logs(
+            results,
+            csv_path=paths[0],
+            txt_path=paths[1],
+            summary_path=paths[2],
+            csv_coloring_style=config.csv_coloring_style,
+        )
+    return AttackRun(results=results, summary=summary, paths=paths, available=available)
+
+
+def attack_results(config: AttackConfig, context: RunContext, *, command: str = COMMAND) -> tuple[list[Any], int]:
+    """Run (or resume) the sharded attack of ``config`` in its output directory: the results in
+    dataset order, and how many examples the dataset had from the offset on. Everything is
+    checked before the directory is written."""
+    spec = config.spec()
+    recipe_class(spec.recipe)  # an unknown recipe fails here
+    check_attack_victim(spec)
+    dataset = load_attack_dataset(spec, from_huggingface=config.dataset_from_huggingface, split=config.dataset_split)
+    check_recipe_fits(spec)
+    if config.indices is not None and any(index >= len(dataset) for index in config.indices):
+        raise ConfigurationError(f"indices must be below the dataset's {len(dataset)} examples, got {max(config.indices)}.")
+    directory = context.open_directory(config.output_dir, command, config.configuration())
+    if config.indices is not None:
+        indices = list(config.indices)
+    else:
+        indices = example_indices(len(dataset), config.num_examples, config.num_examples_offset)
+    if config.indices is None and config.num_examples != -1 and len(indices) < config.num_examples:
+        context.say(
+            f"Attacking {len(indices)} examples: the dataset has no more after offset {config.num_examples_offset}."
+        )
+    tasks = attack_tasks(dataset, indices, config.seed)
+    return run_sharded_attack(spec, tasks, directory, context), len(indices)
+
+
+@dataclass(frozen=True)
+class AttackSpec:
+    """What a worker needs to build the attack: names and options only (picklable, small).
+
+    Args:
+        recipe: A registered attack recipe or one of TextAttack's.
+        model: As ``textattack attack --model``.
+        model_from_huggingface: As ``textattack attack --model-from-huggingface``.
+        dataset: As ``--dataset-by-model``; a victim needing a benchmark (an LLM) is bound to it.
         options: Further keywords of the recipe's ``build``.
         query_budget: Victim queries allowed per example (``None``: the recipe's).
     """
@@ -74,26 +234,6 @@ class AttackTask:
     ground_truth: Any
     label_names: Any
     seed: int
-
-
-def recipe_options(entries: Sequence[str]) -> dict[str, Any]:
-    """``KEY=VALUE`` entries as build keywords, each VALUE read as a Python literal (a bare
-    string such as a path stays a string).
-
-    Example:
-        >>> recipe_options(["beam_width=3", "error_model=/tmp/m.json"])
-        {'beam_width': 3, 'error_model': '/tmp/m.json'}
-    """
-    options: dict[str, Any] = {}
-    for entry in entries:
-        key, separator, value = entry.partition("=")
-        if not separator or not key.isidentifier():
-            raise RecipeError(f"--recipe-option {entry!r} is not KEY=VALUE (e.g. --recipe-option beam_width=3).")
-        try:
-            options[key] = ast.literal_eval(value)
-        except (ValueError, SyntaxError):
-            options[key] = value
-    return options
 
 
 def recipe_class(name: str) -> Any:
@@ -119,6 +259,23 @@ def recipe_class(name: str) -> Any:
         f"Unknown attack recipe {name!r}; `textattack-semparse list attack-recipe` and `textattack list "
         f"attack-recipes` name them." + closest_match_hint(name, choices)
     )
+
+
+def check_attack_victim(spec: AttackSpec) -> None:
+    """Fail, naming the fix, when ``spec.model`` names no victim the plugin or TextAttack can load."""
+    from textattack_semparse.victims.resolution import check_victim_name
+
+    check_victim_name(spec.model, textattack_models=True, model_from_huggingface=spec.model_from_huggingface)
+
+
+def check_recipe_fits(spec: AttackSpec) -> None:
+    """Fail before anything runs when the recipe judges outputs on another benchmark than the
+    one the attacked dataset (and so the victim) belongs to."""
+    from textattack_semparse.recipes.recipe_fit import check_recipe_fits_dataset
+    from textattack_semparse.victims.resolution import is_plugin_victim, victim_dataset
+
+    if is_plugin_victim(spec.model):
+        check_recipe_fits_dataset(spec.recipe, victim_dataset(spec.model, spec.dataset))
 
 
 def load_victim(spec: AttackSpec) -> Any:
@@ -162,12 +319,12 @@ def example_indices(dataset_size: int, num_examples: int, offset: int) -> list[i
     return list(available if num_examples == -1 else available[:num_examples])
 
 
-def attack_tasks(dataset: Any, indices: Sequence[int], random_seed: int) -> list[AttackTask]:
-    """One :class:`AttackTask` per index, seeded ``random_seed + index``."""
+def attack_tasks(dataset: Any, indices: Sequence[int], seed: int) -> list[AttackTask]:
+    """One :class:`AttackTask` per index, seeded ``seed + index``."""
     tasks = []
     for index in indices:
         inputs, ground_truth = dataset[index]
-        tasks.append(AttackTask(index, inputs, ground_truth, dataset.label_names, random_seed + index))
+        tasks.append(AttackTask(index, inputs, ground_truth, dataset.label_names, seed + index))
     return tasks
 
 
@@ -248,19 +405,14 @@ def result_from_record(record: Mapping[str, Any]) -> Any:
 
 
 def run_sharded_attack(
-    spec: AttackSpec,
-    tasks: Sequence[AttackTask],
-    directory: RunDirectory,
-    backend: Backend,
-    *,
-    progress: bool | None = None,
+    spec: AttackSpec, tasks: Sequence[AttackTask], directory: RunDirectory, context: RunContext
 ) -> list[Any]:
     """The ``AttackResult`` of every task, in task order: read from the directory's journal when
-    finished there, else attacked on ``backend`` (each worker built by :func:`build_attack`) and
-    journaled as each arrives; ``progress`` shows a bar (``None``: when standard error is a terminal)."""
+    finished there, else attacked on the context's backend (each worker built by
+    :func:`build_attack`) and journaled as each arrives."""
     journal = directory.journal(JOURNAL)
-    finished = {int(key): result_from_record(value) for key, value in journal.read().items()}
-    results = {task.index: finished[task.index] for task in tasks if task.index in finished}
+    done = journal.read()
+    results = {task.index: result_from_record(done[str(task.index)]) for task in tasks if str(task.index) in done}
     todo = [task for task in tasks if task.index not in results]
     counts = {SUCCEEDED: 0, FAILED: 0, SKIPPED: 0}
 
@@ -269,16 +421,22 @@ def run_sharded_attack(
         counts[kind] = counts.get(kind, 0) + 1
         return f"{spec.recipe}: {counts[SUCCEEDED]} succeeded, {counts[FAILED]} failed, {counts[SKIPPED]} skipped"
 
-    with progress_bar(len(tasks), spec.recipe, enabled=progress) as bar:
+    with context.progress(len(tasks), spec.recipe) as bar:
         for result in results.values():
             bar.describe(count(result))
         bar.advance(len(results))
-        make_worker = functools.partial(build_attack, spec)
-        for task, result in zip(todo, backend.map(make_worker, attack_example, todo)):
-            journal.append(str(task.index), journal_record(result))
+        finished = context.map(
+            todo,
+            functools.partial(build_attack, spec),
+            attack_example,
+            journal=journal,
+            done=done,
+            records=lambda task, result: [(str(task.index), journal_record(result))],
+            progress=bar,
+        )
+        for task, result in finished:
             results[task.index] = result
             bar.describe(count(result))
-            bar.advance()
     return [results[task.index] for task in tasks]
 
 
@@ -323,8 +481,8 @@ def write_attack_logs(
             manager.log_result(result)
         manager.log_summary()
         manager.flush()
-        for logger in manager.loggers:
-            logger.close()
+        for log in manager.loggers:
+            log.close()
         summary = json.loads(Path(scratch_paths["json"]).read_text(encoding="utf-8") or "{}")
         for kind, path in wanted.items():
             atomic_write_text(path, Path(scratch_paths[kind]).read_text(encoding="utf-8"))

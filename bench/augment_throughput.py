@@ -23,8 +23,6 @@ Every project output is checked to keep its gold literals (the run stops otherwi
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import os
 import statistics
 import tempfile
@@ -36,8 +34,8 @@ import nlpaug.augmenter.word as naw
 
 from textattack_semparse.augmentation.literal_protection import keeps_literals, protecting_literals
 from textattack_semparse.augmentation.text2sql_augmentation import text2sql_items
-from textattack_semparse.commands import augment_command
 from textattack_semparse.datasets.geo_mini import geo_mini_paths
+from textattack_semparse.experiments import augment
 
 OPERATIONS = (("random-deletion", "delete"), ("random-swap", "swap"))
 
@@ -48,13 +46,12 @@ def _input_file(data_dir: str | None) -> tuple[Path, str]:
     return geo_mini_paths()[0], "geo-mini (SEMPARSE_DATA_DIR unset)"
 
 
-def _command_arguments(source: Path, target: Path, operation: str) -> argparse.Namespace:
-    parser = argparse.ArgumentParser()
-    augment_command.register(parser.add_subparsers())
-    return parser.parse_args(
-        ["augment", "--recipe", "semparse-mda", "--perturbation", operation, "--input", str(source),
-         "--output", str(target), "--overwrite", "--transformations-per-example", "1", "--no-progress"]
-    )
+def _augment_config(source: Path, target: Path, operation: str) -> augment.AugmentConfig:
+    """The whole workflow ``textattack-semparse augment`` runs, as a Python user calls it."""
+    return augment.AugmentConfig(
+        recipe="semparse-mda", perturbations=(operation,), input=source, output=target, overwrite=True,
+        transformations_per_example=1,
+    )  # fmt: skip
 
 
 def _seconds(function: Callable[[], object]) -> float:
@@ -78,7 +75,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as directory:
         for operation, action in OPERATIONS:
             nlpaug = naw.RandomWordAug(action=action)
-            augmenter = augment_command.build_augmenter(
+            augmenter = augment.build_augmenter(
                 "semparse-mda", pct_words_to_swap=0.1, transformations_per_example=1, seed=0, perturbations=[operation]
             )
             augment = protecting_literals(augmenter)
@@ -86,7 +83,7 @@ def main() -> None:
                 for output in augment(question, literals):
                     if not keeps_literals(question, output, literals):
                         raise SystemExit(f"{operation} changed a literal of {literals}: {question!r} -> {output!r}")
-            arguments = _command_arguments(source, Path(directory) / f"{operation}.json", operation)
+            config = _augment_config(source, Path(directory) / f"{operation}.json", operation)
             times: dict[str, list[float]] = {"nlpaug": [], "augment": [], "command": []}
             for _ in range(options.rounds):
                 times["nlpaug"].append(
@@ -95,8 +92,7 @@ def main() -> None:
                 times["augment"].append(
                     _seconds(lambda: [augment(q, literals) for _ in range(passes) for q, literals in questions]) / passes
                 )
-                with contextlib.redirect_stdout(io.StringIO()):
-                    times["command"].append(_seconds(lambda: augment_command.run(arguments)))
+                times["command"].append(_seconds(lambda: augment.run(config)))
             rates = {name: len(questions) / statistics.median(values) for name, values in times.items()}
             rows.append((operation, action, rates))
     print(f"{'perturbation':<16} {'nlpaug RandomWordAug':>22} {'augment step':>14} {'ratio':>6}   "

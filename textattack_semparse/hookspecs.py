@@ -12,8 +12,8 @@ Each hook returns a mapping from a public name to an *entry*: either an import p
 ``"package.module:Attribute"`` or a mapping with the keys ``target`` (that import path)
 and optionally ``options`` (keyword arguments for the target), ``dataset`` (victims
 only: the registered dataset the victim is evaluated on when none is given) and
-``description`` (benchmarks: ``splits``, ``knn_victims``, ``trained_victims``, ``attack_recipe``). Nothing is
-imported until a name is selected. Every hook is called once
+``description`` (benchmarks: ``splits``, ``knn_victims``, ``trained_victims``, ``attack_recipe``;
+perturbations: ``attack_recipe``). Nothing is imported until a name is selected. Every hook is called once
 per plugin, so a name registered by two plugins is reported with both providers.
 """
 
@@ -92,7 +92,10 @@ def semparse_perturbations() -> Mapping[str, EntrySpec]:
     ``textattack-semparse robustness``.
 
     :return: name -> entry whose target is a ``textattack.transformations.Transformation``
-        class, instantiated with ``options``.
+        class, instantiated with ``options``. An entry may give ``attack_recipe``: ``True``, or
+        a mapping of build options such as ``{"keep": 10}``, derives the single-perturbation
+        recipe ``semparse-<name>`` (``PerturbationAttackHuang2021``: each utterance perturbed
+        once, every candidate tried, or the ``keep`` most similar by Sentence-BERT).
 
     Called once per plugin when the registry is built; all results are collected.
     """

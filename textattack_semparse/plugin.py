@@ -18,30 +18,7 @@ from textattack_semparse.tables import (
 _RECIPES = "textattack_semparse.recipes"
 _YIN = f"{_RECIPES}.attack.grammar_error_attack_yin_2020:GrammarErrorAttackYin2020"
 _MDA = f"{_RECIPES}.augment.meaning_preserving_augmenter:MeaningPreservingAugmenter"
-_HUANG_SINGLE = f"{_RECIPES}.attack.perturbation_attack_huang_2021:PerturbationAttackHuang2021"
 _ZHAO = f"{_RECIPES}.attack.table_perturbation_attack_zhao_2023:TablePerturbationAttackZhao2023"
-
-PERTURBATION_KEEP: Mapping[str, int | None] = {
-    # Huang et al. 2021 §3.1; substitution-nf keeps the most similar masked-LM candidates,
-    # back translation the best bridge language.
-    "insertion": None,
-    "deletion": None,
-    "substitution-f": None,
-    "substitution-nf": 10,
-    "substitution-wordnet": 10,
-    "backtranslation": 1,
-    "reordering": 3,
-    # Zhuo et al. 2023: 20 candidates per utterance, the 10 most similar by Sentence-BERT kept.
-    "typo": 10,
-    "random-deletion": 10,
-    "random-swap": 10,
-    "context-substitution": 10,
-    "context-insertion": 10,
-    "rewriting": 10,
-    "distraction": None,
-}
-"""Per-perturbation recipes ``semparse-<name>`` and how many candidates each keeps."""
-
 
 @hookimpl
 def semparse_benchmarks() -> Mapping[str, EntrySpec]:
@@ -196,15 +173,6 @@ def _logical_forms(folder: str, files: Mapping[str, str], description: str) -> E
 @hookimpl
 def semparse_attack_recipes() -> Mapping[str, EntrySpec]:
     return {
-        **{
-            f"semparse-{name}": {
-                "target": _HUANG_SINGLE,
-                "options": {"perturbation_name": name, "keep": keep},
-                "description": f"One '{name}' perturbation per question, every candidate tried"
-                + (f" (the {keep} most similar by Sentence-BERT)." if keep else "."),
-            }
-            for name, keep in PERTURBATION_KEEP.items()
-        },
         "nucle-greedy": {
             "target": _YIN,
             "options": {"search": "greedy"},
@@ -286,40 +254,59 @@ _TRANSFORMATIONS = "textattack_semparse.transformations"
 
 @hookimpl
 def semparse_perturbations() -> Mapping[str, EntrySpec]:
-    def entry(module: str, cls: str, description: str, **options: object) -> EntrySpec:
-        return {"target": f"{_TRANSFORMATIONS}.{module}:{cls}", "options": options, "description": description}
+    def entry(module: str, cls: str, description: str, keep: object = False, **options: object) -> EntrySpec:
+        """A perturbation; with ``keep`` (a count, or ``None`` for every candidate) also its recipe
+        ``semparse-<name>`` keeping that many candidates, the most similar by Sentence-BERT."""
+        spec: dict[str, object] = {
+            "target": f"{_TRANSFORMATIONS}.{module}:{cls}",
+            "options": options,
+            "description": description,
+        }
+        if keep is not False:
+            spec["attack_recipe"] = {"keep": keep}
+        return spec
 
+    # keep: Huang et al. 2021 §3.1: substitution-nf keeps the most similar masked-LM candidates, back
+    # translation the best bridge language; Zhuo et al. 2023: 20 candidates per utterance, the 10 most
+    # similar by Sentence-BERT kept.
     return {
         "insertion": entry(
             "function_word_insertion",
             "FunctionWordInsertion",
             "Huang 2021: insert a meaning-preserving function word (word_list='huang-2021': any stop word).",
             seed=0,
+            keep=None,
         ),
         "deletion": entry(
             "function_word_deletion",
             "FunctionWordDeletion",
             "Huang 2021: delete a meaning-preserving function word (word_list='huang-2021': also punctuation).",
+            keep=None,
         ),
         "substitution-f": entry(
             "function_word_substitution",
             "FunctionWordSubstitution",
             "Huang 2021: swap a function word within its class (word_list='huang-2021': for any other).",
             seed=0,
+            keep=None,
         ),
         "substitution-nf": entry(
             "masked_lm_content_word_substitution",
             "MaskedLMContentWordSubstitution",
             "Huang 2021: masked-LM (ELECTRA) substitutes for a content word; needs the model.",
+            keep=10,
         ),
         "substitution-wordnet": entry(
-            "wordnet_synonym_substitution", "WordNetSynonymSubstitution", "Offline substitution (nf): WordNet synonyms."
+            "wordnet_synonym_substitution", "WordNetSynonymSubstitution", "Offline substitution (nf): WordNet synonyms.",
+            keep=10,
         ),
         "backtranslation": entry(
-            "back_translation", "BackTranslation", "Huang 2021: via Russian, French, Japanese (MarianMT); needs the models."
+            "back_translation", "BackTranslation", "Huang 2021: via Russian, French, Japanese (MarianMT); needs the models.",
+            keep=1,
         ),
         "reordering": entry(
-            "syntactic_reordering", "SyntacticReordering", "Huang 2021 reordering: move phrases on a dependency parse."
+            "syntactic_reordering", "SyntacticReordering", "Huang 2021 reordering: move phrases on a dependency parse.",
+            keep=3,
         ),
         "typo": entry(
             "text_bugger_typo",
@@ -327,14 +314,22 @@ def semparse_perturbations() -> Mapping[str, EntrySpec]:
             "Zhuo 2023 TB: TextBugger character bugs (space, delete, swap, keyboard, look-alike) in the two most "
             "important words (semparse-typo: to the victim; else Sentence-BERT leave-one-out).",
             seed=0,
+            keep=10,
         ),
-        "random-deletion": entry("random_word_deletion", "RandomWordDeletion", "Zhuo 2023 RD: delete two words.", seed=0),
-        "random-swap": entry("random_word_transposition", "RandomWordTransposition", "Zhuo 2023 RS: swap two words.", seed=0),
+        "random-deletion": entry(
+            "random_word_deletion", "RandomWordDeletion", "Zhuo 2023 RD: delete two words.", seed=0,
+            keep=10,
+        ),
+        "random-swap": entry(
+            "random_word_transposition", "RandomWordTransposition", "Zhuo 2023 RS: swap two words.", seed=0,
+            keep=10,
+        ),
         "context-substitution": entry(
             "masked_lm_random_word_substitution",
             "MaskedLMRandomWordSubstitution",
             "Zhuo 2023 CS: masked-LM (RoBERTa) substitutes for two words; needs the model.",
             seed=0,
+            keep=10,
         ),
         "context-insertion": entry(
             "masked_lm_random_word_insertion",
@@ -342,15 +337,18 @@ def semparse_perturbations() -> Mapping[str, EntrySpec]:
             "Zhuo 2023 CI: insert the masked LM's (RoBERTa) most probable word at two random positions; "
             "needs the model.",
             seed=0,
+            keep=10,
         ),
         "rewriting": entry(
-            "paraphrase_rewriting", "ParaphraseRewriting", "Zhuo 2023 RB: paraphrase model rewrite; needs the model."
+            "paraphrase_rewriting", "ParaphraseRewriting", "Zhuo 2023 RB: paraphrase model rewrite; needs the model.",
+            keep=10,
         ),
         "distraction": entry(
             "distraction_suffix",
             "DistractionSuffix",
             "Zhuo 2023 DB: append the five statements 'who is who; what is what; when is when; which is which; "
             "where is where'.",
+            keep=None,
         ),
         # RobuT (Zhao 2023) table perturbations: Table QA inputs only; without a table column they give nothing.
         "header-synonym": entry(

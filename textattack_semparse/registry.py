@@ -44,6 +44,7 @@ KIND_KEYS: Mapping[str, frozenset[str]] = MappingProxyType(
     {
         "victim": _COMMON_KEYS | {"dataset"},
         "benchmark": _COMMON_KEYS | {"splits", "knn_victims", "trained_victims", "attack_recipe"},
+        "perturbation": _COMMON_KEYS | {"attack_recipe"},
     }
 )
 """Entry keys per kind beyond ``target``, ``options`` and ``description``."""
@@ -60,6 +61,7 @@ _TRAINED_PARSER = "textattack_semparse.training.trained_victims:trained_parser"
 _BOUND_RECIPE = (
     "textattack_semparse.recipes.attack.meaning_preserving_attack_huang_2021:MeaningPreservingAttackHuang2021"
 )
+_PERTURBATION_RECIPE = "textattack_semparse.recipes.attack.perturbation_attack_huang_2021:PerturbationAttackHuang2021"
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,10 @@ class Entry:
         trained_victims (bool): Benchmarks only: derive the trained ``seq2seq-<name>`` victims
             (default true; false for benchmarks whose input a question-only seq2seq parser
             cannot read, such as Table QA).
-        attack_recipe (bool): Benchmarks only: derive the bound recipe ``semparse-<name>``.
+        attack_recipe (bool): Benchmarks: derive the bound recipe ``semparse-<name>``;
+            perturbations: derive the single-perturbation recipe ``semparse-<name>``.
+        recipe_options (Mapping[str, Any]): Perturbations only: build options of that recipe
+            (``keep``).
     """
 
     kind: str
@@ -95,6 +100,7 @@ class Entry:
     knn_victims: bool = False
     trained_victims: bool = True
     attack_recipe: bool = False
+    recipe_options: Mapping[str, Any] = field(default_factory=dict)
 
     def load(self) -> Any:
         """Import and return the target attribute."""
@@ -136,9 +142,15 @@ def _entry_from_spec(kind: str, name: str, spec: hookspecs.EntrySpec, provider: 
             f"accepted: {', '.join(sorted(accepted))}."
         )
     extras: dict[str, Any] = {key: spec[key] for key in ("knn_victims", "trained_victims", "attack_recipe") if key in spec}
+    if kind == "perturbation" and isinstance(extras.get("attack_recipe"), Mapping):
+        extras["recipe_options"] = MappingProxyType(dict(extras["attack_recipe"]))
+        extras["attack_recipe"] = True
     for key, value in extras.items():
+        if key == "recipe_options":
+            continue
         if not isinstance(value, bool):
-            raise RegistryError(f"{kind} {name!r} from plugin {provider!r}: {key!r} must be true or false, got {value!r}.")
+            allowed = "true or false" + (", or a mapping of recipe options" if kind == "perturbation" else "")
+            raise RegistryError(f"{kind} {name!r} from plugin {provider!r}: {key!r} must be {allowed}, got {value!r}.")
     if "splits" in spec:
         extras["splits"] = _checked_splits(kind, name, provider, spec["splits"])
     return Entry(
@@ -261,6 +273,21 @@ def derived_entries(benchmark: Entry) -> list[Entry]:
     return entries
 
 
+def perturbation_recipe(perturbation: Entry) -> Entry:
+    """The single-perturbation recipe ``semparse-<name>`` a perturbation entry with
+    ``attack_recipe`` brings, with its ``recipe_options`` (``keep``) bound."""
+    keep = perturbation.recipe_options.get("keep")
+    return Entry(
+        kind="attack-recipe",
+        name=f"semparse-{perturbation.name}",
+        target=_PERTURBATION_RECIPE,
+        provider=perturbation.provider,
+        options=MappingProxyType({"perturbation_name": perturbation.name, "keep": None, **perturbation.recipe_options}),
+        description=f"One '{perturbation.name}' perturbation per question, every candidate tried"
+        + (f" (the {keep} most similar by Sentence-BERT)." if keep else "."),
+    )
+
+
 class Registry:
     """Names -> entries, per kind, with duplicate detection naming both providers."""
 
@@ -363,6 +390,9 @@ def build_registry(manager: pluggy.PluginManager) -> Registry:
     for benchmark in registry.entries("benchmark"):
         for entry in derived_entries(benchmark):
             registry.add(entry)
+    for perturbation in registry.entries("perturbation"):
+        if perturbation.attack_recipe:
+            registry.add(perturbation_recipe(perturbation))
     return registry
 
 

@@ -16,7 +16,7 @@ from textattack.shared.utils import words_from_text
 from textattack_semparse.augmentation.literal_protection import keeps_literals, protecting_literals
 from textattack_semparse.augmentation.text2sql_augmentation import text2sql_items
 from textattack_semparse.augmentation.word_list_augmenter import WordListAugmenter, text_words
-from textattack_semparse.commands.augment_command import build_augmenter
+from textattack_semparse.experiments.augment import build_augmenter
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.datasets.geo_mini import geo_mini_paths
 from textattack_semparse.sql.literals import literal_word_indices

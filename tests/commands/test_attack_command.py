@@ -82,13 +82,13 @@ def test_ray_with_two_workers_writes_the_same_bytes(serial, tmp_path):
 def test_a_rerun_attacks_nothing_and_rewrites_the_same_files(serial, tmp_path, monkeypatch, capsys):
     import shutil
 
-    from textattack_semparse.commands import sharded_attack
+    from textattack_semparse.experiments import attack
 
     copy = tmp_path / "run"
     shutil.copytree(serial, copy)
     for name in LOGS:
         (copy / name).unlink()
-    monkeypatch.setattr(sharded_attack, "build_attack", lambda spec: pytest.fail("a finished example was attacked"))
+    monkeypatch.setattr(attack, "build_attack", lambda spec: pytest.fail("a finished example was attacked"))
     assert main(attack_arguments(copy, "--resume")) == 0
     for name in LOGS:
         assert (copy / name).read_bytes() == (serial / name).read_bytes(), name
@@ -103,7 +103,7 @@ def test_a_changed_configuration_is_refused(serial, tmp_path, capsys):
     shutil.copytree(serial, copy)
     before = {path.name: path.read_bytes() for path in copy.iterdir()}
     assert main(attack_arguments(copy, "--random-seed", "1")) == 2
-    assert "random_seed: 765 then, 1 now" in capsys.readouterr().err
+    assert "random_seed: 0 then, 1 now" in capsys.readouterr().err
     assert {path.name: path.read_bytes() for path in copy.iterdir()} == before
 
 
@@ -119,7 +119,7 @@ def test_an_unknown_recipe_names_the_closest(tmp_path, capsys):
 
 
 def test_examples_are_seeded_by_their_index_not_their_worker():
-    from textattack_semparse.commands.sharded_attack import attack_tasks, example_indices
+    from textattack_semparse.experiments.attack import attack_tasks, example_indices
 
     class Dataset:
         label_names = None
@@ -130,7 +130,7 @@ def test_examples_are_seeded_by_their_index_not_their_worker():
         def __len__(self):
             return 6
 
-    tasks = attack_tasks(Dataset(), example_indices(len(Dataset()), 3, 2), random_seed=765)
+    tasks = attack_tasks(Dataset(), example_indices(len(Dataset()), 3, 2), seed=765)
     assert [(task.index, task.seed, task.ground_truth) for task in tasks] == [
         (2, 767, "gold 2"), (3, 768, "gold 3"), (4, 769, "gold 4"),
     ]  # fmt: skip

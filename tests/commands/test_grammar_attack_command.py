@@ -61,14 +61,14 @@ def test_recipe_options_must_be_key_value(tmp_path, capsys):
 def test_a_rerun_attacks_nothing_and_writes_the_same_files(run_dir, tmp_path, monkeypatch):
     import shutil
 
-    from textattack_semparse.commands import sharded_attack
+    from textattack_semparse.experiments import attack
 
     copy = tmp_path / "run"
     shutil.copytree(run_dir, copy)
     before = {name: (copy / name).read_bytes() for name in ("attack_log.csv", "summary.json")}
     (copy / "attack_log.csv").unlink()
     monkeypatch.setenv("SEMPARSE_DATA_DIR", "")
-    monkeypatch.setattr(sharded_attack, "build_attack", lambda spec: pytest.fail("a finished question was attacked"))
+    monkeypatch.setattr(attack, "build_attack", lambda spec: pytest.fail("a finished question was attacked"))
     assert main(["grammar-attack", "--recipe", "nucle-beam", "--model", "knn-geo", "--num-examples", "8",
                  "--output-dir", str(copy), "--resume", "--no-progress"]) == 0  # fmt: skip
     assert {name: (copy / name).read_bytes() for name in before} == before

@@ -69,13 +69,12 @@ def test_size_cap_and_neighbour_limit(tmp_path: Path) -> None:
 
 
 def test_a_negative_count_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit):
-        _build(tmp_path, "--candidates", "-1")
+    assert _build(tmp_path, "--candidates", "-1") == 2
     assert "non-negative integer" in capsys.readouterr().err
 
 
 def test_a_benchmark_without_database_or_schema_is_refused() -> None:
-    from textattack_semparse.commands.test_suite_command import _schema
+    from textattack_semparse.experiments.test_suite import benchmark_schema
     from textattack_semparse.datasets.benchmark import load_benchmark
     from textattack_semparse.scoring.exact_match_scorer import ExactMatchScorer
     from textattack_semparse.scoring.scoring import Scoring
@@ -84,7 +83,7 @@ def test_a_benchmark_without_database_or_schema_is_refused() -> None:
         load_benchmark("geo-mini"), name="logical-forms", scoring=Scoring(scorer=ExactMatchScorer())
     )
     with pytest.raises(SchemaError, match="'logical-forms' has neither one SQLite database nor a schema file"):
-        _schema(no_database)
+        benchmark_schema(no_database)
 
 
 @pytest.mark.real_data

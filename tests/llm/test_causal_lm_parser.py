@@ -149,7 +149,7 @@ def test_a_dataset_is_required_for_an_llm_victim():
 
 
 def test_evaluate_folds_shots_and_selection_into_hf_causal_names_only():
-    from textattack_semparse.commands.evaluate_command import victim_name_with_options
+    from textattack_semparse.experiments.evaluate import victim_name_with_options
 
     assert victim_name_with_options("hf-causal:/m/x.gguf", shots=5, selection="cluster-tfidf") == (
         "hf-causal:/m/x.gguf?shots=5&selection=cluster-tfidf"

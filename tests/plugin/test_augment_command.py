@@ -10,7 +10,7 @@ import pytest
 
 from tests.helpers import run_command
 from textattack_semparse.cli import main
-from textattack_semparse.commands.augment_command import input_format
+from textattack_semparse.experiments.augment import input_format
 from textattack_semparse.datasets.geo_mini import geo_mini_paths
 from textattack_semparse.datasets.text2sql import load_text2sql
 from textattack_semparse.errors import DatasetError

@@ -20,8 +20,11 @@ LAYERS = (
     {"transformations"},
     {"constraints", "victims"},
     {"search_methods", "goal_functions"},
-    {"metrics", "augmentation", "recipes", "robustness", "training", "llm"},
+    {"metrics", "augmentation"},
+    {"recipes", "robustness", "training"},
+    {"llm"},
     {"report"},
+    {"experiments"},
     {"commands", "cli", "_textattack_shim", "plugin"},
 )
 LAYER = {name: level for level, names in enumerate(LAYERS) for name in names}

@@ -7,7 +7,7 @@ import pytest
 from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.datasets.geo_mini import geo_mini_paths
-from textattack_semparse.metrics.standard_accuracy import evaluate_victim
+from textattack_semparse.experiments.evaluate import evaluate_victim
 from textattack_semparse.robustness.build_test_set import build_test_set
 from textattack_semparse.robustness.evaluate_test_set import (
     evaluate_test_set,

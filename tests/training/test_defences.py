@@ -13,7 +13,7 @@ from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.datasets.text2sql import fill_placeholders
 from textattack_semparse.errors import DatasetError
 from textattack_semparse.scoring.outcome import Outcome
-from textattack_semparse.training.defences import adversarial_examples, augmented_examples
+from textattack_semparse.training.defences import augmented_examples
 from textattack_semparse.training.parser_trainer import ParserTrainer
 from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser
 from tests.helpers import run_command
@@ -92,14 +92,23 @@ def memorising_parser(tmp_path_factory: pytest.TempPathFactory):
     return output_dir
 
 
-def test_adversarial_examples_are_successful_attacks_with_their_sources_gold(memorising_parser):
+def test_adversarial_examples_are_successful_attacks_with_their_sources_gold(memorising_parser, tmp_path, monkeypatch):
+    from textattack_semparse.experiments import attack
+    from textattack_semparse.experiments.train import TrainConfig, defence_examples
+    from textattack_semparse.runs.run_context import RunContext, RunOptions
+
     geo = load_benchmark("geo-mini")
-    train = geo.split("question", "train")[:20]
+    config = TrainConfig(
+        "geo-mini", tmp_path / "retrained", trainer_options=SMALL, adversarial_from=str(memorising_parser),
+        adversarial_recipe="semparse-geo", adversarial_examples=20,
+    )  # fmt: skip
+    trainer = ParserTrainer("geo-mini", tmp_path / "retrained", **SMALL)
+    train = trainer.splits()[0][:20]  # the training part of the split (geo-mini has a dev split)
     victim = Seq2SeqParser(memorising_parser, benchmark=geo)
     right = [example for example, output in zip(train, victim([e.question for e in train])) if geo.scoring.judge(output, example.gold).outcome is Outcome.CORRECT]
     assert len(right) >= 5, "the parser should have learnt most training questions"
-    found = adversarial_examples(memorising_parser, geo, train, recipe="semparse-geo")
-    assert found
+    found, sources = defence_examples(config, trainer, RunContext(RunOptions(progress=False)))
+    assert found and sources == [f"{len(found)} adversarial (semparse-geo against {memorising_parser})"]
     by_gold = {}
     for example in train:
         by_gold.setdefault(example.gold, []).append(example)
@@ -109,6 +118,11 @@ def test_adversarial_examples_are_successful_attacks_with_their_sources_gold(mem
         assert sources, "an adversarial question is a rewrite of a training question with the same gold"
         assert fill_placeholders(example.template_question, example.variables) == example.question
         assert not geo.scoring.judge(output, example.gold).outcome is Outcome.CORRECT  # it fools the parser it was found against
+    # The attack is a resumable run of its own: a second call reads its journal and attacks nothing.
+    journal = tmp_path / "retrained" / "adversarial" / "semparse-geo" / "examples.jsonl"
+    assert len(journal.read_text(encoding="utf-8").splitlines()) == 20
+    monkeypatch.setattr(attack, "build_attack", lambda spec: pytest.fail("a finished example was attacked again"))
+    assert defence_examples(config, trainer, RunContext(RunOptions(progress=False)))[0] == found
 
 
 def test_the_parser_reads_placeholders_and_writes_the_questions_values(memorising_parser):

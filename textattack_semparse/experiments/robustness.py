@@ -345,7 +345,7 @@ def default_evaluation_dir(input_dir: str | os.PathLike[str], configuration: dic
 
     Example:
         >>> default_evaluation_dir("ts", {"model": "hf-causal:/m/x.gguf"}).as_posix()
-        'ts/evaluations/hf-causal_m_x.gguf-7a3f1a2c8b'
+        'ts/evaluations/hf-causal_m_x.gguf-7ba4adcc9a'
     """
     digest = hashlib.sha256(json.dumps(configuration, sort_keys=True).encode("utf-8")).hexdigest()[:10]
     model = re.sub(r"[^A-Za-z0-9._-]+", "_", str(configuration["model"])).strip("._")[-60:] or "model"

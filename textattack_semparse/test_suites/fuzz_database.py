@@ -29,7 +29,14 @@ from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
 from textattack_semparse.errors import SchemaError
-from textattack_semparse.test_suites.schema import Schema, Table, owns_column, quote_identifier
+from textattack_semparse.sql.sqlite_schema import (
+    connect_read_only,
+    quote_identifier,
+    read_columns,
+    table_names,
+    unreadable_database,
+)
+from textattack_semparse.test_suites.schema import Schema, Table, owns_column
 
 Term = tuple[int, int]  # (table occurrence, column index)
 _STEP = 1_000  # SQLite virtual-machine instructions between two progress-handler calls
@@ -499,15 +506,14 @@ class FuzzDatabaseGenerator:
     def _read_original(self) -> None:
         if self.original is None or not self.original.is_file():
             raise SchemaError(f"Original database {str(self.original)!r} does not exist; pass an existing .sqlite file or None.")
-        connection = sqlite3.connect(f"{self.original.resolve().as_uri()}?mode=ro", uri=True)
+        connection = connect_read_only(self.original)
         try:
-            existing = {row[0].lower(): row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            existing = {name.lower(): name for name in table_names(connection)}
             for table in self.schema.tables:
                 name = existing.get(table.name.lower())
                 if name is None:
                     continue
-                info = connection.execute(f"PRAGMA table_info({quote_identifier(name)})").fetchall()
-                present = {row[1].lower(): row[1] for row in info}
+                present = {column.name.lower(): column.name for column in read_columns(connection, name)}
                 selected = ", ".join(
                     quote_identifier(present[c.name.lower()]) if c.name.lower() in present else "NULL" for c in table.columns
                 )
@@ -516,7 +522,7 @@ class FuzzDatabaseGenerator:
                 for index in range(len(table.columns)):
                     self._original_values[(table.name, index)] = [row[index] for row in rows if row[index] is not None]
         except sqlite3.DatabaseError as error:
-            raise SchemaError(f"{str(self.original)!r} is not a readable SQLite database ({error}).") from error
+            raise unreadable_database(self.original, error) from error
         finally:
             connection.close()
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from textattack_semparse.datasets.example import SemparseExample
+from textattack_semparse.sql.sqlite_schema import quote_identifier
 
 # ``ALIAS.COLUMN = "placeholder"`` (also <>, !=, LIKE, with optional % wildcards).
 _COMPARISON = re.compile(r'(\w+)\.(\w+)\s*(?:=|<>|!=|\bLIKE\b)\s*"%?(\w+)%?"', re.IGNORECASE)
@@ -171,7 +172,8 @@ def _database_values(examples: list[SemparseExample], database: Path) -> list[tu
     try:
         for table, column, value_type in sorted(column_types):
             try:
-                rows = connection.execute(f'SELECT DISTINCT "{column}" FROM "{table}"').fetchall()
+                selected = f"SELECT DISTINCT {quote_identifier(column)} FROM {quote_identifier(table)}"
+                rows = connection.execute(selected).fetchall()
             except sqlite3.Error:
                 continue  # a column the templates name but the database lacks adds no values
             values.extend(

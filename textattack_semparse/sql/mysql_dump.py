@@ -23,6 +23,7 @@ from sqlglot.errors import SqlglotError
 
 from textattack_semparse.cache import cache_dir
 from textattack_semparse.errors import SchemaError
+from textattack_semparse.sql.sqlite_schema import quote_identifier
 
 if TYPE_CHECKING:
     from sqlglot import Token
@@ -147,12 +148,12 @@ def _create_table_sql(create: exp.Create) -> str:
         elif isinstance(item, exp.PrimaryKey):
             primary_key.extend(column.name for column in item.expressions)
     if primary_key:
-        columns.append(f"PRIMARY KEY ({', '.join(_quote(name) for name in primary_key)})")
-    return f"CREATE TABLE {_quote(schema.this.name)} ({', '.join(columns)})"
+        columns.append(f"PRIMARY KEY ({', '.join(quote_identifier(name) for name in primary_key)})")
+    return f"CREATE TABLE {quote_identifier(schema.this.name)} ({', '.join(columns)})"
 
 
 def _column_sql(column: exp.ColumnDef) -> str:
-    parts = [_quote(column.name), _affinity(column.args.get("kind"))]
+    parts = [quote_identifier(column.name), _affinity(column.args.get("kind"))]
     for constraint in column.constraints:
         kind = constraint.kind
         if isinstance(kind, exp.NotNullColumnConstraint) and not kind.args.get("allow_null"):
@@ -182,10 +183,6 @@ def _is_literal(value: exp.Expression | None) -> bool:
     if isinstance(value, exp.Neg):
         value = value.this
     return isinstance(value, (exp.Literal, exp.Null))
-
-
-def _quote(identifier: str) -> str:
-    return '"' + identifier.replace('"', '""') + '"'
 
 
 def _write_database(statements: list[str], target: Path, *, source: Path) -> None:

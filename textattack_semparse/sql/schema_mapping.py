@@ -27,6 +27,8 @@ from sqlglot import exp
 from sqlglot.errors import SqlglotError
 from sqlglot.optimizer.scope import Scope, traverse_scope
 
+from textattack_semparse.sql.sqlite_schema import quote_identifier
+
 #: The dialect gold SQL is read in: MySQL's, where ``"texas"`` is a string (as SQLite treats it
 #: when no column has that name), which GeoQuery and Spider golds rely on.
 READ_DIALECT = "mysql"
@@ -159,7 +161,7 @@ class _Rewriter:
         start, end = meta["start"], meta["end"] + 1
         original = self.sql[start:end]
         if original[:1] in "`\"[" and len(original) > 1:
-            new = '"' + new.replace('"', '""') + '"'
+            new = quote_identifier(new)
         elif original.lower() == new.lower() and original != new:
             return  # keep the original's case when the name is unchanged
         if original != new:

@@ -45,6 +45,14 @@ from sqlglot.tokens import Tokenizer
 from textattack_semparse.cache import cache_dir
 from textattack_semparse.errors import SchemaError, closest_match_hint
 from textattack_semparse.sql.schema_mapping import SchemaMapping
+from textattack_semparse.sql.sqlite_schema import (
+    SQLiteColumn,
+    SQLiteForeignKey,
+    connect_read_only,
+    quote_identifier,
+    read_indexes,
+    read_tables,
+)
 
 #: The schema perturbations :func:`perturb_schema` applies.
 SCHEMA_PERTURBATIONS = ("synonym", "abbreviation", "table-rename", "column-shuffle", "column-adding")
@@ -65,15 +73,6 @@ class PerturbedDatabase:
     path: Path
     mapping: SchemaMapping
     kind: str
-
-
-@dataclass(frozen=True)
-class _Column:
-    name: str
-    type: str
-    not_null: bool
-    default: str | None
-    primary_key: int
 
 
 def perturb_schema(
@@ -143,8 +142,8 @@ class _Plan:
     """Everything a perturbed copy is written from."""
 
     source: Path
-    tables: Mapping[str, list[_Column]]
-    foreign_keys: Mapping[str, list[tuple]]
+    tables: Mapping[str, tuple[SQLiteColumn, ...]]
+    foreign_keys: Mapping[str, tuple[SQLiteForeignKey, ...]]
     orders: Mapping[str, list[str]]
     added: Mapping[str, list[tuple[int, str, str, str]]]
     mapping: SchemaMapping
@@ -163,10 +162,11 @@ def _plan(source: Path, kind: str, seed: int, names: NameCandidates | None) -> _
     if not source.is_file():
         raise SchemaError(f"SQLite database {str(source)!r} does not exist; pass an existing .sqlite file.")
     rng = random.Random(f"{kind}:{seed}")
-    original = _connect_read_only(source)
+    original = connect_read_only(source)
     try:
-        tables = _read_tables(original)
-        foreign_keys = {table: original.execute(f"PRAGMA foreign_key_list({_quote(table)})").fetchall() for table in tables}
+        declared = read_tables(original)
+        tables = {table.name: table.columns for table in declared}
+        foreign_keys = {table.name: table.foreign_keys for table in declared}
         table_names = {table: table for table in tables}
         column_names = {table: {column.name: column.name for column in columns} for table, columns in tables.items()}
         orders = {table: [column.name for column in columns] for table, columns in tables.items()}
@@ -253,7 +253,7 @@ def _shuffle(order: list[str], rng: random.Random) -> None:
 
 
 def _distractors(
-    connection: sqlite3.Connection, tables: Mapping[str, list[_Column]], used: set[str], rng: random.Random
+    connection: sqlite3.Connection, tables: Mapping[str, tuple[SQLiteColumn, ...]], used: set[str], rng: random.Random
 ) -> dict[str, list[tuple[int, str, str, str]]]:
     """Per table: ``(position, new name, donor table, donor column)`` of its distractor column."""
     added: dict[str, list[tuple[int, str, str, str]]] = {}
@@ -273,7 +273,7 @@ def _distractors(
 
 
 def _count(connection: sqlite3.Connection, table: str) -> int:
-    return connection.execute(f"SELECT count(*) FROM {_quote(table)}").fetchone()[0]
+    return connection.execute(f"SELECT count(*) FROM {quote_identifier(table)}").fetchone()[0]
 
 
 def _write_copy(plan: _Plan, output: Path) -> None:
@@ -283,7 +283,7 @@ def _write_copy(plan: _Plan, output: Path) -> None:
     output.parent.mkdir(parents=True, exist_ok=True)
     temporary = output.with_name(f".{output.name}.{os.getpid()}.tmp")
     temporary.unlink(missing_ok=True)
-    original = _connect_read_only(source)
+    original = connect_read_only(source)
     copy = sqlite3.connect(temporary, isolation_level=None)
     try:
         copy.execute("BEGIN")
@@ -294,19 +294,21 @@ def _write_copy(plan: _Plan, output: Path) -> None:
                 layout.insert(position, (name, None))
             copy.execute(_create_statement(table, by_name, layout, foreign_keys[table], mapping))
             donors = [
-                [row[0] for row in original.execute(f"SELECT {_quote(col)} FROM {_quote(t)} ORDER BY rowid")]
+                [
+                    row[0]
+                    for row in original.execute(f"SELECT {quote_identifier(col)} FROM {quote_identifier(t)} ORDER BY rowid")
+                ]
                 for _, _, t, col in added.get(table, [])
             ]
             kept = [old for _, old in layout if old is not None]
-            reader = original.execute(
-                f"SELECT rowid, {', '.join(map(_quote, kept))} FROM {_quote(table)} ORDER BY rowid"
-            )
+            selected = ", ".join(map(quote_identifier, kept))
+            reader = original.execute(f"SELECT rowid, {selected} FROM {quote_identifier(table)} ORDER BY rowid")
             new_table = mapping.tables[table]
             names = ["rowid"] + [
                 mapping.columns[table][old] if old is not None else new for new, old in layout
             ]
             insert = (
-                f"INSERT INTO {_quote(new_table)} ({', '.join(map(_quote, names))}) "
+                f"INSERT INTO {quote_identifier(new_table)} ({', '.join(map(quote_identifier, names))}) "
                 f"VALUES ({', '.join('?' * len(names))})"
             )
             copy.executemany(insert, _rows(reader, layout, donors))
@@ -333,18 +335,18 @@ def _rows(reader: sqlite3.Cursor, layout: list[tuple[str, str | None]], donors: 
 
 def _create_statement(
     table: str,
-    columns: Mapping[str, _Column],
+    columns: Mapping[str, SQLiteColumn],
     layout: list[tuple[str, str | None]],
-    foreign_keys: list[tuple],
+    foreign_keys: tuple[SQLiteForeignKey, ...],
     mapping: SchemaMapping,
 ) -> str:
     parts = []
     for new, old in layout:
         if old is None:
-            parts.append(_quote(new))
+            parts.append(quote_identifier(new))
             continue
         column = columns[old]
-        definition = f"{_quote(mapping.columns[table][old])} {column.type}".rstrip()
+        definition = f"{quote_identifier(mapping.columns[table][old])} {column.type}".rstrip()
         if column.not_null:
             definition += " NOT NULL"
         if column.default is not None:
@@ -352,21 +354,20 @@ def _create_statement(
         parts.append(definition)
     keys = sorted((column for column in columns.values() if column.primary_key), key=lambda c: c.primary_key)
     if keys:
-        parts.append(f"PRIMARY KEY ({', '.join(_quote(mapping.columns[table][c.name]) for c in keys)})")
-    grouped: dict[int, list[tuple]] = {}
-    for row in foreign_keys:
-        grouped.setdefault(row[0], []).append(row)
-    for rows in grouped.values():
-        target = rows[0][2]
+        parts.append(f"PRIMARY KEY ({', '.join(quote_identifier(mapping.columns[table][c.name]) for c in keys)})")
+    grouped: dict[int, list[SQLiteForeignKey]] = {}
+    for pair in foreign_keys:
+        grouped.setdefault(pair.id, []).append(pair)
+    for pairs in grouped.values():
+        target = pairs[0].ref_table
         new_target = mapping.table_name(target) or target
-        here = ", ".join(_quote(mapping.column_name(table, row[3]) or row[3]) for row in rows)
-        there = (
-            f" ({', '.join(_quote(mapping.column_name(target, row[4]) or row[4]) for row in rows)})"
-            if rows[0][4] is not None
-            else ""
-        )
-        parts.append(f"FOREIGN KEY ({here}) REFERENCES {_quote(new_target)}{there}")
-    return f"CREATE TABLE {_quote(mapping.tables[table])} (\n  " + ",\n  ".join(parts) + "\n)"
+        here = ", ".join(quote_identifier(mapping.column_name(table, pair.column) or pair.column) for pair in pairs)
+        referenced = [pair.ref_column for pair in pairs if pair.ref_column is not None]  # empty: REFERENCES t
+        there = ""
+        if referenced:
+            there = f" ({', '.join(quote_identifier(mapping.column_name(target, c) or c) for c in referenced)})"
+        parts.append(f"FOREIGN KEY ({here}) REFERENCES {quote_identifier(new_target)}{there}")
+    return f"CREATE TABLE {quote_identifier(mapping.tables[table])} (\n  " + ",\n  ".join(parts) + "\n)"
 
 
 def _index_statements(connection: sqlite3.Connection, table: str, mapping: SchemaMapping) -> list[str]:
@@ -376,44 +377,13 @@ def _index_statements(connection: sqlite3.Connection, table: str, mapping: Schem
     expression indexes are not reproduced.
     """
     statements = []
-    for _, name, unique, origin, partial in connection.execute(f"PRAGMA index_list({_quote(table)})").fetchall():
-        if origin != "c" or partial:
+    for index in read_indexes(connection, table):
+        columns = [column for column in index.columns if column is not None]
+        if index.origin != "c" or index.partial or len(columns) < len(index.columns):
             continue
-        columns = [row[2] for row in connection.execute(f"PRAGMA index_info({_quote(name)})")]
-        if any(column is None for column in columns):
-            continue
-        listed = ", ".join(_quote(mapping.column_name(table, column) or column) for column in columns)
+        listed = ", ".join(quote_identifier(mapping.column_name(table, column) or column) for column in columns)
+        unique = "UNIQUE " if index.unique else ""
         statements.append(
-            f"CREATE {'UNIQUE ' if unique else ''}INDEX {_quote(name)} ON {_quote(mapping.tables[table])} ({listed})"
+            f"CREATE {unique}INDEX {quote_identifier(index.name)} ON {quote_identifier(mapping.tables[table])} ({listed})"
         )
     return statements
-
-
-def _read_tables(connection: sqlite3.Connection) -> dict[str, list[_Column]]:
-    names = [
-        row[0]
-        for row in connection.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid"
-        )
-    ]
-    return {
-        name: [
-            _Column(row[1], row[2] or "", bool(row[3]), row[4], row[5])
-            for row in connection.execute(f"PRAGMA table_info({_quote(name)})")
-        ]
-        for name in names
-    }
-
-
-def _connect_read_only(path: Path) -> sqlite3.Connection:
-    try:
-        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-        connection.execute("PRAGMA query_only = ON")
-        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlite3.Error as error:
-        raise SchemaError(f"{str(path)!r} is not a readable SQLite database ({error}).") from error
-    return connection
-
-
-def _quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'

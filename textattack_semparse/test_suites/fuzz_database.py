@@ -1,4 +1,4 @@
-"""Fuzzed databases of one schema on which the gold queries return rows.
+"""Fuzzed databases of one schema on which the gold queries return rows: the builder.
 
 Zhong, Yu and Klein 2020, "Semantic Evaluation for Text-to-SQL with Distilled Test Suites"
 (https://aclanthology.org/2020.emnlp-main.29/) judge a predicted query by its denotations on
@@ -8,19 +8,20 @@ is given, from that column's values in it; primary keys stay unique and foreign-
 in the referenced column; every literal of a gold query is planted, and for each gold query a
 *witness* (one row per table occurrence, satisfying the query's conjunctive equalities, joins,
 literal comparisons and MAX/MIN subqueries) is inserted, so the gold queries return rows.
+
+This module decides which rows a database holds and writes the file; what a gold query needs
+comes from :mod:`textattack_semparse.test_suites.query_analysis`, the values from
+:mod:`textattack_semparse.test_suites.fuzz_values`.
 """
 
 from __future__ import annotations
 
 import os
 import random
-import re
 import sqlite3
-import string
 import tempfile
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,328 +30,24 @@ from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
 from textattack_semparse.errors import SchemaError
-from textattack_semparse.test_suites.schema import Schema, Table, owns_column, quote_identifier
+from textattack_semparse.sql.sqlite_schema import (
+    connect_read_only,
+    quote_identifier,
+    read_columns,
+    table_names,
+    unreadable_database,
+)
+from textattack_semparse.test_suites.fuzz_values import ValueSampler, coerce_to_affinity, planted_literals
+from textattack_semparse.test_suites.query_analysis import (
+    ClassConstraints,
+    Term,
+    Witness,
+    analyse_witness,
+    is_constrained,
+)
+from textattack_semparse.test_suites.schema import Schema, Table, owns_column
 
-Term = tuple[int, int]  # (table occurrence, column index)
 _STEP = 1_000  # SQLite virtual-machine instructions between two progress-handler calls
-
-
-@dataclass
-class _Class:
-    """Constraints on one equivalence class of column occurrences in a witness."""
-
-    literals: list[Any] = field(default_factory=list)
-    lower: tuple[Any, bool] | None = None  # (bound, strict)
-    upper: tuple[Any, bool] | None = None
-    like: str | None = None
-    extreme: str | None = None  # "max"/"min" (tie the column's extreme), "above"/"below" (pass it),
-    # "submax"/"supmin" (stay inside it)
-    filtered: bool = False  # the MAX/MIN is over a filtered subset: tie it, do not reuse the argmax row
-
-
-class _Witness:
-    """Table occurrences of one gold query and the constraints that one row each must meet."""
-
-    def __init__(self) -> None:
-        self.tables: list[Table] = []
-        self.parent: dict[Term, Term] = {}
-        self.constraints: dict[Term, _Class] = {}
-        self.groups: list[tuple[list[Term], int]] = []  # (GROUP BY terms, rows HAVING COUNT needs)
-        self.bound: dict[int, int] = {}  # table occurrence -> position of the existing row it is bound to
-
-    def find(self, term: Term) -> Term:
-        self.parent.setdefault(term, term)
-        while self.parent[term] != term:
-            self.parent[term] = self.parent[self.parent[term]]
-            term = self.parent[term]
-        return term
-
-    def union(self, left: Term, right: Term) -> None:
-        left, right = self.find(left), self.find(right)
-        if left != right:
-            self.parent[right] = left
-            merged = self.constraints.pop(right, None)
-            if merged is not None:
-                target = self.constraint(left)
-                target.literals += merged.literals
-                target.lower = target.lower or merged.lower
-                target.upper = target.upper or merged.upper
-                target.like = target.like or merged.like
-                target.extreme = target.extreme or merged.extreme
-                target.filtered = target.filtered or merged.filtered
-
-    def constraint(self, term: Term) -> _Class:
-        return self.constraints.setdefault(self.find(term), _Class())
-
-
-class _Analyser:
-    """Walks a parsed gold query into a :class:`_Witness`; OR and IN lists pick one branch at random."""
-
-    def __init__(
-        self, schema: Schema, rng: random.Random, *, every_branch: bool = False, variant: int | None = None
-    ) -> None:
-        self.schema = schema
-        self.rng = rng
-        self.every_branch = every_branch
-        self.variant = variant  # copy number of a HAVING COUNT witness: IN lists take value ``variant``
-        self.witness = _Witness()
-
-    def query(self, node: exp.Expression, scopes: list[dict[str, Any]]) -> list[Any]:
-        """Visit a SELECT (or set operation); return its projections (term, ("max", term), or None)."""
-        if isinstance(node, exp.Subquery):
-            return self.query(node.this, scopes)
-        if isinstance(node, exp.SetOperation):
-            left = self.query(node.left, scopes)
-            self.query(node.right, scopes)
-            return left
-        if not isinstance(node, exp.Select):
-            return []
-        scope: dict[str, Any] = {}
-        sources = [node.args.get("from_")] + list(node.args.get("joins") or [])
-        for source in sources:
-            if source is not None:
-                self.source(source.this, scope, scopes)
-        inner = scopes + [scope]
-        for join in node.args.get("joins") or []:
-            if join.args.get("on") is not None:
-                self.condition(join.args["on"], inner)
-        for key in ("where", "having"):
-            if node.args.get(key) is not None:
-                self.condition(node.args[key].this, inner)
-        if node.args.get("group") is not None and node.args.get("having") is not None:
-            needed = _count_needed(node.args["having"].this)
-            terms = [self.term(e, inner) for e in node.args["group"].expressions]
-            if needed > 1:
-                kept = [self.witness.find(t) and t for t in terms if t is not None]  # find(): a class of its own
-                self.witness.groups.append((kept, needed))
-        projections = []
-        for expression in node.expressions:
-            value = expression.this if isinstance(expression, exp.Alias) else expression
-            projections.append(self.projection(value, inner))
-        return projections
-
-    def source(self, node: exp.Expression, scope: dict[str, Any], scopes: list[dict[str, Any]]) -> None:
-        if isinstance(node, exp.Table):
-            table = self.schema.table(node.name)
-            if table is not None:
-                self.witness.tables.append(table)
-                scope[node.alias_or_name.lower()] = len(self.witness.tables) - 1
-        elif isinstance(node, exp.Subquery):
-            projections = self.query(node.this, scopes)
-            names = [e.alias_or_name.lower() for e in node.this.expressions] if isinstance(node.this, exp.Select) else []
-            scope[node.alias_or_name.lower()] = dict(zip(names, projections))
-
-    def projection(self, node: exp.Expression, scopes: list[dict[str, Any]]) -> Any:
-        if isinstance(node, (exp.Max, exp.Min)):
-            term = self.term(node.this, scopes)
-            return None if term is None else ("max" if isinstance(node, exp.Max) else "min", term)
-        return self.term(node, scopes)
-
-    def term(self, node: exp.Expression, scopes: list[dict[str, Any]]) -> Term | None:
-        while isinstance(node, exp.Paren):
-            node = node.this
-        if not isinstance(node, exp.Column):
-            return None
-        name = node.name.lower()
-        for scope in reversed(scopes):
-            if node.table:
-                entries = [scope[node.table.lower()]] if node.table.lower() in scope else []
-            else:
-                entries = list(scope.values())
-            for entry in entries:
-                if isinstance(entry, dict):
-                    if name in entry:
-                        value = entry[name]
-                        return value[1] if isinstance(value, tuple) and isinstance(value[0], str) else value
-                    continue
-                table = self.witness.tables[entry]
-                index = next((i for i, c in enumerate(table.columns) if c.name.lower() == name), None)
-                if index is not None:
-                    return (entry, index)
-            if entries and node.table:
-                return None
-        return None
-
-    def condition(self, node: exp.Expression, scopes: list[dict[str, Any]]) -> None:
-        witness = self.witness
-        if isinstance(node, exp.Paren):
-            self.condition(node.this, scopes)
-        elif isinstance(node, exp.And):
-            self.condition(node.left, scopes)
-            self.condition(node.right, scopes)
-        elif isinstance(node, exp.Or):
-            branches = [node.left, node.right] if self.every_branch else [self.rng.choice([node.left, node.right])]
-            for branch in branches:
-                self.condition(branch, scopes)
-        elif isinstance(node, exp.Exists):
-            self.query(node.this, scopes)
-        elif isinstance(node, (exp.EQ, exp.GT, exp.GTE, exp.LT, exp.LTE)):
-            self.comparison(node, scopes)
-        elif isinstance(node, exp.In):
-            term = self.term(node.this, scopes)
-            if node.args.get("query") is not None:
-                projections = self.query(node.args["query"], scopes)
-                self.link(term, projections[0] if projections else None, "=", _filtered(node.args["query"]))
-            elif term is not None:
-                values = [v for v in map(_literal, node.expressions) if v is not None]
-                if values:
-                    if self.every_branch:
-                        chosen = values
-                    elif self.variant is not None:
-                        chosen = [values[self.variant % len(values)]]
-                    else:
-                        chosen = [self.rng.choice(values)]
-                    witness.constraint(term).literals += chosen
-        elif isinstance(node, exp.Like):
-            term = self.term(node.this, scopes)
-            pattern = _literal(node.expression)
-            if term is not None and isinstance(pattern, str):
-                witness.constraint(term).like = pattern
-        elif isinstance(node, exp.Between):
-            term = self.term(node.this, scopes)
-            low, high = _literal(node.args.get("low")), _literal(node.args.get("high"))
-            if term is not None and low is not None and high is not None:
-                witness.constraint(term).lower = (low, False)
-                witness.constraint(term).upper = (high, False)
-        # NOT, <>, IS NULL and the rest are left to the random rows: a fresh witness row rarely
-        # matches a negated condition's subquery.
-
-    def comparison(self, node: exp.Binary, scopes: list[dict[str, Any]]) -> None:
-        operator = {exp.EQ: "=", exp.GT: ">", exp.GTE: ">=", exp.LT: "<", exp.LTE: "<="}[type(node)]
-        left, right = node.left, node.right
-        if self.term(left, scopes) is None and self.term(right, scopes) is not None:
-            left, right = right, left
-            operator = {"=": "=", ">": "<", ">=": "<=", "<": ">", "<=": ">="}[operator]
-        term = self.term(left, scopes)
-        if term is None:
-            return
-        other = right.this if isinstance(right, exp.Paren) and isinstance(right.this, exp.Subquery) else right
-        if isinstance(other, exp.Subquery):
-            projections = self.query(other, scopes)
-            self.link(term, projections[0] if projections else None, operator, _filtered(other))
-            return
-        other_term = self.term(other, scopes)
-        if other_term is not None:
-            if operator == "=":
-                self.witness.union(term, other_term)
-            return
-        value = _literal(other)
-        if value is None:
-            return
-        constraint = self.witness.constraint(term)
-        if operator == "=":
-            constraint.literals.append(value)
-        elif operator in (">", ">="):
-            constraint.lower = (value, operator == ">")
-        else:
-            constraint.upper = (value, operator == "<")
-
-    def link(self, term: Term | None, projection: Any, operator: str, filtered: bool) -> None:
-        """Relate ``term`` to a subquery's first projection (a column or MAX/MIN of one)."""
-        if term is None:
-            return
-        if filtered:
-            self.witness.constraint(term).filtered = True
-        kind, inner = (None, None) if projection is None else (
-            projection if isinstance(projection[0], str) else (None, projection)
-        )
-        if operator == "=" and inner is not None:
-            self.witness.union(term, inner)
-            if kind is not None:
-                self.witness.constraint(term).extreme = kind
-        elif operator in (">", ">="):
-            self.witness.constraint(term).extreme = "above" if kind == "max" else "max"
-            if kind is None and inner is not None:  # x > (SELECT y ...): y under the max
-                self.witness.constraint(inner).extreme = "submax"
-        elif operator in ("<", "<="):
-            self.witness.constraint(term).extreme = "below" if kind == "min" else "min"
-            if kind is None and inner is not None:
-                self.witness.constraint(inner).extreme = "supmin"
-
-
-def _filtered(node: exp.Expression) -> bool:
-    """Whether a subquery selects from a subset (WHERE, joins, several tables, GROUP BY)."""
-    select = node.this if isinstance(node, exp.Subquery) else node
-    if not isinstance(select, exp.Select):
-        return True
-    from_ = select.args.get("from_")
-    return bool(
-        select.args.get("where") or select.args.get("joins") or select.args.get("group")
-        or (from_ is not None and not isinstance(from_.this, exp.Table))
-    )
-
-
-def _analyse(schema: Schema, rng: random.Random, tree: exp.Expression, **options: Any) -> _Witness:
-    """The witness of one gold query (see :class:`_Analyser` for ``options``)."""
-    analyser = _Analyser(schema, rng, **options)
-    analyser.query(tree, [])
-    return analyser.witness
-
-
-def _constrained(constraint: _Class | None) -> bool:
-    return constraint is not None and bool(
-        constraint.literals or constraint.lower or constraint.upper or constraint.like or constraint.extreme
-    )
-
-
-def _count_needed(node: exp.Expression) -> int:
-    """Rows a group needs for ``COUNT(...) > n``, ``>= n`` or ``= n`` conjuncts of a HAVING (1 if none)."""
-    if isinstance(node, exp.Paren):
-        return _count_needed(node.this)
-    if isinstance(node, exp.And):
-        return max(_count_needed(node.left), _count_needed(node.right))
-    if isinstance(node, (exp.EQ, exp.GT, exp.GTE, exp.LT, exp.LTE)):
-        left, right, kind = node.left, node.right, type(node)
-        if isinstance(right, exp.Count):
-            left, right = right, left
-            kind = {exp.GT: exp.LT, exp.GTE: exp.LTE, exp.LT: exp.GT, exp.LTE: exp.GTE}.get(kind, kind)
-        bound = _literal(right)
-        if isinstance(left, exp.Count) and isinstance(bound, int):
-            needed = {exp.EQ: bound, exp.GT: bound + 1, exp.GTE: bound}.get(kind, 1)
-            return max(1, min(needed, 12))
-    return 1
-
-
-def _literal(node: exp.Expression | None) -> Any:
-    """Python value of a literal node (``-5`` included), or None."""
-    if isinstance(node, exp.Paren):
-        node = node.this
-    if isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal) and not node.this.is_string:
-        value = _literal(node.this)
-        return -value if value is not None else None
-    if not isinstance(node, exp.Literal):
-        return None
-    if node.is_string:
-        return node.this
-    return _number(node.this)
-
-
-def _number(text: str) -> int | float | None:
-    try:
-        return int(text)
-    except ValueError:
-        try:
-            return float(text)
-        except ValueError:
-            return None
-
-
-def _coerce(value: Any, affinity: str) -> Any:
-    """``value`` as SQLite stores it in a column of ``affinity``."""
-    if value is None:
-        return None
-    if affinity in ("INTEGER", "NUMERIC", "REAL"):
-        number = _number(value.strip()) if isinstance(value, str) else value
-        if isinstance(number, (int, float)) and not isinstance(number, bool):
-            if affinity == "REAL":
-                return float(number)
-            if isinstance(number, float) and number.is_integer() and abs(number) < 2**62:
-                return int(number)
-            return number
-        return value
-    if affinity == "TEXT" and isinstance(value, (int, float)):
-        return str(value)
-    return value
 
 
 def _table_order(schema: Schema) -> list[Table]:
@@ -476,22 +173,7 @@ class FuzzDatabaseGenerator:
         self._original_values: dict[tuple[str, int], list[Any]] = {}
         if self.original is not None:
             self._read_original()
-        self._planted: dict[tuple[str, int], list[Any]] = defaultdict(list)
-        for tree in self._trees:
-            witness = _analyse(self.schema, random.Random(0), tree, every_branch=True)
-            for term, constraint in witness.constraints.items():
-                members = [t for t in witness.parent if witness.find(t) == term] or [term]
-                values = list(constraint.literals)
-                for bound, sign in ((constraint.lower, 1), (constraint.upper, -1)):
-                    if bound is not None and isinstance(bound[0], (int, float)):
-                        values += [bound[0], bound[0] + sign, bound[0] - sign]
-                if constraint.like is not None:
-                    values.append(constraint.like.replace("%", "").replace("_", "a"))
-                for member in members:
-                    table = witness.tables[member[0]]
-                    affinity = table.columns[member[1]].affinity
-                    self._planted[(table.name, member[1])] += [_coerce(v, affinity) for v in values]
-        self._planted = {key: list(dict.fromkeys(values)) for key, values in self._planted.items()}
+        self._planted = planted_literals(self.schema, self._trees)
         self._order = _table_order(self.schema)
         self._keys = self._key_columns()
         self._prepared = True
@@ -499,15 +181,14 @@ class FuzzDatabaseGenerator:
     def _read_original(self) -> None:
         if self.original is None or not self.original.is_file():
             raise SchemaError(f"Original database {str(self.original)!r} does not exist; pass an existing .sqlite file or None.")
-        connection = sqlite3.connect(f"{self.original.resolve().as_uri()}?mode=ro", uri=True)
+        connection = connect_read_only(self.original)
         try:
-            existing = {row[0].lower(): row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            existing = {name.lower(): name for name in table_names(connection)}
             for table in self.schema.tables:
                 name = existing.get(table.name.lower())
                 if name is None:
                     continue
-                info = connection.execute(f"PRAGMA table_info({quote_identifier(name)})").fetchall()
-                present = {row[1].lower(): row[1] for row in info}
+                present = {column.name.lower(): column.name for column in read_columns(connection, name)}
                 selected = ", ".join(
                     quote_identifier(present[c.name.lower()]) if c.name.lower() in present else "NULL" for c in table.columns
                 )
@@ -516,7 +197,7 @@ class FuzzDatabaseGenerator:
                 for index in range(len(table.columns)):
                     self._original_values[(table.name, index)] = [row[index] for row in rows if row[index] is not None]
         except sqlite3.DatabaseError as error:
-            raise SchemaError(f"{str(self.original)!r} is not a readable SQLite database ({error}).") from error
+            raise unreadable_database(self.original, error) from error
         finally:
             connection.close()
 
@@ -602,6 +283,13 @@ class _Build:
         self.values: dict[tuple[str, int], dict[Any, int]] = defaultdict(dict)  # value -> count
         self.pinned: set[tuple[str, int, int]] = set()  # (table, position, column) a witness relies on
         self.references: dict[tuple[str, int], tuple[str, int]] = {}
+        self.sampler = ValueSampler(
+            rng,
+            original_values=generator._original_values,
+            planted=generator._planted,
+            rows_per_table=generator.rows_per_table,
+            counts=self.values,
+        )
         for fk in generator.schema.foreign_keys:
             table, target = generator.schema.table(fk.table), generator.schema.table(fk.ref_table)
             if table is None or target is None or table.column(fk.column) is None or target.column(fk.ref_column) is None:
@@ -641,61 +329,6 @@ class _Build:
         row[column] = value
         counts[value] = counts.get(value, 0) + 1
 
-    # values
-
-    def random_value(self, table: Table, column: int) -> Any:
-        """A value drawn from the column's type (ranges from the original when it has values)."""
-        rng = self.rng
-        declared = table.columns[column]
-        affinity = declared.affinity
-        known = [v for v in self.g._original_values.get((table.name, column), []) if isinstance(v, (int, float))]
-        if affinity in ("INTEGER", "NUMERIC"):
-            if "year" in declared.name.lower():
-                return rng.randint(1990, 2025)
-            if known:
-                return rng.randint(int(min(known)), int(max(known)))
-            return rng.randint(0, 3 * max(self.g.rows_per_table, 10))
-        if affinity == "REAL":
-            if known:
-                return round(rng.uniform(min(known), max(known)), 1)
-            return round(rng.uniform(0, 1000), 1)
-        match = re.search(r"\((\d+)\)", declared.type)
-        limit = max(3, min(10, int(match.group(1)))) if match else 10
-        return "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(3, limit)))
-
-    def sample(self, table: Table, column: int) -> Any:
-        """A planted literal, a value of the original's column, or a random value of the type."""
-        rng = self.rng
-        planted = self.g._planted.get((table.name, column))
-        if planted and rng.random() < 0.15:
-            return rng.choice(planted)
-        original = self.g._original_values.get((table.name, column))
-        if original and rng.random() < 0.75:
-            return rng.choice(original)
-        return self.random_value(table, column)
-
-    def fresh(self, table: Table, column: int) -> Any:
-        """A value not yet in the column (for keys): a sampled one, else past the largest number
-        or a longer random string."""
-        used = self.values[(table.name, column)]
-        affinity = table.columns[column].affinity
-        for _ in range(10):
-            value = _coerce(self.sample(table, column), affinity)
-            if value is not None and value not in used:
-                return value
-        if affinity in ("INTEGER", "NUMERIC", "REAL"):
-            numbers = [v for v in used if isinstance(v, (int, float)) and not isinstance(v, bool)]
-            return _coerce(int(max(numbers, default=0)) + self.rng.randint(1, 5), affinity)
-        while True:
-            value = "".join(self.rng.choice(string.ascii_lowercase) for _ in range(self.rng.randint(6, 12)))
-            if value not in used:
-                return value
-
-    def existing(self, target: tuple[str, int]) -> Any:
-        counts = self.values.get(target)
-        choices = [value for value in counts if value is not None] if counts else []
-        return self.rng.choice(sorted(choices, key=repr)) if choices else None
-
     # base rows
 
     def fill(self) -> None:
@@ -709,17 +342,17 @@ class _Build:
                     row = list(self.rng.choice(originals))
                     for column in range(len(row)):
                         if self.rng.random() < 0.1:
-                            row[column] = self.sample(table, column)
+                            row[column] = self.sampler.sample(table, column)
                 else:
-                    row = [self.sample(table, column) for column in range(len(table.columns))]
+                    row = [self.sampler.sample(table, column) for column in range(len(table.columns))]
                     for column in range(len(row)):
                         target = self.references.get((table.name, column))
                         if target is not None and self.values.get(target) and self.rng.random() < 0.9:
-                            row[column] = self.existing(target)
-                row = [_coerce(value, c.affinity) for value, c in zip(row, table.columns)]
+                            row[column] = self.sampler.existing(target)
+                row = [coerce_to_affinity(value, c.affinity) for value, c in zip(row, table.columns)]
                 for column in self.g._keys[table.name]:
                     if row[column] is None:
-                        row[column] = self.fresh(table, column)
+                        row[column] = self.sampler.fresh(table, column)
                 if self.insert(table, row) is not None:
                     added += 1
         trees = list(self.g._trees)
@@ -733,7 +366,7 @@ class _Build:
     def add_witness(self, tree: exp.Expression) -> None:
         """Insert rows on which ``tree`` returns a row; ``HAVING COUNT(...) > n`` groups get n + 1
         copies that share the GROUP BY values (IN lists take a different value in each copy)."""
-        witness = _analyse(self.g.schema, self.rng, tree)
+        witness = analyse_witness(self.g.schema, self.rng, tree)
         if not witness.tables:
             return
         if not witness.groups:
@@ -742,13 +375,13 @@ class _Build:
         terms, needed = max(witness.groups, key=lambda group: group[1])
         shared: dict[Term, Any] = {}
         for copy in range(needed):
-            witness = _analyse(self.g.schema, self.rng, tree, variant=copy)
+            witness = analyse_witness(self.g.schema, self.rng, tree, variant=copy)
             preset = {witness.find(term): value for term, value in shared.items()}
             values = self.insert_witness(witness, preset)
             if copy == 0:
                 shared = {term: values[witness.find(term)] for term in terms if witness.find(term) in values}
 
-    def insert_witness(self, witness: _Witness, preset: dict[Term, Any]) -> dict[Term, Any]:
+    def insert_witness(self, witness: Witness, preset: dict[Term, Any]) -> dict[Term, Any]:
         """Insert one row per table occurrence of ``witness``; return the value of each class."""
         class_values = self.bind_extremes(witness)
         class_values.update(preset)
@@ -763,7 +396,10 @@ class _Build:
             if position is not None:
                 holder = self.rows[table.name][position]
                 used = [c for c in range(len(table.columns)) if (occurrence, c) in witness.parent]
-                if all(_coerce(class_values[witness.find((occurrence, c))], table.columns[c].affinity) == holder[c] for c in used):
+                if all(
+                    coerce_to_affinity(class_values[witness.find((occurrence, c))], table.columns[c].affinity) == holder[c]
+                    for c in used
+                ):
                     self.pinned.update((table.name, position, c) for c in used)
                     continue  # an existing row already plays this part
             row: list[Any] = []
@@ -771,17 +407,18 @@ class _Build:
             for column, declared in enumerate(table.columns):
                 term = (occurrence, column)
                 if term in witness.parent:
-                    row.append(_coerce(class_values[witness.find(term)], declared.affinity))
+                    row.append(coerce_to_affinity(class_values[witness.find(term)], declared.affinity))
                     constrained.append(column)
                 elif column in self.g._keys[table.name]:
-                    row.append(self.fresh(table, column))
+                    row.append(self.sampler.fresh(table, column))
                 else:
                     target = self.references.get((table.name, column))
-                    value = self.existing(target) if target is not None else None
-                    row.append(_coerce(value if value is not None else self.sample(table, column), declared.affinity))
+                    value = self.sampler.existing(target) if target is not None else None
+                    value = value if value is not None else self.sampler.sample(table, column)
+                    row.append(coerce_to_affinity(value, declared.affinity))
             for column in self.g._keys[table.name]:
                 if row[column] is None:
-                    row[column] = self.fresh(table, column)
+                    row[column] = self.sampler.fresh(table, column)
             key = self.key(table, row)
             if key is not None and key in self.index[table.name]:
                 position = self.index[table.name][key]
@@ -797,7 +434,7 @@ class _Build:
                     self.pinned.update((table.name, position, column) for column in constrained)
         return class_values
 
-    def bind_extremes(self, witness: _Witness) -> dict[Term, Any]:
+    def bind_extremes(self, witness: Witness) -> dict[Term, Any]:
         """Values of MAX/MIN classes (the column's current extreme, a tie) and keys binding their
         table occurrences to a row that holds it, so that every gold query about "the largest
         state" describes one row and later witnesses do not overturn earlier ones."""
@@ -822,7 +459,7 @@ class _Build:
                     continue
                 if keys:
                     key_root = witness.find((occurrence, keys[0]))
-                    if key_root in values or _constrained(witness.constraints.get(key_root)):
+                    if key_root in values or is_constrained(witness.constraints.get(key_root)):
                         continue
                 rows = self.rows[table.name]
                 position = next((p for p, row in enumerate(rows) if row[column] == value), None)
@@ -832,7 +469,7 @@ class _Build:
         self.bind_free(witness, values)
         return values
 
-    def bind_free(self, witness: _Witness, values: dict[Term, Any]) -> None:
+    def bind_free(self, witness: Witness, values: dict[Term, Any]) -> None:
         """Bind, at random, table occurrences to existing rows when neither they nor the occurrences
         whose keys they join (transitively) carry a literal, bound or extreme: reading such rows
         cannot break another witness, and tables stay small and close to the original's values."""
@@ -843,14 +480,14 @@ class _Build:
             if self.free(witness, occurrence, values):
                 self.bind(witness, occurrence, self.rng.randrange(len(self.rows[table.name])), values)
 
-    def free(self, witness: _Witness, start: int, values: dict[Term, Any]) -> bool:
+    def free(self, witness: Witness, start: int, values: dict[Term, Any]) -> bool:
         """Whether ``start`` and every occurrence reached through a join on its key are unconstrained."""
         seen, stack = {start}, [start]
         while stack:
             occurrence = stack.pop()
             columns = len(witness.tables[occurrence].columns)
             roots = {witness.find((occurrence, c)) for c in range(columns) if (occurrence, c) in witness.parent}
-            if any(root in values or _constrained(witness.constraints.get(root)) for root in roots):
+            if any(root in values or is_constrained(witness.constraints.get(root)) for root in roots):
                 return False
             for other, table in enumerate(witness.tables):
                 keys = self.g._keys[table.name]
@@ -864,21 +501,21 @@ class _Build:
                     stack.append(other)
         return True
 
-    def bind_named(self, witness: _Witness, values: dict[Term, Any]) -> None:
+    def bind_named(self, witness: Witness, values: dict[Term, Any]) -> None:
         """Bind a table occurrence to an existing row with the same literal text cells (one author
         called "dan weld", not one per gold query), when its key is otherwise free."""
         for occurrence, table in enumerate(witness.tables):
             keys = self.g._keys[table.name]
             if len(keys) != 1 or witness.find((occurrence, keys[0])) in values:
                 continue
-            if _constrained(witness.constraints.get(witness.find((occurrence, keys[0])))):
+            if is_constrained(witness.constraints.get(witness.find((occurrence, keys[0])))):
                 continue
             cells = {}
             for column, declared in enumerate(table.columns):
                 if (occurrence, column) in witness.parent:
                     constraint = witness.constraints.get(witness.find((occurrence, column)))
                     if constraint is not None and constraint.literals:
-                        cells[column] = _coerce(constraint.literals[0], declared.affinity)
+                        cells[column] = coerce_to_affinity(constraint.literals[0], declared.affinity)
             if not any(isinstance(value, str) for value in cells.values()):
                 continue
             rows = self.rows[table.name]
@@ -886,7 +523,7 @@ class _Build:
             if position is not None:
                 self.bind(witness, occurrence, position, values)
 
-    def bind(self, witness: _Witness, occurrence: int, position: int, values: dict[Term, Any]) -> None:
+    def bind(self, witness: Witness, occurrence: int, position: int, values: dict[Term, Any]) -> None:
         """Make ``occurrence`` the existing row at ``position``: its classes take the row's cells,
         unless a class already has another value or a constraint the row breaks."""
         holder = self.rows[witness.tables[occurrence].name][position]
@@ -902,15 +539,15 @@ class _Build:
                 continue
             constraint = witness.constraints.get(root)
             if constraint is not None and constraint.literals:
-                if _coerce(constraint.literals[0], affinity[column]) != holder[column]:
+                if coerce_to_affinity(constraint.literals[0], affinity[column]) != holder[column]:
                     return
-            elif _constrained(constraint):
+            elif is_constrained(constraint):
                 return
         for column in columns:
             values[witness.find((occurrence, column))] = holder[column]
         witness.bound[occurrence] = position
 
-    def extreme(self, witness: _Witness, terms: list[Term], kind: str) -> Any:
+    def extreme(self, witness: Witness, terms: list[Term], kind: str) -> Any:
         numbers = []
         for occurrence, column in terms:
             counts = self.values.get((witness.tables[occurrence].name, column), {})
@@ -919,8 +556,8 @@ class _Build:
             return None
         return max(numbers) if kind in ("max", "above", "submax") else min(numbers)
 
-    def class_value(self, witness: _Witness, root: Term, terms: list[Term]) -> Any:
-        constraint = witness.constraints.get(root, _Class())
+    def class_value(self, witness: Witness, root: Term, terms: list[Term]) -> Any:
+        constraint = witness.constraints.get(root, ClassConstraints())
         tables = witness.tables
         if constraint.literals:
             return constraint.literals[0]
@@ -930,28 +567,27 @@ class _Build:
             current = 0 if current is None else current
             return current + step if constraint.extreme in ("max", "above", "supmin") else current - step
         if constraint.lower is not None or constraint.upper is not None:
-            return self.bounded(constraint)
+            return self.sampler.bounded(constraint)
         if constraint.like is not None:
-            filler = "".join(self.rng.choice(string.ascii_lowercase) for _ in range(self.rng.randint(0, 3)))
-            return constraint.like.replace("%", filler, 1).replace("%", "").replace("_", "a")
+            return self.sampler.matching(constraint.like)
         keyed = [(o, c) for o, c in terms if c in self.g._keys[tables[o].name] and len(self.g._keys[tables[o].name]) == 1]
         if keyed:
             occurrence, column = keyed[0]
             reusable = self.reusable_key(witness, keyed)
             if reusable is not None:
                 return reusable
-            value = self.fresh(tables[occurrence], column)
+            value = self.sampler.fresh(tables[occurrence], column)
             while any(value in self.values.get((tables[o].name, c), {}) for o, c in keyed[1:]):
-                value = self.fresh(tables[occurrence], column)
+                value = self.sampler.fresh(tables[occurrence], column)
             return value
         for occurrence, column in terms:
             target = self.references.get((tables[occurrence].name, column))
             if target is not None and self.values.get(target):
-                return self.existing(target)
+                return self.sampler.existing(target)
         occurrence, column = terms[0]
-        return self.sample(tables[occurrence], column)
+        return self.sampler.sample(tables[occurrence], column)
 
-    def reusable_key(self, witness: _Witness, keyed: list[Term]) -> Any:
+    def reusable_key(self, witness: Witness, keyed: list[Term]) -> Any:
         """Often, the key of an existing row whose cells this witness would set are not relied on
         by another witness (rewriting them breaks nothing; tables stay near the original's size)."""
         if len(keyed) != 1 or self.rng.random() < 0.4:
@@ -967,21 +603,6 @@ class _Build:
             if rows[position][key] is not None and not any((table.name, position, c) in self.pinned for c in written):
                 return rows[position][key]
         return None
-
-    def bounded(self, constraint: _Class) -> Any:
-        lower = constraint.lower[0] if constraint.lower else None
-        upper = constraint.upper[0] if constraint.upper else None
-        if isinstance(lower, str) or isinstance(upper, str):
-            return (lower + "a") if isinstance(lower, str) else (upper[:-1] if upper else "")
-        integral = all(isinstance(v, int) for v in (lower, upper) if v is not None)
-        low = lower if lower is not None else upper - 10 - abs(upper) // 4
-        high = upper if upper is not None else lower + 10 + abs(lower) // 4
-        if integral:
-            low = int(low) + (1 if constraint.lower and constraint.lower[1] else 0)
-            high = int(high) - (1 if constraint.upper and constraint.upper[1] else 0)
-            return self.rng.randint(low, high) if low <= high else low
-        value = self.rng.uniform(low, high)
-        return value if low < value < high or low == high else (low + high) / 2
 
     # foreign keys
 
@@ -1006,29 +627,30 @@ class _Build:
                     if column in self.g._keys[name]:
                         row[column] = None  # dropped in materialise
                     else:
-                        self.update(table, position, column, self.existing(target))
+                        self.update(table, position, column, self.sampler.existing(target))
 
     def insert_referenced(self, target: Table, column: int, value: Any) -> None:
         originals = [
             row for row in self.g._original_rows.get(target.name, [])
-            if _coerce(row[column], target.columns[column].affinity) == value
+            if coerce_to_affinity(row[column], target.columns[column].affinity) == value
         ]
         if originals:
-            row = [_coerce(v, c.affinity) for v, c in zip(self.rng.choice(originals), target.columns)]
+            row = [coerce_to_affinity(v, c.affinity) for v, c in zip(self.rng.choice(originals), target.columns)]
         else:
             row = []
             for index, declared in enumerate(target.columns):
                 if index == column:
                     row.append(value)
                 elif index in self.g._keys[target.name]:
-                    row.append(self.fresh(target, index))
+                    row.append(self.sampler.fresh(target, index))
                 else:
                     reference = self.references.get((target.name, index))
-                    existing = self.existing(reference) if reference is not None else None
-                    row.append(_coerce(existing if existing is not None else self.sample(target, index), declared.affinity))
+                    existing = self.sampler.existing(reference) if reference is not None else None
+                    existing = existing if existing is not None else self.sampler.sample(target, index)
+                    row.append(coerce_to_affinity(existing, declared.affinity))
         for index in self.g._keys[target.name]:
             if row[index] is None:
-                row[index] = self.fresh(target, index)
+                row[index] = self.sampler.fresh(target, index)
         if self.insert(target, row) is None:
             position = self.index[target.name].get(self.key(target, row))
             if position is not None:

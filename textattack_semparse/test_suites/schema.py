@@ -34,6 +34,12 @@ from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
 from textattack_semparse.errors import SchemaError
+from textattack_semparse.sql.sqlite_schema import (
+    connect_read_only,
+    quote_identifier,
+    read_tables,
+    unreadable_database,
+)
 
 # Column constraints that follow the type name in a declaration ("INT(11) NOT NULL DEFAULT 0").
 _CONSTRAINT = re.compile(
@@ -45,16 +51,6 @@ SQLITE_COLLATIONS = ("BINARY", "NOCASE", "RTRIM")
 """SQLite's built-in collations, the ones a column may name."""
 _SAFE_TYPE = re.compile(r"^[A-Za-z0-9_ (),.+-]*$")
 _YES = frozenset({"y", "yes", "true", "1"})
-
-
-def quote_identifier(name: str) -> str:
-    """SQL identifier in double quotes, inner quotes doubled.
-
-    Example:
-        >>> quote_identifier('a"b')
-        '"a""b"'
-    """
-    return '"' + name.replace('"', '""') + '"'
 
 
 def affinity_of(declared_type: str) -> str:
@@ -157,23 +153,22 @@ class Schema:
         path = Path(path)
         if not path.is_file():
             raise SchemaError(f"SQLite database {str(path)!r} does not exist; pass the path of an existing .sqlite file.")
+        connection = connect_read_only(path)
         try:
-            connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-            try:
-                names = [row[0] for row in connection.execute(
-                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid"
-                )]
-                tables, foreign_keys = [], []
-                for name in names:
-                    info = connection.execute(f"PRAGMA table_info({quote_identifier(name)})").fetchall()
-                    tables.append(Table(name, tuple(Column(row[1], row[2] or "", row[5] > 0) for row in info)))
-                    listed = connection.execute(f"PRAGMA foreign_key_list({quote_identifier(name)})").fetchall()
-                    for row in sorted(listed, key=lambda row: (-row[0], row[1])):  # ids count from the last declared
-                        foreign_keys.append((name, row[3], row[2], row[4]))
-            finally:
-                connection.close()
+            declared = read_tables(connection)
         except sqlite3.DatabaseError as error:
-            raise SchemaError(f"{str(path)!r} is not a readable SQLite database ({error}).") from error
+            raise unreadable_database(path, error) from error
+        finally:
+            connection.close()
+        tables = [
+            Table(table.name, tuple(Column(column.name, column.type, column.primary_key > 0) for column in table.columns))
+            for table in declared
+        ]
+        foreign_keys = [
+            (table.name, key.column, key.ref_table, key.ref_column)
+            for table in declared
+            for key in sorted(table.foreign_keys, key=lambda key: (-key.id, key.seq))  # ids count from the last declared
+        ]
         schema = cls(tuple(tables))
         resolved = []
         for table, column, ref_table, ref_column in foreign_keys:

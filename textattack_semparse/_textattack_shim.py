@@ -314,9 +314,12 @@ def _checked(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
 
 
 def _check_attack(args: Any) -> None:
+    from textattack_semparse.experiments.attack import check_example_range
     from textattack_semparse.recipes.recipe_fit import check_recipe_fits_dataset
     from textattack_semparse.victims.resolution import check_victim_name, is_plugin_victim, victim_dataset
 
+    count = getattr(args, "num_examples", None)  # absent unless given (or None with --num-successful-examples)
+    check_example_range(-1 if count is None else count, getattr(args, "num_examples_offset", 0) or 0)
     model = getattr(args, "model", None)
     if not model:
         return

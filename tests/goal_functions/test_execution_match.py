@@ -99,6 +99,39 @@ def test_faulty_gold_query_skips_the_example_with_a_warning(database, caplog):
     assert "no_such_column" in caplog.text
 
 
+def test_a_run_of_nearly_only_gold_errors_stops_naming_the_mismatch(database):
+    """Logical forms judged by execution: every gold is an error, so the run stops after the first examples
+    (as a victim failing too often stops it) instead of finishing with nothing judged."""
+    from textattack_semparse.errors import DatasetError
+    from textattack_semparse.goal_functions.semantic_parsing_goal_function import (
+        EXAMPLES_BEFORE_STOP,
+        GOLD_ERROR_STOP_RATE,
+    )
+
+    goal = ExecutionMatch(LookupParser({}, database))
+    # The rule: once EXAMPLES_BEFORE_STOP examples have begun, stop when gold errors > GOLD_ERROR_STOP_RATE x begun.
+    assert 18 <= GOLD_ERROR_STOP_RATE * EXAMPLES_BEFORE_STOP < 19 and EXAMPLES_BEFORE_STOP == 20
+    goal.init_attack_example(_text("q"), GOLD)
+    for index in range(18):
+        goal.init_attack_example(_text(f"lf{index}"), "answer(capital(state(texas)))")
+    with pytest.raises(DatasetError, match=r"19 of the first 20 examples are gold errors .*does not fit this dataset"):
+        goal.init_attack_example(_text("last"), "answer(river(loc_2(texas)))")
+
+
+def test_gold_errors_at_the_stop_rate_do_not_stop_the_run(database):
+    goal = ExecutionMatch(LookupParser({}, database))
+    for index in range(20):
+        goal.init_attack_example(_text(f"q{index}"), GOLD if index < 2 else "answer(texas)")
+    assert (goal.examples_begun, goal.gold_errors) == (20, 18)  # 18 is not more than 0.9 x 20
+
+
+def test_a_few_gold_errors_do_not_stop_the_run(database):
+    goal = ExecutionMatch(LookupParser({}, database))
+    for index in range(30):
+        goal.init_attack_example(_text(f"q{index}"), "SELECT broken FROM" if index % 3 == 0 else GOLD)
+    assert (goal.examples_begun, goal.gold_errors) == (30, 10)
+
+
 def test_gold_is_recorded_for_constraints(database):
     question = "which states have over ten million people"
     goal = ExecutionMatch(LookupParser({question: GOLD}, database))

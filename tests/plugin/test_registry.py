@@ -292,6 +292,47 @@ def test_build_registry_adds_the_derived_names(manager):
     assert registry.get("benchmark", "zoo").splits == {"question": ("train", "test")}
 
 
+class SwapPlugin:
+    @hookimpl
+    def semparse_perturbations(self):
+        return {
+            "acme-swap": {"target": "json:loads", "attack_recipe": {"keep": 4}},
+            "acme-every": {"target": "json:loads", "attack_recipe": True},
+            "acme-plain": "json:loads",
+        }
+
+
+def test_a_perturbation_with_attack_recipe_brings_its_single_perturbation_recipe(manager):
+    manager.register(SwapPlugin(), name="swap-plugin")
+    registry = build_registry(manager)
+    assert registry.names("attack-recipe") == ["semparse-acme-every", "semparse-acme-swap"]
+    swap = registry.get("attack-recipe", "semparse-acme-swap")
+    assert dict(swap.options) == {"perturbation_name": "acme-swap", "keep": 4}
+    assert swap.target.endswith(":PerturbationAttackHuang2021") and swap.provider == "swap-plugin"
+    assert "the 4 most similar by Sentence-BERT" in swap.description
+    assert dict(registry.get("attack-recipe", "semparse-acme-every").options) == {"perturbation_name": "acme-every", "keep": None}
+
+
+def test_a_perturbations_attack_recipe_must_be_a_flag_or_options(manager):
+    class Bad:
+        @hookimpl
+        def semparse_perturbations(self):
+            return {"acme-bad": {"target": "json:loads", "attack_recipe": "yes"}}
+
+    manager.register(Bad(), name="bad")
+    with pytest.raises(RegistryError, match="'attack_recipe' must be true or false, or a mapping of recipe options"):
+        build_registry(manager)
+
+
+def test_builtin_single_perturbation_recipes_keep_the_papers_candidates():
+    """Huang et al. 2021 §3.1 (nf: the most similar masked-LM candidates; back translation: the best bridge
+    language) and Zhuo et al. 2023 (20 candidates, the 10 most similar kept)."""
+    registry = get_registry()
+    keep = {name: registry.get("attack-recipe", f"semparse-{name}").options["keep"]
+            for name in ("insertion", "substitution-nf", "backtranslation", "typo", "distraction")}  # fmt: skip
+    assert keep == {"insertion": None, "substitution-nf": 10, "backtranslation": 1, "typo": 10, "distraction": None}
+
+
 def test_derived_name_taken_by_another_plugin_is_a_duplicate(manager):
     class Squatter:
         @hookimpl

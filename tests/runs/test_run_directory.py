@@ -2,7 +2,13 @@ import json
 
 import pytest
 
-from textattack_semparse.runs.run_directory import RUN_FILE, RunConfigurationChanged, RunDirectory, atomic_write_text
+from textattack_semparse.runs.run_directory import (
+    RUN_FILE,
+    NothingToResume,
+    RunConfigurationChanged,
+    RunDirectory,
+    atomic_write_text,
+)
 
 
 def test_a_new_directory_records_the_run(tmp_path):
@@ -32,7 +38,7 @@ def test_another_command_in_the_directory_is_refused(tmp_path):
 
 
 def test_resume_without_a_run_is_an_error(tmp_path):
-    with pytest.raises(FileNotFoundError, match="Nothing to resume"):
+    with pytest.raises(NothingToResume, match="Nothing to resume"):
         RunDirectory(tmp_path, "attack", {}, resume=True)
 
 
@@ -58,3 +64,17 @@ def test_resuming_removes_the_temporary_files_a_killed_atomic_write_left(tmp_pat
         leftover.write_text("half")
     RunDirectory(tmp_path, "attack", {})
     assert not any(leftover.exists() for leftover in leftovers)
+
+
+def test_overwrite_deletes_the_run_and_starts_afresh(tmp_path):
+    RunDirectory(tmp_path, "attack", {"seed": 0})
+    (tmp_path / "examples.jsonl").write_text("{}\n")
+    (tmp_path / "tables").mkdir()
+    run = RunDirectory(tmp_path, "robustness run", {"seed": 1}, overwrite=True)
+    assert not run.resumed and sorted(path.name for path in tmp_path.iterdir()) == ["invocations.jsonl", RUN_FILE]
+
+
+def test_overwrite_of_a_directory_without_a_run_deletes_nothing(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    RunDirectory(tmp_path, "attack", {}, overwrite=True)
+    assert (tmp_path / "notes.txt").read_text() == "mine"

@@ -118,3 +118,13 @@ def test_device_is_cpu_here_and_cuda_half_precision_when_cuda_is_present(monkeyp
 
 def test_docstring_examples_run():
     assert doctest.testmod(tapex_parser).failed == 0
+
+
+def test_a_hub_model_not_on_this_machine_says_how_to_give_a_local_path(monkeypatch):
+    """Offline, TAPEX's tokenizer raises TypeError on a vocabulary path of None; the victim says what to do."""
+    from textattack_semparse.errors import VictimError
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    parser = TapexParser(OMNITAB_WTQ, device="cpu")
+    with pytest.raises(VictimError, match="not a local directory and not in this machine's Hugging Face cache.*local-dir"):
+        parser.model

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from textattack_semparse.augmentation.literal_protection import keeps_literals
-from textattack_semparse.augmentation.output_files import check_paths
+from textattack_semparse.augmentation.output_files import check_paths, line_ending
 from textattack_semparse.augmentation.per_operation import AugmentationItem
 from textattack_semparse.errors import DatasetError, closest_match_hint
 from textattack_semparse.registry import is_table_qa_augmenter
@@ -69,10 +69,7 @@ def augment_csv(
     fieldnames, rows = _read_rows(input_csv, input_column, gold_column)
     literals = None if gold_column is None else (lambda row: sql_literals(row[gold_column]))
     output = augment_rows(rows, input_column, augment, include_original=include_original, literals=literals)
-    with output_csv.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=fieldnames)
-        writer.writeheader()
-        writer.writerows(output)
+    _write_rows(output_csv, fieldnames, output, line_ending(input_csv))
     return len(output)
 
 def augment_table_csv(
@@ -105,11 +102,16 @@ def augment_table_csv(
         table = Table.from_json(row[table_column])
         for _, question, new_table in augment(row[input_column], table, row[answer_column]):
             output.append({**row, input_column: question, table_column: new_table.to_json()})
-    with output_csv.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=fieldnames)
-        writer.writeheader()
-        writer.writerows(output)
+    _write_rows(output_csv, fieldnames, output, line_ending(input_csv))
     return len(output)
+
+
+def _write_rows(path: Path, fieldnames: Sequence[str], rows: Iterable[dict[str, str]], ending: str) -> None:
+    """A CSV file of ``rows``, lines ended as the input's (``csv`` would end every line with CRLF)."""
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fieldnames, lineterminator=ending)
+        writer.writeheader()
+        writer.writerows(rows)
 
 
 def csv_items(input_csv: str | Path, input_column: str, gold_column: str | None = None) -> list[AugmentationItem]:

@@ -23,6 +23,22 @@ class AugmentationCounts:
     added: int
     rejected: int
 
+def line_ending(path: Path) -> str:
+    """The line ending of a text file, by its first line: ``"\r\n"`` or ``"\n"`` (also for a
+    file of one line without an ending), so an augmented copy is written with the input's.
+
+    Example:
+        >>> import pathlib, tempfile
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "train.csv"
+        >>> _ = path.write_bytes(b"question,sql\r\nhi,SELECT 1\r\n")
+        >>> line_ending(path)
+        '\r\n'
+    """
+    with path.open("rb") as handle:
+        first = handle.readline()
+    return "\r\n" if first.endswith(b"\r\n") else "\n"
+
+
 def check_paths(source: Path, target: Path, kind: str, *, overwrite: bool) -> None:
     """Refuse a missing input, an existing output (unless ``overwrite``) and writing over the input."""
     if not source.is_file():

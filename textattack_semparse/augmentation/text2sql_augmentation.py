@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from textattack_semparse.augmentation.literal_protection import LiteralAugment, keeps_literals, new_questions
-from textattack_semparse.augmentation.output_files import AugmentationCounts, check_paths
+from textattack_semparse.augmentation.output_files import AugmentationCounts, check_paths, line_ending
 from textattack_semparse.augmentation.per_operation import AugmentationItem
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.datasets.text2sql import fill_placeholders, load_text2sql, select_split
@@ -149,7 +149,8 @@ def augment_text2sql(
         added += len(new)
         if sentences:
             output_entries.append({**entry, "sentences": sentences})
-    output_json.write_text(json.dumps(output_entries, indent=4, ensure_ascii=False) + "\n", encoding="utf-8")
+    text = json.dumps(output_entries, indent=4, ensure_ascii=False) + "\n"
+    output_json.write_text(text, encoding="utf-8", newline=line_ending(input_json))
     return AugmentationCounts(written=written, added=added, rejected=rejected)
 
 

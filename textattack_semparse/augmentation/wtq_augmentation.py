@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from textattack_semparse.augmentation.output_files import AugmentationCounts, check_paths
+from textattack_semparse.augmentation.output_files import AugmentationCounts, check_paths, line_ending
 from textattack_semparse.datasets.wtq import WTQ_HEADER, wtq_table
 from textattack_semparse.errors import DatasetError
 from textattack_semparse.tables.table import Table, escape_wtq
@@ -57,7 +57,7 @@ def augment_wtq(
         DatasetError: A missing input, an existing output, a malformed line or a missing table.
     """
     check_paths(source, target, "WikiTableQuestions file", overwrite=overwrite)
-    lines = source.read_text(encoding="utf-8").split("\n")
+    lines = source.read_text(encoding="utf-8").split("\n")  # universal newlines: CRLF reads as "\n"
     if tuple(lines[0].split("\t")) != WTQ_HEADER:
         raise DatasetError(f"{source}:1 is not WTQ's header {chr(9).join(WTQ_HEADER)!r}.")
     folder = target.parent
@@ -81,7 +81,7 @@ def augment_wtq(
             out.append("\t".join((f"{example_id}-{name}", new_question, new_context, gold)))
             added += 1
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text("\n".join(out) + "\n", encoding="utf-8")
+    target.write_text("\n".join(out) + "\n", encoding="utf-8", newline=line_ending(source))
     return AugmentationCounts(written=len(out) - 1, added=added, rejected=0)
 
 

@@ -7,8 +7,12 @@ both behind and loads its own.
 
 from __future__ import annotations
 
+import os
 from abc import abstractmethod
+from pathlib import Path
 from typing import Any
+
+from textattack_semparse.errors import VictimError
 
 LOADED = ("_model", "_tokenizer")
 """The ``__dict__`` keys :meth:`LazyPretrained._load` fills."""
@@ -44,3 +48,24 @@ class LazyPretrained:
         for name in LOADED:
             state.pop(name, None)
         return state
+
+
+LOAD_ERRORS: tuple[type[BaseException], ...] = (OSError, ValueError, KeyError, TypeError)
+"""What ``from_pretrained`` raises for a model it cannot load. Offline, some tokenizers
+(``TapexTokenizer``, ``TapasTokenizer``) raise ``TypeError`` on a vocabulary path of ``None``."""
+
+
+def unloadable(victim: str, location: str, tokenizer_location: str, error: BaseException) -> VictimError:
+    """The error a victim raises for a model it cannot load: a local directory that does not hold
+    one, or a hub name not on this machine (how to give a local path)."""
+    if Path(location).is_dir():
+        return VictimError(
+            f"{victim} could not load {location!r} (tokenizer {tokenizer_location!r}): {type(error).__name__}: "
+            f"{error}. Pass a directory with config.json, weights and tokenizer files (save_pretrained writes them)."
+        )
+    offline = "; HF_HUB_OFFLINE is set, so nothing is downloaded" if os.environ.get("HF_HUB_OFFLINE") else ""
+    return VictimError(
+        f"{victim} could not load {location!r}: it is not a local directory and not in this machine's Hugging Face "
+        f"cache{offline} ({type(error).__name__}: {error}). Download it where there is network access (e.g. "
+        f"`huggingface-cli download {location} --local-dir DIR`) and pass the local directory instead of the name."
+    )

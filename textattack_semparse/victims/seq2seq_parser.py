@@ -17,7 +17,7 @@ from textattack_semparse.datasets.entity_anonymization import EntityAnonymizer
 from textattack_semparse.errors import VictimError
 from textattack_semparse.sql.sqlite_executor import CacheInfo
 from textattack_semparse.torch_device import resolve_device
-from textattack_semparse.victims.lazy_pretrained import LazyPretrained
+from textattack_semparse.victims.lazy_pretrained import LOAD_ERRORS, LazyPretrained, unloadable
 from textattack_semparse.victims.semantic_parser import SemanticParser
 
 logger = logging.getLogger(__name__)
@@ -239,13 +239,8 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
         try:
             tokenizer = transformers.AutoTokenizer.from_pretrained(tokenizer_location)
             model = transformers.AutoModelForSeq2SeqLM.from_pretrained(self.model_name_or_path)
-        except (OSError, ValueError, KeyError) as error:
-            raise VictimError(
-                f"Seq2SeqParser could not load the encoder-decoder {self.model_name_or_path!r} "
-                f"(tokenizer {tokenizer_location!r}): {type(error).__name__}: {error}. Pass a local "
-                "directory with config.json, weights and tokenizer files, or a hub name of an "
-                "AutoModelForSeq2SeqLM model (downloads need network access and HF_HUB_OFFLINE unset)."
-            ) from error
+        except LOAD_ERRORS as error:
+            raise unloadable("Seq2SeqParser", self.model_name_or_path, tokenizer_location, error) from error
         if tokenizer.pad_token is None:
             if tokenizer.eos_token is None:
                 raise VictimError(

@@ -20,10 +20,9 @@ from typing import Any
 
 import torch
 
-from textattack_semparse.errors import VictimError
 from textattack_semparse.tables.answers import format_answer
 from textattack_semparse.tables.table import Table
-from textattack_semparse.victims.lazy_pretrained import LazyPretrained
+from textattack_semparse.victims.lazy_pretrained import LOAD_ERRORS, LazyPretrained, unloadable
 from textattack_semparse.torch_device import resolve_device, resolve_dtype
 from textattack_semparse.victims.semantic_parser import ParserInput, SemanticParser
 
@@ -208,12 +207,8 @@ class _PretrainedTableQAParser(LazyPretrained, TableQAParser):
         tokenizer_location = self.tokenizer_name_or_path or self.model_name_or_path
         try:
             tokenizer, model = self._load_pretrained(tokenizer_location)
-        except (OSError, ValueError, KeyError) as error:
-            raise VictimError(
-                f"{type(self).__name__} could not load {self.model_name_or_path!r} (tokenizer {tokenizer_location!r}): "
-                f"{type(error).__name__}: {error}. Pass a local directory with config.json, weights and tokenizer "
-                "files, or a hub name (downloads need network access and HF_HUB_OFFLINE unset)."
-            ) from error
+        except LOAD_ERRORS as error:
+            raise unloadable(type(self).__name__, self.model_name_or_path, tokenizer_location, error) from error
         model.to(device=self.device, dtype=self.dtype)
         model.eval()
         self.__dict__["_tokenizer"] = tokenizer

@@ -1,0 +1,176 @@
+"""One error boundary: every user mistake, through every command that runs a victim, is one line on
+standard error naming the fix, exit status 2, no traceback, and leaves nothing that refuses the
+corrected command in the same output directory.
+
+The mistakes: a count that is no count (``--num-examples -3``), a misspelled victim, recipe, dataset
+or perturbation, a directory that is not a model, an unreadable dataset file, and a changed
+configuration in a run directory. The commands: ``textattack-semparse attack``, ``grammar-attack``,
+``robustness run``, ``evaluate`` and the stock ``textattack attack`` (through the plugin's import hook).
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from textattack_semparse.cli import main
+from textattack_semparse.datasets.benchmark import clear_benchmark_cache
+from textattack_semparse.datasets.geo_mini import geo_mini_paths
+
+
+@pytest.fixture(autouse=True)
+def geo_mini(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("SEMPARSE_DATA_DIR", "")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+
+
+@pytest.fixture
+def not_a_model(tmp_path: Path) -> Path:
+    folder = tmp_path / "checkpoints"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("not a model")
+    return folder
+
+
+@pytest.fixture
+def broken_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A real-data folder whose GeoQuery file is not JSON (``geo`` reads it when the folder is set)."""
+    folder = tmp_path / "data" / "text2sql"
+    folder.mkdir(parents=True)
+    (folder / "geography.json").write_text('[{"sql": ["SELECT', encoding="utf-8")
+    shutil.copyfile(geo_mini_paths()[1], folder / "geography.sqlite")
+    monkeypatch.setenv("SEMPARSE_DATA_DIR", str(folder.parent))
+    clear_benchmark_cache()
+    yield folder.parent
+    clear_benchmark_cache()
+
+
+def repair(data_dir: Path) -> None:
+    """The fix the error names: a readable GeoQuery file (here, the embedded geo-mini's)."""
+    shutil.copyfile(geo_mini_paths()[0], data_dir / "text2sql" / "geography.json")
+    clear_benchmark_cache()
+
+
+def refused(run: Callable[[], int], capsys: pytest.CaptureFixture[str], *fix: str) -> str:
+    """Run a mistaken command: exit 2, one line on stderr naming each of ``fix``, no traceback."""
+    code = run()
+    err = capsys.readouterr().err.strip()
+    assert code == 2, err
+    assert "\n" not in err and "Traceback" not in err and ": error: " in err, err
+    for words in fix:
+        assert words in err, err
+    return err
+
+
+def semparse(*argv: str) -> Callable[[], int]:
+    return lambda: main(list(argv))
+
+
+def textattack(*argv: str) -> Callable[[], int]:
+    """``textattack ARGV`` in this process (TextAttack's own CLI, the plugin's hook installed)."""
+
+    def run() -> int:
+        from textattack.commands.textattack_cli import main as textattack_main
+
+        saved = sys.argv
+        sys.argv = ["textattack", *argv]
+        try:
+            textattack_main()
+        except SystemExit as exit:
+            return exit.code if isinstance(exit.code, int) else 1
+        finally:
+            sys.argv = saved
+        return 0
+
+    return run
+
+
+MISSPELT = {
+    "victim": (("--model", "knn-gep"), "Did you mean 'knn-geo'?"),
+    "recipe": (("--recipe", "semparse-gep"), "Did you mean 'semparse-geo'?"),
+    "dataset": (("--dataset", "geo-question-tset"), "Did you mean 'geo-question-test'?"),
+}
+
+
+def test_attack(tmp_path, not_a_model, broken_data_dir, capsys):
+    output = tmp_path / "attack"
+    base = {"--recipe": "semparse-geo", "--model": "knn-geo", "--num-examples": "2", "--output-dir": str(output)}
+
+    def attack(**changes: str) -> Callable[[], int]:
+        options = {**base, **changes}
+        return semparse("attack", *(part for pair in options.items() for part in pair), "--no-progress")
+
+    refused(attack(**{"--num-examples": "-3"}), capsys, "--num-examples", "-1 (all) or a positive integer")
+    for (flag, value), hint in MISSPELT.values():
+        refused(attack(**{flag: value}), capsys, hint)
+    refused(attack(**{"--model": str(not_a_model)}), capsys, "is not a model directory", "save_pretrained")
+    refused(attack(), capsys, "geography.json")  # the unreadable dataset file is named
+    assert not output.exists()
+    repair(broken_data_dir)
+    assert attack()() == 0
+    refused(attack(**{"--seed": "1"}), capsys, "random_seed: 0 then, 1 now", "another --output-dir", "--overwrite")
+    assert semparse("attack", *(part for pair in base.items() for part in pair), "--seed", "1", "--overwrite")() == 0
+
+
+def test_grammar_attack(tmp_path, not_a_model, capsys):
+    output = tmp_path / "grammar"
+    base = ("--model", "knn-geo", "--num-examples", "2", "--output-dir", str(output), "--no-progress")
+    refused(semparse("grammar-attack", *base[:2], "--num-examples", "-3", *base[4:]), capsys, "--num-examples")
+    refused(semparse("grammar-attack", "--model", "knn-gep", *base[2:]), capsys, MISSPELT["victim"][1])
+    refused(semparse("grammar-attack", "--recipe", "nucle-gredy", *base), capsys, "Did you mean 'nucle-greedy'?")
+    refused(semparse("grammar-attack", "--recipe", "semparse-geo", *base), capsys, "Use one of nucle-beam")
+    refused(semparse("grammar-attack", *base, "--dataset", "geo-question-tset"), capsys, MISSPELT["dataset"][1])
+    refused(semparse("grammar-attack", "--model", str(not_a_model), *base[2:]), capsys, "is not a model directory")
+    assert not output.exists()
+    assert semparse("grammar-attack", *base)() == 0
+    refused(semparse("grammar-attack", *base, "--max-modification-rate", "0.3"), capsys, "--overwrite")
+
+
+def test_robustness_run(tmp_path, not_a_model, broken_data_dir, capsys):
+    output = tmp_path / "robustness"
+    base = ("--model", "knn-geo", "--perturbations", "deletion", "--num-examples", "3", "--output-dir", str(output),
+            "--no-progress")  # fmt: skip
+    run = ("robustness", "run")
+    refused(semparse(*run, *base[:4], "--num-examples", "-3", *base[6:]), capsys, "--num-examples", "positive integer")
+    refused(semparse(*run, "--model", "knn-gep", *base[2:]), capsys, MISSPELT["victim"][1])
+    refused(semparse(*run, *base, "--dataset", "geo-question-tset"), capsys, MISSPELT["dataset"][1])
+    refused(semparse(*run, *base[:2], "--perturbations", "deletin", *base[4:]), capsys, "Did you mean 'deletion'?")
+    refused(semparse(*run, "--model", str(not_a_model), *base[2:]), capsys, "is not a model directory")
+    refused(semparse(*run, *base), capsys, "geography.json")
+    assert not output.exists()
+    repair(broken_data_dir)
+    assert semparse(*run, *base)() == 0
+    refused(semparse(*run, *base, "--seed", "1"), capsys, "seed: 0 then, 1 now", "--overwrite")
+
+
+def test_evaluate(not_a_model, broken_data_dir, capsys):
+    base = ("--model", "knn-geo", "--num-examples", "3", "--no-progress")
+    refused(semparse("evaluate", *base[:2], "--num-examples", "-3"), capsys, "argument --num-examples", "positive")
+    refused(semparse("evaluate", "--model", "knn-gep"), capsys, MISSPELT["victim"][1])
+    refused(semparse("evaluate", *base, "--dataset", "geo-question-tset"), capsys, MISSPELT["dataset"][1])
+    refused(semparse("evaluate", "--model", str(not_a_model)), capsys, "is not a model directory")
+    refused(semparse("evaluate", *base), capsys, "geography.json")
+    repair(broken_data_dir)
+    assert semparse("evaluate", *base)() == 0
+
+
+def test_textattack_attack(not_a_model, broken_data_dir, capsys):
+    base = {"--recipe": "semparse-geo", "--model": "knn-geo", "--num-examples": "2"}
+
+    def attack(**changes: str) -> Callable[[], int]:
+        options = {**base, **changes}
+        return textattack("attack", *(part for pair in options.items() for part in pair), "--silent")
+
+    refused(attack(**{"--num-examples": "soon"}), capsys, "argument --num-examples")
+    refused(attack(**{"--num-examples": "-3"}), capsys, "--num-examples must be -1 (all) or a positive integer")
+    refused(attack(**{"--model": "knn-gep"}), capsys, MISSPELT["victim"][1])
+    refused(attack(**{"--recipe": "semparse-gep"}), capsys, MISSPELT["recipe"][1])
+    refused(attack(**{"--dataset-by-model": "geo-question-tset"}), capsys, MISSPELT["dataset"][1])
+    refused(attack(**{"--model": str(not_a_model)}), capsys, "is not a model directory")
+    refused(attack(), capsys, "geography.json")
+    repair(broken_data_dir)
+    assert attack()() == 0

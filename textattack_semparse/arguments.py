@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError
+
 
 def check_count(name: str, value: object, *, minimum: int = 1, none_means: str | None = None) -> None:
-    """``ValueError`` unless ``value`` is an int (not a bool) of at least ``minimum``.
+    """:class:`ConfigurationError` (a ``ValueError``) unless ``value`` is an int (not a bool) of at least ``minimum``.
 
     With ``none_means`` (what ``None`` stands for, e.g. ``"all"``), ``None`` is allowed too.
 
@@ -20,7 +22,7 @@ def check_count(name: str, value: object, *, minimum: int = 1, none_means: str |
         >>> check_count("k", True)
         Traceback (most recent call last):
         ...
-        ValueError: k must be a positive int, got True.
+        textattack_semparse.errors.ConfigurationError: k must be a positive int, got True.
     """
     if value is None and none_means is not None:
         return
@@ -28,29 +30,29 @@ def check_count(name: str, value: object, *, minimum: int = 1, none_means: str |
         expected = "a positive int" if minimum == 1 else f"an int >= {minimum}"
         if none_means is not None:
             expected += f" or None ({none_means})"
-        raise ValueError(f"{name} must be {expected}, got {value!r}.")
+        raise ConfigurationError(f"{name} must be {expected}, got {value!r}.")
 
 
 def check_seed(seed: object, name: str = "seed") -> None:
-    """``TypeError`` unless ``seed`` is an int (not a bool) or ``None``.
+    """:class:`ConfigurationTypeError` (a ``TypeError``) unless ``seed`` is an int (not a bool) or ``None``.
 
     Example:
         >>> check_seed(None), check_seed(7)
         (None, None)
     """
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise TypeError(f"{name} must be an int or None, got {seed!r}.")
+        raise ConfigurationTypeError(f"{name} must be an int or None, got {seed!r}.")
 
 
 def check_choice(name: str, value: object, choices: Collection[str]) -> None:
-    """``ValueError`` unless ``value`` is one of ``choices``.
+    """:class:`ConfigurationError` (a ``ValueError``) unless ``value`` is one of ``choices``.
 
     Example:
         >>> check_choice("kind", "synonym", ("synonym", "abbreviation"))
         >>> check_choice("kind", "typo", ("synonym", "abbreviation"))
         Traceback (most recent call last):
         ...
-        ValueError: kind must be one of synonym, abbreviation, got 'typo'.
+        textattack_semparse.errors.ConfigurationError: kind must be one of synonym, abbreviation, got 'typo'.
     """
     if value not in choices:
-        raise ValueError(f"{name} must be one of {', '.join(choices)}, got {value!r}.")
+        raise ConfigurationError(f"{name} must be one of {', '.join(choices)}, got {value!r}.")

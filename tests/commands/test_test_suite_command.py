@@ -18,7 +18,12 @@ def _build(tmp_path: Path, *extra: str) -> int:
     return main(["test-suite", "build", "--benchmark", "geo-mini", "--output-dir", str(tmp_path), *extra])
 
 
-def test_builds_a_suite_for_geo_mini(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_builds_a_suite_for_geo_mini(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # the progress bar shows on a terminal
     assert _build(tmp_path, "--candidates", "8") == 0
     out, err = capsys.readouterr()
     suite = tmp_path / "geo-mini"

@@ -96,7 +96,7 @@ def test_csv_with_gold_column_keeps_sql_byte_identical(tmp_path: Path) -> None:
         (["--input", "data.csv"], "--format csv needs --input-column"),
         (["--input", "data.tsv", "--split", "train"], "--split applies to text2sql files only"),
         (["--input", "data.json", "--input-column", "q"], "--input-column/--gold-column apply to csv only"),
-        (["--input", "data.json", "--transformations-per-example", "0"], "at least 1"),
+        (["--input", "data.json", "--transformations-per-example", "0"], "expected a positive integer, got '0'"),
         (["--input", "absent.json"], "'absent.json' does not exist"),
     ],
 )

@@ -24,7 +24,7 @@ class AugmentationCounts:
     rejected: int
 
 def line_ending(path: Path) -> str:
-    """The line ending of a text file, by its first line: ``"\r\n"`` or ``"\n"`` (also for a
+    r"""The line ending of a text file, by its first line: ``"\r\n"`` or ``"\n"`` (also for a
     file of one line without an ending), so an augmented copy is written with the input's.
 
     Example:

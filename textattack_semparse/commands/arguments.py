@@ -159,7 +159,11 @@ def examples_parent() -> argparse.ArgumentParser:
 @functools.cache
 def scoring_parent(*, prediction_timeout: bool = True) -> argparse.ArgumentParser:
     """``--execution-mode``, ``--gold-timeout`` (and ``--timeout``): overrides of the benchmark's scoring."""
-    from textattack_semparse.scoring.execution_scorer import GOLD_TIMEOUT, MODES, TIMEOUT
+    from textattack_semparse.scoring.execution_scorer import (
+        GOLD_TIMEOUT,
+        MODES,
+        TIMEOUT,
+    )
 
     parser = argparse.ArgumentParser(add_help=False)
     group = parser.add_argument_group("scoring")

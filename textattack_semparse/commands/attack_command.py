@@ -14,7 +14,13 @@ from textattack_semparse.commands.arguments import (
     run_context,
     run_parent,
 )
-from textattack_semparse.experiments.attack import COLORING_STYLES, CSV_LOG, SUMMARY, TXT_LOG
+from textattack_semparse.experiments.attack import (
+    COLORING_STYLES,
+    CSV_LOG,
+    SUMMARY,
+    TXT_LOG,
+)
+from textattack_semparse.project import docs_url
 
 _DESCRIPTION = f"""\
 Attack a dataset with any registered attack recipe (semparse-*, nucle-*, robut-*, a plugin's, or
@@ -30,6 +36,7 @@ example is appended to examples.jsonl at once: after a kill, run the same comman
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "attack",
+        epilog=f"Documentation: {docs_url('attack.md')}",
         help="run an attack recipe sharded over workers, resumable; write TextAttack's CSV/text logs and summary",
         description=_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -5,16 +5,23 @@ from __future__ import annotations
 
 import argparse
 
-from textattack_semparse.commands.arguments import fraction, positive_int, run_context, seed_parent
+from textattack_semparse.commands.arguments import (
+    fraction,
+    positive_int,
+    run_context,
+    seed_parent,
+)
 from textattack_semparse.experiments.augment import FORMATS
+from textattack_semparse.project import docs_url
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "augment",
+        epilog=f"Documentation: {docs_url('augmentation.md')}",
         help="augment a text2sql JSON, question<TAB>logical-form or CSV file, protecting database values",
         description="Write an augmented copy of a training file in its own format. The database values of each "
-        "gold output are never perturbed; see docs/augmentation.md.",
+        "gold output are never perturbed.",
         parents=[seed_parent()],
     )
     parser.add_argument("--recipe", required=True, help="registered augmentation recipe (textattack-semparse list)")

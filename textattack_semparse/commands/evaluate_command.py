@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import argparse
 
-from textattack_semparse.commands.arguments import examples_parent, non_negative_int, run_context, scoring_parent
+from textattack_semparse.commands.arguments import (
+    examples_parent,
+    non_negative_int,
+    run_context,
+    scoring_parent,
+)
+from textattack_semparse.project import docs_url
 
 _REPORT_DETAILS = ("dataset", "scoring", "single_database", "response_cache")
 """Report fields printed apart from the table of figures."""
@@ -14,6 +20,7 @@ _REPORT_DETAILS = ("dataset", "scoring", "single_database", "response_cache")
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "evaluate",
+        epilog=f"Documentation: {docs_url('victims.md')}",
         help="standard (execution/exact) accuracy of a victim",
         parents=[examples_parent(), scoring_parent(prediction_timeout=False)],
     )

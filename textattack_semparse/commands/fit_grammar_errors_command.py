@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import argparse
 
+from textattack_semparse.project import docs_url
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "fit-grammar-errors",
+        epilog=f"Documentation: {docs_url('grammatical_errors.md')}",
         help="fit grammatical-error weights and type distribution from M2 files (Yin et al. 2020)",
         description="Estimate the confusion weights w_ij and the error-type distribution of the eight error types "
         "of Yin et al. (2020) from M2 grammatical-error-correction files (NUCLE, CoNLL-2014, BEA-2019/ERRANT) and "
         "write the JSON that the grammatical-error transformations and the nucle-* recipes accept "
-        "(error_model=weights.json). See docs/grammatical_errors.md.",
+        "(error_model=weights.json).",
     )
     parser.add_argument("m2_files", nargs="+", metavar="M2", help="M2 files (S and A lines)")
     parser.add_argument("--output", required=True, help="JSON file to write")
@@ -55,7 +58,9 @@ def _type_map(entries: list[str]) -> dict[str, str | None]:
 def run(args: argparse.Namespace) -> int:
     from textattack_semparse.commands.output import print_table
     from textattack_semparse.transformations.grammar.error_model import ERROR_TYPES
-    from textattack_semparse.transformations.grammar.fit_error_model import fit_error_model
+    from textattack_semparse.transformations.grammar.fit_error_model import (
+        fit_error_model,
+    )
 
     model = fit_error_model(
         args.m2_files, annotator=args.annotator, smoothing=args.smoothing, type_map=_type_map(args.map)

@@ -5,9 +5,15 @@ from __future__ import annotations
 
 import argparse
 
-from textattack_semparse.commands.arguments import fraction, recipe_options, run_context, run_parent
+from textattack_semparse.commands.arguments import (
+    fraction,
+    recipe_options,
+    run_context,
+    run_parent,
+)
 from textattack_semparse.commands.attack_command import attack_parent, attack_settings
 from textattack_semparse.experiments import grammar_attack
+from textattack_semparse.project import docs_url
 
 _DESCRIPTION = f"""\
 {grammar_attack.__doc__}
@@ -21,6 +27,7 @@ questions (docs/grammatical_errors.md).
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "grammar-attack",
+        epilog=f"Documentation: {docs_url('grammatical_errors.md')}",
         help="run a nucle-* grammatical-error attack; write success rate, error types and a success-vs-budget plot",
         description=_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -18,7 +18,11 @@ from textattack_semparse.commands.arguments import (
     scoring_parent,
     seed_parent,
 )
-from textattack_semparse.robustness.selection_settings import DEFAULT_SETTING, SELECTION_SETTINGS
+from textattack_semparse.project import docs_url
+from textattack_semparse.robustness.selection_settings import (
+    DEFAULT_SETTING,
+    SELECTION_SETTINGS,
+)
 
 if TYPE_CHECKING:
     from textattack_semparse.llm.icl_study import ICLStudy
@@ -31,14 +35,14 @@ DEMONSTRATION_COLUMNS = ("cell", "demos", "TTR", "Yule's I", "MTLD", "hits", "mi
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "icl",
+        epilog=f"Documentation: {docs_url('icl.md')}",
         help="the in-context-learning study of Zhuo et al. (2023): shots x selection x adversarial demonstrations",
         description="For an in-context LLM victim, evaluate every cell of shots x few-shot selection x adversarial "
         "demonstrations (Zhuo et al. 2023, §4.2-4.3) on one meaning-preserving test set: standard, perturbation and "
         "robust accuracy per test perturbation, with the lexical diversity (TTR, Yule's I, MTLD) of each cell's "
         f"demonstrations. Writes {JSON_FILE}, {CSV_FILE} and {PLOT_FILE} to --output-dir. Each finished cell is "
         "appended to cells.jsonl there at once: a re-run on the same directory (or --resume) reads the finished "
-        "cells and runs the rest; --backend ray spreads the cells over workers that each load the model once "
-        "(docs/icl.md).",
+        "cells and runs the rest; --backend ray spreads the cells over workers that each load the model once.",
         parents=[seed_parent(), examples_parent(), scoring_parent(), run_parent()],
     )
     parser.add_argument(
@@ -95,9 +99,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from textattack_semparse.llm.icl_study import check_grid, plot_icl_study, run_icl_study
+    from textattack_semparse.llm.icl_study import (
+        check_grid,
+        plot_icl_study,
+        run_icl_study,
+    )
     from textattack_semparse.runs.backends import make_backend
-    from textattack_semparse.runs.run_directory import RunConfigurationChanged, atomic_write_text
+    from textattack_semparse.runs.run_directory import (
+        RunConfigurationChanged,
+        atomic_write_text,
+    )
 
     try:
         check_grid(args.model, args.dataset, args.shots, args.selection, args.adversarial, args.perturbations or ())

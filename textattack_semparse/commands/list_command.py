@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 
+from textattack_semparse.project import docs_url
 from textattack_semparse.registry import KIND_HOOKS, get_registry
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("list", help="list registered recipes, victims and datasets")
+    parser = subparsers.add_parser("list",
+        epilog=f"Documentation: {docs_url('plugins.md')}", help="list registered recipes, victims and datasets")
     parser.add_argument("kind", nargs="?", choices=list(KIND_HOOKS))
     parser.set_defaults(func=run)
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 
+from textattack_semparse.project import docs_url
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("metrics", help="robustness metrics from a TextAttack attack log")
+    parser = subparsers.add_parser("metrics",
+        epilog=f"Documentation: {docs_url('robustness.md')}", help="robustness metrics from a TextAttack attack log")
     parser.add_argument("log", help="CSV log (--log-to-csv) or summary JSON (--log-summary-to-json)")
     parser.add_argument("--output", help="write the metrics as JSON here")
     parser.set_defaults(func=run)

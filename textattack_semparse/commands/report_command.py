@@ -6,6 +6,7 @@ import argparse
 
 from textattack_semparse.commands.arguments import positive_int
 from textattack_semparse.experiments import report
+from textattack_semparse.project import docs_url
 
 _DESCRIPTION = report.__doc__
 
@@ -13,6 +14,7 @@ _DESCRIPTION = report.__doc__
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "report",
+        epilog=f"Documentation: {docs_url('report.md')}",
         help="one self-contained HTML (or Markdown) report of robustness runs, attacks and ICL grids",
         description=_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,

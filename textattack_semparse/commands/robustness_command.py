@@ -22,8 +22,12 @@ from textattack_semparse.commands.arguments import (
     scoring_parent,
     seed_parent,
 )
+from textattack_semparse.project import docs_url
 from textattack_semparse.robustness.robustness_metrics import RATES
-from textattack_semparse.robustness.selection_settings import DEFAULT_SETTING, SELECTION_SETTINGS
+from textattack_semparse.robustness.selection_settings import (
+    DEFAULT_SETTING,
+    SELECTION_SETTINGS,
+)
 
 if TYPE_CHECKING:
     from textattack_semparse.experiments.robustness import (
@@ -37,6 +41,7 @@ if TYPE_CHECKING:
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "robustness",
+        epilog=f"Documentation: {docs_url('robustness.md')}",
         help="build meaning-preserving test sets and report the papers' robustness metrics",
         description="Robustness evaluation as in Huang et al. (2021) and Zhuo et al. (2023): build a "
         "meaning-preserving test set, then report standard, perturbation and robust accuracy and the "
@@ -252,7 +257,10 @@ def print_test_set(built: BuildResult, settings: BuildSettings, *, left_out: boo
 def print_evaluation(result: EvaluationResult) -> None:
     """The four metrics per perturbation (and RobuT's table for Table QA), scoring and exclusions."""
     from textattack_semparse.commands.output import print_table, print_written
-    from textattack_semparse.robustness.robustness_report import ROBUT_TABLE_COLUMNS, TABLE_COLUMNS
+    from textattack_semparse.robustness.robustness_report import (
+        ROBUT_TABLE_COLUMNS,
+        TABLE_COLUMNS,
+    )
 
     report, test_set = result.report, result.test_set
     judged = report.original_examples - report.original_gold_errors - report.original_victim_errors
@@ -285,7 +293,10 @@ def print_evaluation(result: EvaluationResult) -> None:
 
 def run_table(args: argparse.Namespace) -> int:
     from textattack_semparse.commands.output import print_table, print_written
-    from textattack_semparse.robustness.combined_table import combined_table, write_combined_table_csv
+    from textattack_semparse.robustness.combined_table import (
+        combined_table,
+        write_combined_table_csv,
+    )
     from textattack_semparse.robustness.robustness_report import RobustnessReport
 
     columns, rows = combined_table([RobustnessReport.read(path) for path in args.results], args.metric)
@@ -297,8 +308,17 @@ def run_table(args: argparse.Namespace) -> int:
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    from textattack_semparse.commands.output import print_table, print_written, write_json
-    from textattack_semparse.robustness.comparison import METRIC_TITLES, compare_reports, plot_comparison, read_results
+    from textattack_semparse.commands.output import (
+        print_table,
+        print_written,
+        write_json,
+    )
+    from textattack_semparse.robustness.comparison import (
+        METRIC_TITLES,
+        compare_reports,
+        plot_comparison,
+        read_results,
+    )
 
     paths = [args.baseline, *args.defences]
     comparison = compare_reports(

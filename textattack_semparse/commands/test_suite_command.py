@@ -6,16 +6,23 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from textattack_semparse.commands.arguments import non_negative_int, positive_seconds, run_context, seed_parent
+from textattack_semparse.commands.arguments import (
+    non_negative_int,
+    positive_seconds,
+    run_context,
+    seed_parent,
+)
 from textattack_semparse.experiments import test_suite
+from textattack_semparse.project import docs_url
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "test-suite",
+        epilog=f"Documentation: {docs_url('test_suites.md')}",
         help="distilled test suites of fuzzed databases (Zhong et al. 2020)",
         description="Test suites for semantic (execution) evaluation of text-to-SQL: Zhong, Yu and Klein 2020, "
-        "'Semantic Evaluation for Text-to-SQL with Distilled Test Suites'. See docs/test_suites.md.",
+        "'Semantic Evaluation for Text-to-SQL with Distilled Test Suites'.",
     )
     actions = parser.add_subparsers(dest="test_suite_action", required=True)
     build = actions.add_parser(

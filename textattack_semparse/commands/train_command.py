@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 
 from textattack_semparse.commands.arguments import positive_int, seed_parent
+from textattack_semparse.project import docs_url
 from textattack_semparse.training import defaults
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "train",
+        epilog=f"Documentation: {docs_url('training.md')}",
         help="train a small encoder-decoder parser (BART or T5) from scratch on a benchmark (loadable with --model DIR)",
         description="Train a randomly initialised encoder-decoder (BART or T5), with a tokenizer fitted on the benchmark's "
         "training text, on a benchmark's training split (questions -> gold SQL or logical forms); early stopping on "

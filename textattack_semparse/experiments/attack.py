@@ -37,7 +37,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from textattack_semparse.errors import ConfigurationError, RecipeError, closest_match_hint
+from textattack_semparse.errors import (
+    ConfigurationError,
+    RecipeError,
+    closest_match_hint,
+)
 from textattack_semparse.runs.run_context import RunContext
 from textattack_semparse.runs.run_directory import RunDirectory, atomic_write_text
 from textattack_semparse.runs.seeding import DEFAULT_SEED, component_generators
@@ -294,7 +298,12 @@ def load_victim(spec: AttackSpec) -> Any:
 def load_attack_dataset(spec: AttackSpec, *, from_huggingface: str | None = None, split: str | None = None) -> Any:
     """The TextAttack dataset to attack: a plugin victim's registered dataset (``spec.dataset``
     or the victim's own), else TextAttack's ``--dataset-by-model``/``--dataset-from-huggingface``."""
-    from textattack_semparse.victims.resolution import is_plugin_victim, load_dataset, required_dataset, victim_dataset
+    from textattack_semparse.victims.resolution import (
+        is_plugin_victim,
+        load_dataset,
+        required_dataset,
+        victim_dataset,
+    )
 
     if is_plugin_victim(spec.model) and not from_huggingface:
         return load_dataset(required_dataset(spec.model, victim_dataset(spec.model, spec.dataset)))

@@ -30,7 +30,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textattack_semparse.errors import ConfigurationError, DatasetError, RecipeError, ResourceError, SemparseError
+from textattack_semparse.errors import (
+    ConfigurationError,
+    DatasetError,
+    RecipeError,
+    ResourceError,
+    SemparseError,
+)
 from textattack_semparse.runs.run_context import RunContext
 from textattack_semparse.runs.seeding import DEFAULT_SEED
 
@@ -354,7 +360,10 @@ def _augment_table_qa(config: AugmentConfig, source: _Source, target: Path, cont
     """Augment a WikiTableQuestions file with a Table QA recipe (``robut-lapt``); the tables it
     asks about are read relative to the folder above the file's (WTQ's ``data/`` and ``csv/``)."""
     from textattack_semparse.augmentation.wtq_augmentation import augment_wtq
-    from textattack_semparse.registry import augmentation_recipe_class, is_table_qa_augmenter
+    from textattack_semparse.registry import (
+        augmentation_recipe_class,
+        is_table_qa_augmenter,
+    )
 
     recipe = augmentation_recipe_class(config.recipe)
     if not is_table_qa_augmenter(recipe):

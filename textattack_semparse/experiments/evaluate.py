@@ -60,9 +60,13 @@ def run(config: EvaluateConfig, context: RunContext | None = None) -> dict[str, 
     """The report of :func:`evaluate_victim` for ``config``, also written to ``config.output``."""
     from textattack_semparse.victims.resolution import check_victim_name
 
+    from textattack_semparse.registry import get_registry
+
     context = context or RunContext()
     model = victim_name_with_options(config.model, shots=config.shots, selection=config.selection)
     check_victim_name(model)
+    if config.dataset is not None:
+        get_registry().get("dataset", config.dataset)  # an unknown name fails before any victim is built
     with context.progress(None, f"parsing with {config.model}") as bar:
         report = evaluate_victim(
             model,
@@ -88,7 +92,10 @@ def victim_name_with_options(model: str, *, shots: int | None = None, selection:
         >>> victim_name_with_options("hf-causal:/m/x.gguf", shots=2)
         'hf-causal:/m/x.gguf?shots=2'
     """
-    from textattack_semparse.victims.llm_victim_name import is_llm_victim_name, with_options
+    from textattack_semparse.victims.llm_victim_name import (
+        is_llm_victim_name,
+        with_options,
+    )
 
     given = {key: value for key, value in (("shots", shots), ("selection", selection)) if value is not None}
     if not given:
@@ -124,11 +131,18 @@ def evaluate_victim(
     :func:`~textattack_semparse.runs.progress.progress_bar`) counts the questions as they are parsed.
     """
     from textattack_semparse.datasets.benchmark import load_benchmark
-    from textattack_semparse.metrics.prediction_scoring import judge_predictions, predict
+    from textattack_semparse.llm.prompted_parser import PromptedParser
+    from textattack_semparse.metrics.prediction_scoring import (
+        judge_predictions,
+        predict,
+    )
     from textattack_semparse.scoring.databases import Databases
     from textattack_semparse.scoring.scoring import Scoring, scoring_for
-    from textattack_semparse.llm.prompted_parser import PromptedParser
-    from textattack_semparse.victims.resolution import load_dataset, required_dataset, resolve_victim
+    from textattack_semparse.victims.resolution import (
+        load_dataset,
+        required_dataset,
+        resolve_victim,
+    )
 
     victim, dataset_name = resolve_victim(model, dataset=dataset)
     dataset_name = required_dataset(model, dataset_name)

@@ -28,7 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from textattack_semparse.errors import RecipeError
-from textattack_semparse.experiments.attack import AttackConfig, attack_results, write_attack_logs
+from textattack_semparse.experiments.attack import (
+    AttackConfig,
+    attack_results,
+    write_attack_logs,
+)
 from textattack_semparse.runs.run_context import RunContext
 from textattack_semparse.runs.run_directory import atomic_write_text
 from textattack_semparse.runs.seeding import DEFAULT_SEED
@@ -116,7 +120,9 @@ def grammar_recipe(name: str) -> Any:
         RecipeError: ``name`` is another kind of recipe (naming the grammatical-error ones).
         RegistryError: ``name`` is not registered.
     """
-    from textattack_semparse.recipes.attack.grammar_error_attack_yin_2020 import GrammarErrorAttackYin2020
+    from textattack_semparse.recipes.attack.grammar_error_attack_yin_2020 import (
+        GrammarErrorAttackYin2020,
+    )
     from textattack_semparse.registry import get_registry
 
     entry = get_registry().get("attack-recipe", name)

@@ -28,7 +28,11 @@ from typing import Any
 from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.robustness.robustness_report import RobustnessReport
 from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet
-from textattack_semparse.robustness.selection_settings import DEFAULT_SETTING, SELECTION_SETTINGS, check_setting
+from textattack_semparse.robustness.selection_settings import (
+    DEFAULT_SETTING,
+    SELECTION_SETTINGS,
+    check_setting,
+)
 from textattack_semparse.runs.run_context import RunContext
 from textattack_semparse.runs.run_directory import RunDirectory
 from textattack_semparse.runs.seeding import DEFAULT_SEED
@@ -244,7 +248,11 @@ def evaluate(config: EvaluateConfig, context: RunContext | None = None) -> Evalu
 
 def build_and_evaluate(config: RunConfig, context: RunContext | None = None) -> RunResult:
     """Build the test set and evaluate the victim on it, in one run directory."""
-    from textattack_semparse.victims.resolution import check_victim_name, required_dataset, victim_dataset
+    from textattack_semparse.victims.resolution import (
+        check_victim_name,
+        required_dataset,
+        victim_dataset,
+    )
 
     model = config.evaluation.model
     with (context or RunContext()) as context:
@@ -261,7 +269,9 @@ def build_and_evaluate(config: RunConfig, context: RunContext | None = None) -> 
 def _check_perturbations(perturbations: Sequence[str] | None) -> None:
     """Unknown perturbation names fail before the run directory is written."""
     from textattack_semparse.registry import get_registry
-    from textattack_semparse.robustness.robustness_test_set import check_perturbation_name
+    from textattack_semparse.robustness.robustness_test_set import (
+        check_perturbation_name,
+    )
 
     for name in perturbations or ():
         get_registry().get("perturbation", check_perturbation_name(name))
@@ -298,7 +308,10 @@ def _build(dataset: str, settings: BuildSettings, directory: RunDirectory, conte
 def _evaluate(
     settings: EvaluateSettings, test_set: RobustnessTestSet, directory: RunDirectory, context: RunContext
 ) -> EvaluationResult:
-    from textattack_semparse.robustness.evaluate_test_set import EvaluationWorker, run_evaluation
+    from textattack_semparse.robustness.evaluate_test_set import (
+        EvaluationWorker,
+        run_evaluation,
+    )
 
     make_worker = functools.partial(
         EvaluationWorker.named,
@@ -328,7 +341,11 @@ def _evaluate(
 def test_set_digest(input_dir: str | os.PathLike[str], test_set: RobustnessTestSet) -> str:
     """SHA-256 of the test set's files (manifest, originals, perturbation files, tables), so that
     evaluating a rebuilt, different test set into the same directory is refused."""
-    from textattack_semparse.robustness.robustness_test_set import MANIFEST, ORIGINALS, TABLES
+    from textattack_semparse.robustness.robustness_test_set import (
+        MANIFEST,
+        ORIGINALS,
+        TABLES,
+    )
 
     folder = Path(input_dir)
     files = [folder / MANIFEST, folder / ORIGINALS, *(folder / f"{name}.jsonl" for name in test_set.perturbations)]

@@ -21,7 +21,10 @@ from textattack_semparse.runs.seeding import DEFAULT_SEED
 
 if TYPE_CHECKING:
     from textattack_semparse.datasets.benchmark import Benchmark
-    from textattack_semparse.test_suites.distillation import DistillationProgress, SuiteReport
+    from textattack_semparse.test_suites.distillation import (
+        DistillationProgress,
+        SuiteReport,
+    )
     from textattack_semparse.test_suites.schema import Schema
 
 MAX_DATABASES = 20
@@ -90,7 +93,10 @@ class TestSuiteResult:
 def run(config: TestSuiteConfig, context: RunContext | None = None) -> TestSuiteResult:
     """Build the test suite of ``config``."""
     from textattack_semparse.datasets.benchmark import load_benchmark
-    from textattack_semparse.test_suites.distillation import distill_test_suite, prepare_suite_folder
+    from textattack_semparse.test_suites.distillation import (
+        distill_test_suite,
+        prepare_suite_folder,
+    )
     from textattack_semparse.test_suites.fuzz_database import FuzzDatabaseGenerator
     from textattack_semparse.test_suites.neighbour_queries import neighbour_queries
 

@@ -8,7 +8,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from textattack_semparse.errors import closest_match_hint
+from textattack_semparse.errors import ConfigurationError, closest_match_hint
 from textattack_semparse.robustness.robustness_metrics import RATES
 from textattack_semparse.robustness.robustness_report import MACRO, MICRO, RobustnessReport
 from textattack_semparse.runs.run_directory import atomic_write_text
@@ -31,12 +31,12 @@ def combined_table(reports: Sequence[RobustnessReport], metric: str = "robust_ac
     ``None`` where a report lacks the perturbation or the value is undefined.
 
     Raises:
-        ValueError: ``metric`` is not one of :data:`RATES`, or there are no reports.
+        ConfigurationError: ``metric`` is not one of :data:`RATES`, or there are no reports.
     """
     if metric not in RATES:
-        raise ValueError(f"Unknown metric {metric!r}.{closest_match_hint(metric, RATES)} Metrics: {', '.join(RATES)}.")
+        raise ConfigurationError(f"Unknown metric {metric!r}.{closest_match_hint(metric, RATES)} Metrics: {', '.join(RATES)}.")
     if not reports:
-        raise ValueError("combined_table needs at least one report.")
+        raise ConfigurationError("combined_table needs at least one report.")
     plain = [report_label(report) for report in reports]
     labels: list[str] = []
     for report, label in zip(reports, plain):

@@ -19,7 +19,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from textattack_semparse.errors import DatasetError
+from textattack_semparse.errors import ConfigurationError, DatasetError
 from textattack_semparse.robustness.combined_table import ORIGINALS_ROW, combined_table
 from textattack_semparse.robustness.robustness_metrics import RATES
 from textattack_semparse.robustness.robustness_report import RobustnessReport
@@ -205,16 +205,16 @@ def check_names(names: Sequence[str], count: int) -> list[str]:
     """``names`` stripped, if there is one distinct, non-empty name per result.
 
     Raises:
-        ValueError: Too few or too many names, an empty one or a repeated one.
+        ConfigurationError: Too few or too many names, an empty one or a repeated one.
     """
     names = [name.strip() for name in names]
     if len(names) != count:
-        raise ValueError(
+        raise ConfigurationError(
             f"--names gives {len(names)} names ({','.join(names)}) for {count} results; give one name per result, "
             "the baseline's first, separated by commas."
         )
     if not all(names) or len(set(names)) != len(names):
-        raise ValueError(f"--names {','.join(names)} has an empty or repeated name; give each result its own name.")
+        raise ConfigurationError(f"--names {','.join(names)} has an empty or repeated name; give each result its own name.")
     return names
 
 
@@ -250,11 +250,11 @@ def compare_reports(
         allow_different_datasets: Compare results on different datasets instead of raising.
 
     Raises:
-        ValueError: Fewer than two results, or ``names`` do not fit.
+        ConfigurationError: Fewer than two results, or ``names`` do not fit.
         DatasetError: Results on different datasets (unless ``allow_different_datasets``).
     """
     if len(reports) < 2:
-        raise ValueError(
+        raise ConfigurationError(
             f"A comparison needs a baseline and at least one defence result; got {len(reports)}. "
             "Pass BASELINE.json DEFENCE.json [DEFENCE.json ...]."
         )

@@ -16,8 +16,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from textattack_semparse.errors import closest_match_hint
-from textattack_semparse.errors import ResourceError
+from textattack_semparse.errors import ResourceError, closest_match_hint
+from textattack_semparse.project import docs_url
 
 ERROR_TYPES = ("ArtOrDet", "Prep", "Trans", "Nn", "SVA", "Vform", "Wchoice", "Worder")
 """The eight error types of Yin et al. (2020), Table 1, in the paper's order."""
@@ -45,7 +45,7 @@ _PACKAGED = ("textattack_semparse.resources", "grammar/confusion_sets.json")
 def _fail(origin: str, where: str, problem: str) -> ResourceError:
     end = "" if problem.endswith(("?", ".")) else "."
     return ResourceError(
-        f"Invalid grammatical error model {origin}: {where} {problem}{end} See docs/grammatical_errors.md "
+        f"Invalid grammatical error model {origin}: {where} {problem}{end} See {docs_url('grammatical_errors.md')} "
         "for the format, or regenerate the file with `textattack-semparse fit-grammar-errors`."
     )
 

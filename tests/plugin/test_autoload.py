@@ -84,7 +84,7 @@ def test_stock_cli_lists_plugin_recipe_and_augmenter():
     assert "semparse-geo" in attack_help.stdout
 
 
-def test_textattack_imports_offline_with_the_plugins_stopword_list(tmp_path):
+def test_textattack_imports_offline_quietly_with_the_plugins_stopword_list(tmp_path):
     import os
 
     cache = tmp_path / "cache"
@@ -93,12 +93,17 @@ def test_textattack_imports_offline_with_the_plugins_stopword_list(tmp_path):
         "try:\n    print('preinstalled', nltk.data.find('corpora/stopwords/english'))\n"
         "except LookupError:\n    print('missing')\n"
         "import textattack\n"
+        "print('download restored:', not hasattr(nltk.download, '_textattack_semparse_original'))\n"
         "from nltk.corpus import stopwords\n"
         "print(len(stopwords.words('english')))\n"
     )
     env = {**os.environ, "HOME": str(tmp_path), "TEXTATTACK_SEMPARSE_CACHE": str(cache), "NLTK_DATA": str(tmp_path / "none")}
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600)
     assert result.returncode == 0, result.stderr[-2000:]
+    # HOME is new, so this is TextAttack's first import: its NLTK downloads fail offline, quietly.
+    assert (tmp_path / ".cache" / "textattack" / "post_install_check_3").exists()  # TextAttack's downloads ran
+    assert "[nltk_data]" not in result.stderr, result.stderr
+    assert "download restored: True" in result.stdout
     first, count = result.stdout.splitlines()[0], int(result.stdout.splitlines()[-1])
     provided = cache / "nltk_data" / "corpora" / "stopwords" / "english"
     if first == "missing":

@@ -161,7 +161,7 @@ def benchmark_names() -> tuple[str, ...]:
     return tuple(get_registry().names("benchmark"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cached_benchmark(name: str, data_dir: Path | None, test_suite_dir: Path | None) -> Benchmark:
     from textattack_semparse.registry import get_registry
 

@@ -15,8 +15,8 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textattack_semparse.errors import DatasetError
 from textattack_semparse.cache import CACHE_ENV, cache_dir
+from textattack_semparse.errors import DatasetError
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable

@@ -80,7 +80,7 @@ def load_function_words() -> frozenset[str]:
 FUNCTION_WORDS: frozenset[str] = load_function_words()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_word_list(name: str) -> tuple[str, ...]:
     """The packaged flat word list ``name`` of :data:`WORD_LISTS`, in file order (cached).
 

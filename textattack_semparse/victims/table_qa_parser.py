@@ -23,8 +23,8 @@ import torch
 from textattack_semparse.errors import VictimError
 from textattack_semparse.tables.answers import format_answer
 from textattack_semparse.tables.table import Table
-from textattack_semparse.victims.lazy_pretrained import LazyPretrained
 from textattack_semparse.torch_device import resolve_device, resolve_dtype
+from textattack_semparse.victims.lazy_pretrained import LazyPretrained
 from textattack_semparse.victims.semantic_parser import ParserInput, SemanticParser
 
 TABLE_CACHE_SIZE = 256

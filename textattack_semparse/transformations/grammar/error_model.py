@@ -16,8 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from textattack_semparse.errors import closest_match_hint
-from textattack_semparse.errors import ResourceError
+from textattack_semparse.errors import ResourceError, closest_match_hint
 
 ERROR_TYPES = ("ArtOrDet", "Prep", "Trans", "Nn", "SVA", "Vform", "Wchoice", "Worder")
 """The eight error types of Yin et al. (2020), Table 1, in the paper's order."""

@@ -10,7 +10,7 @@ export TOKENIZERS_PARALLELISM ?= false
 # Docs blocks run two at a time beside the tests; the LLM and Ray blocks need more than 300 s on a busy 2-core machine.
 export DOCS_TEST_TIMEOUT ?= 600
 
-.PHONY: install demo screenshot test bench clean
+.PHONY: install demo screenshot lint test bench clean
 
 install: $(STAMP)
 
@@ -43,7 +43,12 @@ demo: $(STAMP)
 screenshot: demo
 	$(BIN)/python tools/report_screenshot.py $(DEMO)/demo-report.html docs/images/report.png
 
-test: $(SERVER_STAMP)
+# ruff and mypy on the package (configured in pyproject.toml); `make test` runs them first.
+lint: $(STAMP)
+	$(BIN)/ruff check textattack_semparse
+	$(BIN)/python -m mypy
+
+test: lint $(SERVER_STAMP)
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 bench: $(SERVER_STAMP)

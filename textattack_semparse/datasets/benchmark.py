@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -162,7 +163,7 @@ def benchmark_names() -> tuple[str, ...]:
     return tuple(get_registry().names("benchmark"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cached_benchmark(name: str, data_dir: Path | None, test_suite_dir: Path | None) -> Benchmark:
     from textattack_semparse.registry import get_registry
 
@@ -181,8 +182,8 @@ def _cached_benchmark(name: str, data_dir: Path | None, test_suite_dir: Path | N
 def load_benchmark(
     name: str,
     *,
-    data_dir: str | Path | None = None,
-    test_suite_dir: str | Path | None = None,
+    data_dir: str | os.PathLike[str] | None = None,
+    test_suite_dir: str | os.PathLike[str] | None = None,
     use_test_suite: bool = True,
 ) -> Benchmark:
     """Load a registered benchmark by name; the result is cached per (name, data directory).
@@ -195,8 +196,8 @@ def load_benchmark(
             ``"geo-lambda"``, ``"jobs-lambda"``, ``"atis-lambda"``, and the Table QA benchmarks
             ``"wtq"``, ``"wikisql-weak"``, ``"sqa"`` (see ``docs/datasets.md``).
             Case and ``_``/``-`` do not matter.
-        data_dir (str | Path | None): The real-data folder; default ``$SEMPARSE_DATA_DIR``.
-        test_suite_dir (str | Path | None): A folder of distilled test suites; default
+        data_dir (str | os.PathLike | None): The real-data folder; default ``$SEMPARSE_DATA_DIR``.
+        test_suite_dir (str | os.PathLike | None): A folder of distilled test suites; default
             ``$SEMPARSE_TEST_SUITE_DIR``. When it holds a folder named after the loaded
             benchmark (``geoquery/``, ``scholar/``), the benchmark is scored on that suite
             (:meth:`Benchmark.with_test_suite`).

@@ -206,8 +206,10 @@ def _table_qa_folder(name: str, data_dir: Path | None, folder: str, holds: str) 
 
 def _one_file_for_every_split(examples: tuple[SemparseExample, ...], path: Path) -> dict[str, Path]:
     """Every split named by the examples (question or query split) -> ``path``."""
-    splits = {example.question_split for example in examples} | {example.query_split for example in examples}
-    return {split: path for split in sorted(splits - {None})}
+    splits = {
+        split for example in examples for split in (example.question_split, example.query_split) if split is not None
+    }
+    return {split: path for split in sorted(splits)}
 
 
 def _require_data_dir(name: str, data_dir: Path | None) -> Path:

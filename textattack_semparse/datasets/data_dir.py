@@ -11,7 +11,7 @@ DATA_DIR_ENV = "SEMPARSE_DATA_DIR"
 TEST_SUITE_DIR_ENV = "SEMPARSE_TEST_SUITE_DIR"
 
 
-def resolve_data_dir(explicit: str | Path | None = None) -> Path | None:
+def resolve_data_dir(explicit: str | os.PathLike[str] | None = None) -> Path | None:
     """Return the benchmark data directory, or ``None`` when none is configured.
 
     ``explicit`` (a ``--data-dir`` flag or a ``data_dir=`` argument) wins over the
@@ -34,7 +34,7 @@ def resolve_data_dir(explicit: str | Path | None = None) -> Path | None:
     )
 
 
-def resolve_test_suite_dir(explicit: str | Path | None = None) -> Path | None:
+def resolve_test_suite_dir(explicit: str | os.PathLike[str] | None = None) -> Path | None:
     """Return the folder of distilled test suites (one ``<benchmark>/`` folder each), or ``None``.
 
     ``explicit`` (``--test-suite-dir`` or ``test_suite_dir=``) wins over
@@ -55,11 +55,11 @@ def resolve_test_suite_dir(explicit: str | Path | None = None) -> Path | None:
 
 
 def _resolve_directory(
-    explicit: str | Path | None, variable: str, *, argument: str, what: str, fix: str
+    explicit: str | os.PathLike[str] | None, variable: str, *, argument: str, what: str, fix: str
 ) -> Path | None:
-    if explicit is not None and str(explicit) != "":
+    if explicit is not None and os.fspath(explicit) != "":
         source = f"the {argument} argument"
-        raw = str(explicit)
+        raw = os.fspath(explicit)
     else:
         raw = os.environ.get(variable, "")
         if not raw:

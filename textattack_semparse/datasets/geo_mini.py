@@ -10,16 +10,20 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+import sys
 import tempfile
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textattack_semparse.errors import DatasetError
 from textattack_semparse.cache import CACHE_ENV, cache_dir
+from textattack_semparse.errors import DatasetError
 
 if TYPE_CHECKING:
-    from importlib.resources.abc import Traversable
+    if sys.version_info >= (3, 11):
+        from importlib.resources.abc import Traversable
+    else:  # Python 3.10 has it only in importlib.abc
+        from importlib.abc import Traversable
 
 _JSON_NAME = "geo-mini.json"
 _SCRIPT_NAME = "geo-mini.sql"

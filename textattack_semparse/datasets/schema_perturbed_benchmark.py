@@ -55,7 +55,7 @@ def load_schema_perturbed_benchmark(
         )
     if databases.root is None:
         copy = cached_perturbed_database(databases.files[0], perturbation, seed=seed)
-        mappings = {None: copy.mapping}
+        mappings: dict[str | None, SchemaMapping] = {None: copy.mapping}
         perturbed = Databases.at(copy.path)
     else:
         db_ids = sorted({example.db_id for example in original.examples if example.db_id is not None})
@@ -86,7 +86,7 @@ def _rewrite(example: SemparseExample, mapping: SchemaMapping) -> SemparseExampl
     """``example`` with its gold (and template gold) rewritten, or ``None`` if either fails."""
     gold = mapping.rewrite(example.gold)
     template = None if example.template_gold is None else mapping.rewrite(example.template_gold)
-    if not gold.ok or (template is not None and not template.ok):
+    if gold.sql is None or (template is not None and template.sql is None):
         return None
     return dataclasses.replace(
         example, gold=gold.sql, template_gold=None if template is None else template.sql

@@ -99,7 +99,7 @@ def _entry_lines(path: Path) -> list[int]:
     if not text.startswith("[", position):
         return []
     position += 1
-    starts = []
+    starts: list[int] = []
     while True:
         while position < len(text) and text[position] in " \t\r\n,":
             position += 1

@@ -53,7 +53,7 @@ class Text2SQLDataset(textattack.datasets.Dataset):
         with_db = _all_or_none(self.examples, "db_id", "give every example its database id or none of them")
         if with_table:
             columns: tuple[str, ...] = (QUESTION_COLUMN, TABLE_COLUMN)
-            rows = [
+            rows: list[tuple[tuple[str | None, ...], str]] = [
                 ((example.question, example.table.to_json()), example.gold)  # type: ignore[union-attr]
                 for example in self.examples
             ]

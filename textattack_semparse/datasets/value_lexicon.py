@@ -13,13 +13,14 @@ This module does not import TextAttack.
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.sql.sqlite_schema import quote_identifier
@@ -79,7 +80,7 @@ class ValueLexicon:
 
     @classmethod
     def from_examples(
-        cls, examples: Iterable[SemparseExample], *, database: str | Path | None = None
+        cls, examples: Iterable[SemparseExample], *, database: str | os.PathLike[str] | None = None
     ) -> ValueLexicon:
         """The training variables' values with their variable types and, with a ``database``,
         the string values of every column a training template compares a placeholder with
@@ -167,7 +168,7 @@ def _database_values(examples: list[SemparseExample], database: Path) -> list[tu
             if name in example.variable_types:
                 table = aliases.get(alias.lower(), alias)
                 column_types.add((table, column, example.variable_types[name]))
-    values = []
+    values: list[tuple[str, str]] = []
     connection = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
     try:
         for table, column, value_type in sorted(column_types):
@@ -177,7 +178,7 @@ def _database_values(examples: list[SemparseExample], database: Path) -> list[tu
             except sqlite3.Error:
                 continue  # a column the templates name but the database lacks adds no values
             values.extend(
-                (cast(str, value).strip(), value_type)
+                (value.strip(), value_type)
                 for (value,) in rows
                 if isinstance(value, str) and len(value.strip()) > 1 and re.search(r"[^\W\d_]", value)
             )
@@ -188,7 +189,7 @@ def _database_values(examples: list[SemparseExample], database: Path) -> list[tu
 
 def _word_ngrams(texts: Iterable[str], max_n: int = 6) -> set[str]:
     """Every run of up to ``max_n`` words in the normalised ``texts``."""
-    ngrams = set()
+    ngrams: set[str] = set()
     for text in texts:
         words = normalize_text(text).split()
         for n in range(1, max_n + 1):

@@ -103,7 +103,8 @@ def load_wikisql_weak(
         table_id, header, types, rows = (_field(record, name, where) for name in ("id", "header", "types", "rows"))
         if len(types) != len(header) or any(kind not in ("text", "real") for kind in types):
             raise DatasetError(f"{where}: 'types' must give 'text' or 'real' for each of the {len(header)} columns.")
-        by_id[table_id] = (Table(header, [[_cell(cell) for cell in row] for row in rows], name=table_id), types)
+        cells = tuple(tuple(_cell(cell) for cell in row) for row in rows)
+        by_id[table_id] = (Table(header, cells, name=table_id), types)
     examples = []
     for where, record in _json_lines(questions):
         question, table_id, sql = (_field(record, name, where) for name in ("question", "table_id", "sql"))
@@ -139,8 +140,7 @@ def _condition(
         raise ValueError(f"condition operator {operator} or column {column} out of range")
     read = _reader(types[column])
     if types[column] == "real":
-        target: object = value if isinstance(value, (int, float)) else _decimal(str(value))
-        target = _Number(target)
+        target: object = _Number(value if isinstance(value, (int, float)) else _decimal(str(value)))
     else:
         # A text column gives a numeric value text affinity (SQLite renders 1998 as '1998', 1998.0 as '1998.0').
         target = str(value).lower()

@@ -64,7 +64,9 @@ class ExecutionMatch(SemanticParsingGoalFunction):
 
     def _scoring(self, model_wrapper: Any) -> Scoring:
         if self.database is not None:
-            databases = self.database if isinstance(self.database, Databases) else Databases.at(self.database)
+            databases: Databases | None = (
+                self.database if isinstance(self.database, Databases) else Databases.at(self.database)
+            )
         else:
             databases = scoring_for(model_wrapper, benchmark=self.benchmark).databases
         if databases is None:

@@ -58,7 +58,7 @@ def load_function_word_classes() -> Mapping[str, frozenset[str]]:
         >>> sorted(load_function_word_classes()["articles"])
         ['a', 'an', 'the']
     """
-    lines = [line.strip() for line in resources.files("textattack_semparse").joinpath("resources", _RESOURCE).read_text("utf-8").splitlines()]
+    lines = [line.strip() for line in (resources.files("textattack_semparse") / "resources" / _RESOURCE).read_text("utf-8").splitlines()]
     classes: dict[str, set[str]] = {}
     current: str | None = None
     for line, following in zip(lines, lines[1:] + [""]):
@@ -80,7 +80,7 @@ def load_function_words() -> frozenset[str]:
 FUNCTION_WORDS: frozenset[str] = load_function_words()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_word_list(name: str) -> tuple[str, ...]:
     """The packaged flat word list ``name`` of :data:`WORD_LISTS`, in file order (cached).
 
@@ -104,7 +104,7 @@ def load_word_list(name: str) -> tuple[str, ...]:
         raise ValueError(
             f"No flat function-word list {name!r}.{closest_match_hint(name, WORD_LISTS)} Lists: {', '.join(flat)}."
         )
-    text = resources.files("textattack_semparse").joinpath("resources", resource).read_text("utf-8")
+    text = (resources.files("textattack_semparse") / "resources" / resource).read_text("utf-8")
     words: dict[str, None] = {}
     for line in text.splitlines():
         line = line.strip()

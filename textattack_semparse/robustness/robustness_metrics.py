@@ -120,7 +120,7 @@ class RobustnessMetrics:
             return NotImplemented
         if (self.loss_increased is None) != (other.loss_increased is None):
             raise ValueError("Cannot pool metrics with and without a victim loss.")
-        pooled = {}
+        pooled: dict[str, Any] = {}
         for name, value in asdict(self).items():
             value_other = getattr(other, name)
             pooled[name] = None if value is None else value + value_other

@@ -77,10 +77,10 @@ class Databases:
     @classmethod
     def suite(cls, files: Iterable[str | os.PathLike[str]]) -> Databases:
         """Several databases of one schema; an empty list raises :class:`SchemaError`."""
-        files = tuple(Path(file) for file in files)
-        if not files:
+        paths = tuple(Path(file) for file in files)
+        if not paths:
             raise SchemaError("A database suite needs at least one SQLite file.")
-        return cls(files=files)
+        return cls(files=paths)
 
     @property
     def primary(self) -> Path | None:

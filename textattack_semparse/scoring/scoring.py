@@ -126,7 +126,7 @@ def scoring_for(
         scoring = Scoring(ExecutionScorer(), Databases.at(victim.database))
     else:
         scoring = Scoring(ExactMatchScorer())
-    overrides = {
+    overrides: dict[str, Any] = {
         name: value
         for name, value in (("mode", mode), ("timeout", timeout), ("gold_timeout", gold_timeout))
         if value is not None

@@ -209,15 +209,15 @@ class GrammarErrorGeneticAlgorithm(GrammarEditPositions, AlzantotGeneticAlgorith
         self, pop_member1: PopulationMember, pop_member2: PopulationMember
     ) -> tuple[AttackedText, dict[str, Any]]:
         parents = (pop_member1, pop_member2)
-        parent_edits = [original_edits(member.attacked_text) for member in parents]
+        first_edits, second_edits = (original_edits(member.attacked_text) for member in parents)
         candidates_per_word = np.copy(pop_member1.attributes["num_candidate_transformations"])
-        if parent_edits[0] is None or parent_edits[1] is None:
+        if first_edits is None or second_edits is None:
             # Not decomposable into errors at original positions: the child is a parent.
             chosen = parents[0] if self._rng.random() < 0.5 else parents[1]
             child = chosen.attacked_text.replace_words_at_indices([], [])
             child.attack_attrs[GRAMMAR_ERRORS_ATTR] = chosen.attacked_text.attack_attrs.get(GRAMMAR_ERRORS_ATTR, ())
             return child, {"num_candidate_transformations": np.copy(chosen.attributes["num_candidate_transformations"])}
-        edits = [(parent, edit) for parent, member_edits in enumerate(parent_edits) for edit in member_edits]
+        edits = [(parent, edit) for parent, member_edits in enumerate((first_edits, second_edits)) for edit in member_edits]
         inherited: list[GrammarEdit] = []
         for group in _overlapping_groups(edits):
             parent = 0 if self._rng.random() < 0.5 else 1

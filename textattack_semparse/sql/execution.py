@@ -240,7 +240,7 @@ def _execute(sql: str, executor: SQLiteExecutor, other: SQLiteExecutor, limit: f
     return executor.execute(sql)
 
 
-def _prepare(sql: object) -> object:
+def _prepare(sql: str) -> str:
     """Test-suite rewriting of SQL text; anything else is left for the executor to reject."""
     return prepare_for_test_suite(sql) if isinstance(sql, str) else sql
 

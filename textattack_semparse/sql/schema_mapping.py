@@ -149,7 +149,7 @@ class _Rewriter:
         self.sql = sql
         self.edits_by_start: dict[int, tuple[int, int, str]] = {}
 
-    def edits(self, tree: exp.Expression) -> list[tuple[int, int, str]]:
+    def edits(self, tree: exp.Expr) -> list[tuple[int, int, str]]:
         for scope in traverse_scope(tree):
             self._rewrite_scope(scope)
         return list(self.edits_by_start.values())
@@ -251,10 +251,11 @@ class _Rewriter:
                 qualified = True
             else:
                 continue
-            if not all(isinstance(target, exp.Table) and self._is_table(target) for target in targets):
+            tables = [target for target in targets if isinstance(target, exp.Table) and self._is_table(target)]
+            if len(tables) != len(targets):
                 raise _RewriteError(f"cannot spell out {projection.sql()!r}: it selects from a subquery")
             listed = []
-            for target in targets:
+            for target in tables:
                 qualifier = target.alias or self.mapping.table_name(target.name)
                 prefix = f"{qualifier}." if qualified else ""
                 old = self.mapping._tables[target.name.lower()]  # type: ignore[attr-defined]

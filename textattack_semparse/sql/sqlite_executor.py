@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 import sqlite3
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -342,7 +343,7 @@ def _open_read_only(path: Path) -> sqlite3.Connection:
     connection.execute("PRAGMA trusted_schema = OFF")
     if hasattr(connection, "enable_load_extension"):
         connection.enable_load_extension(False)
-    if hasattr(connection, "setlimit"):  # Python >= 3.11
+    if sys.version_info >= (3, 11):  # Connection.setlimit and its constants are new in 3.11
         connection.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
         connection.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
     connection.set_authorizer(_authorize)

@@ -56,7 +56,7 @@ class _Word:
 
 
 def _load_lexicon(resource: str, key: str) -> Mapping[str, tuple[str, ...]]:
-    record = json.loads(resources.files("textattack_semparse").joinpath("resources", resource).read_text("utf-8"))
+    record = json.loads((resources.files("textattack_semparse") / "resources" / resource).read_text("utf-8"))
     return {entry.lower(): tuple(values) for entry, values in record[key].items()}
 
 

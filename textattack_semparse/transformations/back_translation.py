@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from textattack_semparse.arguments import check_count
-from textattack_semparse.transformations.seq2seq_generator import Seq2SeqGenerator
 from textattack_semparse.transformations.sentence_rewrite_transformation import SentenceRewriteTransformation
+from textattack_semparse.transformations.seq2seq_generator import Seq2SeqGenerator
 
 DEFAULT_BRIDGES: tuple[tuple[str, str], ...] = (
     ("Helsinki-NLP/opus-mt-en-ru", "Helsinki-NLP/opus-mt-ru-en"),

@@ -161,7 +161,7 @@ class MaskedLMCandidates:
         with torch.inference_mode():
             logits = model(input_ids=input_ids, attention_mask=attention_mask).logits
         special_ids = set(tokenizer.all_special_ids)
-        results = []
+        results: list[list[tuple[str, float]]] = []
         for row, ids in enumerate(input_ids.tolist()):
             positions = [p for p, token_id in enumerate(ids) if token_id == tokenizer.mask_token_id]
             if len(positions) != 1:

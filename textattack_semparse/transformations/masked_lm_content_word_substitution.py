@@ -13,13 +13,13 @@ from textattack.shared import AttackedText
 from textattack.transformations import WordSwap
 
 from textattack_semparse.arguments import check_count
+from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 from textattack_semparse.transformations.derived_text import (
     check_question_length,
     match_case,
     question_text,
     question_word_count,
 )
-from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 from textattack_semparse.transformations.masked_lm_candidates import MaskedLMCandidates
 
 DEFAULT_MODEL = "google/electra-base-generator"

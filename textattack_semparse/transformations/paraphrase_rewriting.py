@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from textattack_semparse.arguments import check_count
-from textattack_semparse.transformations.seq2seq_generator import Seq2SeqGenerator
 from textattack_semparse.transformations.sentence_rewrite_transformation import SentenceRewriteTransformation
+from textattack_semparse.transformations.seq2seq_generator import Seq2SeqGenerator
 
 DEFAULT_MODEL = "tuner007/pegasus_paraphrase"
 """A public PEGASUS model fine-tuned for sentence paraphrasing (no task prefix)."""

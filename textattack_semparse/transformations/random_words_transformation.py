@@ -129,7 +129,7 @@ class RandomWordsTransformation(Transformation):
                 second = self._rng.randrange(count - 1)
                 second += second >= first
                 pair = (positions[first], positions[second])
-                candidate = pair if pair[0] < pair[1] else (pair[1], pair[0])
+                candidate: tuple[int, ...] = pair if pair[0] < pair[1] else (pair[1], pair[0])
             else:
                 candidate = tuple(sorted(self._rng.sample(positions, size)))
             if candidate in yielded or not self.accepts(words, candidate):

@@ -69,7 +69,7 @@ def visually_similar_characters() -> Mapping[str, tuple[str, ...]]:
         >>> [visually_similar_characters()[c] for c in "ola"]
         [('0',), ('1',), ('@',)]
     """
-    text = resources.files("textattack_semparse").joinpath("resources", VISUAL_CHARACTERS_RESOURCE).read_text("utf-8")
+    text = (resources.files("textattack_semparse") / "resources" / VISUAL_CHARACTERS_RESOURCE).read_text("utf-8")
     table: dict[str, tuple[str, ...]] = {}
     for line in text.splitlines():
         fields = line.split()

@@ -14,6 +14,7 @@ from textattack.shared import AttackedText
 from textattack.transformations import WordSwap
 
 from textattack_semparse.arguments import check_count
+from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 from textattack_semparse.linguistics.inflection import lemmatize
 from textattack_semparse.linguistics.spacy_pipeline import DEFAULT_PIPELINE, parse_words
 from textattack_semparse.linguistics.wordnet import load_wordnet
@@ -23,7 +24,6 @@ from textattack_semparse.transformations.derived_text import (
     match_case,
     question_word_count,
 )
-from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 
 _WORDNET_POS = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
 # Penn tags whose form differs from the lemma; other tags take the WordNet lemma as is.

@@ -16,7 +16,7 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
@@ -145,9 +145,9 @@ class _TableIndex:
 def _index(table: Table) -> _TableIndex:
     columns = []
     for index in range(table.num_columns):
-        cells = table.column(index)
-        numbers = tuple(cell_number(cell) for cell in cells)
-        filled = [number for number, cell in zip(numbers, cells) if cell.strip() and cell.strip() not in {"-", "—", "–"}]
+        column_cells = table.column(index)
+        numbers = tuple(cell_number(cell) for cell in column_cells)
+        filled = [number for number, cell in zip(numbers, column_cells) if cell.strip() and cell.strip() not in {"-", "—", "–"}]
         numeric = bool(filled) and sum(number is not None for number in filled) >= NUMERIC_SHARE * len(filled)
         columns.append(_Column(index, _content_lemmas(_tokens(table.header[index])), numbers, numeric))
     cells: dict[tuple[str, ...], list[tuple[int, int]]] = {}
@@ -274,7 +274,7 @@ class _Question:
         overlap = len(column.lemmas & lemmas)
         return overlap + (overlap / len(column.lemmas) if column.lemmas else 0.0) * 0.5
 
-    def _best_column(self, lemmas: frozenset[str], *, exclude: set[int] = frozenset(), numeric: bool | None = None) -> int | None:
+    def _best_column(self, lemmas: frozenset[str], *, exclude: Collection[int] = frozenset(), numeric: bool | None = None) -> int | None:
         best, best_score = None, 0.0
         for column in self.index.columns:
             if column.index in exclude or (numeric is not None and column.numeric != numeric):
@@ -373,8 +373,9 @@ class _Question:
         column = self._numeric_column(self._mention_columns())
         if column is None:
             return None
-        scored = [(self._value(column, mention.rows), mention) for mention in candidates]
-        scored = [(value, mention) for value, mention in scored if value is not None]
+        scored = [
+            (value, mention) for mention in candidates if (value := self._value(column, mention.rows)) is not None
+        ]
         if not scored:
             return None
         pick = max if larger else min
@@ -399,7 +400,11 @@ class _Question:
         condition = self.condition
         if condition is not None:
             numbers = self.index.columns[condition.column].numbers
-            rows = {row for row in rows if numbers[row] is not None and condition.low <= numbers[row] <= condition.high}
+            rows = {
+                row
+                for row in rows
+                if (number := numbers[row]) is not None and condition.low <= number <= condition.high
+            }
         return sorted(rows)
 
     def _cell_mentions(self) -> list[_Mention]:
@@ -462,11 +467,12 @@ class _Question:
         if named_numeric is not None and not self._best_column(self.focus, exclude=exclude, numeric=False):
             # "how many points did X score?": the named number in X's row; "how many total goals were
             # scored?": their sum over the rows
-            numbered = [row for row in rows if self.index.columns[named_numeric].numbers[row] is not None]
+            numbers = self.index.columns[named_numeric].numbers
+            numbered = {row: number for row in rows if (number := numbers[row]) is not None}
             if len(numbered) == 1 or numbered and self._cell_mentions():
-                return [self.table.rows[numbered[0]][named_numeric]]  # the cell as written: "1,279,555"
+                return [self.table.rows[next(iter(numbered))][named_numeric]]  # the cell as written: "1,279,555"
             if numbered and "total" in self.words:
-                return [format_number(sum(self.index.columns[named_numeric].numbers[row] for row in numbered))]
+                return [format_number(sum(numbered.values()))]
         return [str(len(rows))]
 
     def _sum(self) -> list[str] | None:
@@ -507,12 +513,13 @@ class _Question:
 
     def _lookup(self) -> list[str] | None:
         cells = self._cell_mentions()
-        if not cells and self.condition is None:
-            return None
-        rows = self._filtered_rows()
         if not cells:  # "which engines were used after 1999?": the rows meeting the condition
-            answer_column = self._answer_column({self.condition.column})
-            return list(dict.fromkeys(self.table.rows[row][answer_column] for row in rows)) or None
+            condition = self.condition
+            if condition is None:
+                return None
+            answer_column = self._answer_column({condition.column})
+            return list(dict.fromkeys(self.table.rows[row][answer_column] for row in self._filtered_rows())) or None
+        rows = self._filtered_rows()
         mention = max(cells, key=lambda m: len(m.text))
         if "same" in self.words:
             return self._same(mention)

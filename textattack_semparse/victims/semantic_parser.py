@@ -156,7 +156,7 @@ class SemanticParser(ReprMixin, ModelWrapper):
 
     def _count(self, outputs: list[str]) -> None:
         """Count parsed and failed inputs; stop when failures exceed ``max_failure_rate``."""
-        errors = [output.error for output in outputs if getattr(output, "error", None) is not None]
+        errors = [error for output in outputs if (error := getattr(output, "error", None)) is not None]
         self.inputs_parsed += len(outputs)
         self.inputs_failed += len(errors)
         too_many = self.inputs_failed > self.max_failure_rate * self.inputs_parsed

@@ -164,10 +164,10 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
         for name, value in (("batch_size", batch_size), ("max_input_length", max_input_length)):
             if not _is_int_at_least(value, 1):
                 raise ValueError(f"{name} must be a positive int, got {value!r}.")
-        for name, value in (("max_new_tokens", max_new_tokens), ("num_beams", num_beams)):
-            if value is not None and not _is_int_at_least(value, 1):
+        for name, optional in (("max_new_tokens", max_new_tokens), ("num_beams", num_beams)):
+            if optional is not None and not _is_int_at_least(optional, 1):
                 raise ValueError(
-                    f"{name} must be a positive int, or None for the model's generation config, got {value!r}."
+                    f"{name} must be a positive int, or None for the model's generation config, got {optional!r}."
                 )
         if not _is_int_at_least(cache_size, 0):
             raise ValueError(f"cache_size must be a non-negative int (0 disables the cache), got {cache_size!r}.")

@@ -22,8 +22,8 @@ import torch
 
 from textattack_semparse.tables.answers import format_answer
 from textattack_semparse.tables.table import Table
-from textattack_semparse.victims.lazy_pretrained import LOAD_ERRORS, LazyPretrained, unloadable
 from textattack_semparse.torch_device import resolve_device, resolve_dtype
+from textattack_semparse.victims.lazy_pretrained import LOAD_ERRORS, LazyPretrained, unloadable
 from textattack_semparse.victims.semantic_parser import ParserInput, SemanticParser
 
 TABLE_CACHE_SIZE = 256
@@ -54,7 +54,7 @@ def format_number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.3f}".rstrip("0").rstrip(".")
 
 
-def pretrained_table_qa_class(path: str | os.PathLike[str]) -> type[TableQAParser] | None:
+def pretrained_table_qa_class(path: str | os.PathLike[str]) -> type[_PretrainedTableQAParser] | None:
     """The victim class for a local Table QA model directory: :class:`TapasParser` when its
     ``config.json`` lists ``TapasForQuestionAnswering`` (or its tokenizer is a ``TapasTokenizer``),
     :class:`TapexParser` when its tokenizer is a ``TapexTokenizer`` (TAPEX, OmniTab); else ``None``.

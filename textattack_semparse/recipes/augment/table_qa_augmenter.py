@@ -12,7 +12,7 @@ from textattack_semparse.attack_attrs import record_gold_output
 from textattack_semparse.registry import get_registry
 from textattack_semparse.tables import ROBUT_AUGMENTATION_PERTURBATIONS
 from textattack_semparse.tables.table import Table
-from textattack_semparse.tables.table_text import QUESTION_COLUMN, freeze_table_column, table_input, table_of
+from textattack_semparse.tables.table_text import QUESTION_COLUMN, TABLE_COLUMN, freeze_table_column, table_input
 
 
 class TableQAAugmenter:
@@ -52,7 +52,7 @@ class TableQAAugmenter:
 
     def augment(self, question: str, table: Table, gold: str) -> list[tuple[str, str, Table]]:
         """``(perturbation, question, table)`` per perturbation that applies, in perturbation order."""
-        rows = []
+        rows: list[tuple[str, str, Table]] = []
         for name, transformation in self._transformations.items():
             text = AttackedText(table_input(question, table))
             record_gold_output(text, gold)
@@ -60,5 +60,6 @@ class TableQAAugmenter:
             if not outputs:
                 continue
             output = random.Random(f"{self.seed}:{name}:{question}").choice(outputs)
-            rows.append((name, output._text_input[QUESTION_COLUMN], table_of(output)))
+            table_output = Table.from_json(output._text_input[TABLE_COLUMN])  # the output keeps the input's table column
+            rows.append((name, output._text_input[QUESTION_COLUMN], table_output))
         return rows

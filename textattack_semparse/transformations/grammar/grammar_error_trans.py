@@ -12,8 +12,7 @@ from textattack_semparse.transformations.grammar.grammar_edit import GrammarEdit
 from textattack_semparse.transformations.grammar.grammar_error_transformation import GrammarErrorTransformation
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc
-    from spacy.tokens import Token
+    from spacy.tokens import Doc, Token
 
 _LINKING_ADVERBS = frozenset({"however", "thus", "also", "therefore", "moreover", "besides"})
 _WH_TAGS = frozenset({"WDT", "WP", "WRB"})

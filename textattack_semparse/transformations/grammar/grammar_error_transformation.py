@@ -19,8 +19,8 @@ from textattack.transformations import WordSwap
 from textattack_semparse.arguments import check_count, check_seed
 from textattack_semparse.errors import closest_match_hint
 from textattack_semparse.linguistics.spacy_pipeline import parse_words
-from textattack_semparse.transformations.grammar.error_model import CONFUSION_TYPES, NULL, ErrorModel
 from textattack_semparse.transformations.derived_text import check_question_length, distinct_new_texts
+from textattack_semparse.transformations.grammar.error_model import CONFUSION_TYPES, NULL, ErrorModel
 from textattack_semparse.transformations.grammar.grammar_edit import GrammarEdit
 
 if TYPE_CHECKING:

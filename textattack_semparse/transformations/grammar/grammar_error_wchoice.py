@@ -69,7 +69,7 @@ class GrammarErrorWchoice(GrammarErrorTransformation):
         return super().extra_repr_keys() + ["max_synonyms"]
 
     def _edits(self, doc: Doc) -> list[GrammarEdit]:
-        edits = []
+        edits: list[GrammarEdit] = []
         for token in doc:
             wordnet_pos = _WORDNET_POS.get(token.pos_)
             if wordnet_pos is None or token.is_stop or not token.text.isalpha():
@@ -77,7 +77,7 @@ class GrammarErrorWchoice(GrammarErrorTransformation):
             lemma = token.lemma_.lower()
             candidates: dict[str, None] = {}
             for synonym in _wordnet_synonyms(lemma, wordnet_pos):
-                new = synonym
+                new: str | None = synonym
                 if token.tag_ in _INFLECTED_TAGS:
                     new = inflect(synonym, token.tag_, guess=token.tag_ not in _GRADED_TAGS)
                 if new and new != token.lower_:

@@ -219,7 +219,8 @@ class ColumnAdding(TableTransformation):
         for _ in range(self.num_candidates * 10):
             if len(results) == self.num_candidates:
                 break
-            chosen, used = [], set()
+            chosen: list[tuple[str, tuple[str, ...], str]] = []
+            used: set[str] = set()
             for name, cells, source in rng.sample(eligible, len(eligible)):
                 if normalize_value(name) not in used and len(chosen) < self.num_columns:
                     chosen.append((name, cells, source))

@@ -77,7 +77,7 @@ class HeaderRenaming(TableTransformation):
             if len(results) == self.num_candidates:
                 break
             new_header = list(header)
-            renamed = []
+            renamed: list[tuple[str, str]] = []
             for index in sorted(rng.sample(sorted(options), count)):
                 used = {normalize_value(new) for _, new in renamed}
                 names = [name for name in options[index] if normalize_value(name) not in used]

@@ -61,7 +61,6 @@ def before_import() -> None:
     sends its messages nowhere (:func:`_quiet_nltk_downloads`).
     """
     import _textattack_semparse_autoload
-
     from textattack_semparse.offline import STOPWORDS_RESOURCE
 
     _textattack_semparse_autoload.after_import("nltk", _quiet_nltk_downloads)

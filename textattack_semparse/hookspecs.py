@@ -20,13 +20,13 @@ per plugin, so a name registered by two plugins is reported with both providers.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Union
+from typing import Any
 
 import pluggy
 
 hookspec = pluggy.HookspecMarker("textattack_semparse")
 
-EntrySpec = Union[str, Mapping[str, Any]]
+EntrySpec = str | Mapping[str, Any]
 """``"package.module:Attribute"`` or ``{"target": ..., "options": ..., "dataset": ..., "description": ...}``."""
 
 

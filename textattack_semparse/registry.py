@@ -396,7 +396,7 @@ def build_registry(manager: pluggy.PluginManager) -> Registry:
     return registry
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cached_registry(autoload: bool, disabled: frozenset[str]) -> Registry:
     return build_registry(make_plugin_manager(autoload=autoload, disabled=disabled))
 

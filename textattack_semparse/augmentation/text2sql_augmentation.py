@@ -19,7 +19,6 @@ from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.datasets.text2sql import fill_placeholders, load_text2sql, select_split
 from textattack_semparse.sql.literals import sql_literals
 
-
 _TOKEN = "A-Za-z0-9_"
 
 def _occurs(name: str, text: str) -> bool:

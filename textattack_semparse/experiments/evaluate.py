@@ -58,9 +58,8 @@ class EvaluateConfig:
 
 def run(config: EvaluateConfig, context: RunContext | None = None) -> dict[str, Any]:
     """The report of :func:`evaluate_victim` for ``config``, also written to ``config.output``."""
-    from textattack_semparse.victims.resolution import check_victim_name
-
     from textattack_semparse.registry import get_registry
+    from textattack_semparse.victims.resolution import check_victim_name
 
     context = context or RunContext()
     model = victim_name_with_options(config.model, shots=config.shots, selection=config.selection)

@@ -13,7 +13,6 @@ import datetime
 import json
 import platform
 import shlex
-from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any

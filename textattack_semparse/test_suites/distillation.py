@@ -177,8 +177,10 @@ class SuiteReport:
             )
             + f", {self.gold_nonempty_on_every_database} non-empty on every database"
             + (f" ({self.gold_nonempty_share:.1%})" if self.gold_nonempty_share is not None else ""),
-            f"Neighbours: {self.neighbours_generated} generated, {self.neighbours_valid} valid "
-            f"({self.neighbours_identical} identical to the gold as compared, {self.neighbours_invalid} invalid)",
+            (
+                f"Neighbours: {self.neighbours_generated} generated, {self.neighbours_valid} valid "
+                f"({self.neighbours_identical} identical to the gold as compared, {self.neighbours_invalid} invalid)"
+            ),
             "Distinguished: "
             + (
                 f"{self.distinguished_by_original} by the original alone, "

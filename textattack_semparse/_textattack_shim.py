@@ -87,7 +87,7 @@ def _nltk_search_path() -> list[str]:
     return folders
 
 
-def _quiet_nltk_downloads(nltk: ModuleType) -> None:
+def _quiet_nltk_downloads(nltk: Any) -> None:
     """Make ``nltk.download`` print nothing until :func:`_restore_nltk_downloads` (TextAttack's
     package has executed)."""
     download = nltk.download
@@ -104,7 +104,7 @@ def _quiet_nltk_downloads(nltk: ModuleType) -> None:
 
 
 def _restore_nltk_downloads() -> None:
-    nltk = sys.modules.get("nltk")
+    nltk: Any = sys.modules.get("nltk")
     original = getattr(getattr(nltk, "download", None), _PATCHED, None)
     if nltk is not None and original is not None:
         nltk.download = original
@@ -275,7 +275,7 @@ def _create_loggers_from_args(original: Callable[[Any], Any], args: Any) -> Any:
     return log_manager
 
 
-def _attack_dataset(original: Callable[[], Any]) -> Any:
+def _attack_dataset(original: functools.partial[Any]) -> Any:
     attacker = original.args[0]
     try:
         return original()

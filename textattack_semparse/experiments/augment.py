@@ -50,6 +50,9 @@ missing optional package ``ImportError``); with the plugin's ``SemparseError`` (
 or spaCy pipeline raises ``ResourceError``) these skip a recipe's own operation and stop a run
 that named it with ``perturbations``."""
 
+SKIPPED_ERRORS: tuple[type[BaseException], ...] = (*UNAVAILABLE_ERRORS, SemparseError)
+"""What skips one of a recipe's own operations when sampling (:data:`UNAVAILABLE_ERRORS` and the plugin's errors)."""
+
 MDA_SETTING = "huang-2021"
 """The robustness setting whose per-operation rules ``sample`` follows (:func:`mda_rule`):
 Huang et al. (2021) perturb with the same operations for MDA as for their test sets."""
@@ -504,7 +507,7 @@ def _augment_sampled(
             with _progress(context, f"{operation} (sampling {size})", lambda: size) as advance:
                 augment = _advancing(protecting_literals(augmenter), advance)
                 sample = sample_operation(operation, items, augment, fraction=fraction, seed=config.seed)
-        except (*UNAVAILABLE_ERRORS, SemparseError) as error:
+        except SKIPPED_ERRORS as error:
             reason = f"{type(error).__name__}: {' '.join(str(error).split())}"
             if config.perturbations is None and not isinstance(error, RecipeError):
                 context.say(f"  {operation:<22} skipped: its model or resource is not available ({reason})")

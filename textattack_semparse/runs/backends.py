@@ -63,13 +63,11 @@ class SerialBackend:
         self, make_worker: Callable[[], Worker], call: Callable[[Worker, Task], Result], tasks: Iterable[Task]
     ) -> Iterator[Result]:
         iterator = iter(tasks)
-        first = next(iterator, _NO_TASK)
-        if first is _NO_TASK:
-            return
-        worker = make_worker()
-        yield call(worker, first)
-        for task in iterator:
-            yield call(worker, task)
+        for first in iterator:  # the worker is built only when there is a task
+            worker = make_worker()
+            yield call(worker, first)
+            for task in iterator:
+                yield call(worker, task)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -80,8 +78,6 @@ class SerialBackend:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-
-_NO_TASK = object()
 
 
 class WorkerLost(RuntimeError):
@@ -159,11 +155,11 @@ class RayBackend:
     def map(
         self, make_worker: Callable[[], Worker], call: Callable[[Worker, Task], Result], tasks: Iterable[Task]
     ) -> Iterator[Result]:
-        iterator = enumerate(tasks)
-        first = next(iterator, None)
+        numbered = enumerate(tasks)
+        first = next(numbered, None)
         if first is None:
             return
-        iterator = itertools.chain([first], iterator)
+        iterator = itertools.chain([first], numbered)
         ray = self._ray()
         from ray.exceptions import RayActorError, RayTaskError
 

@@ -21,10 +21,10 @@ Example:
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator, MutableMapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, TypeVar
 
 from textattack_semparse.arguments import check_choice, check_count
@@ -86,7 +86,9 @@ class RunContext:
         self.say = say if say is not None else _silent
         self._backend: Backend | None = None
 
-    def open_directory(self, path: str | Path, command: str, configuration: dict[str, Any]) -> RunDirectory:
+    def open_directory(
+        self, path: str | os.PathLike[str], command: str, configuration: dict[str, Any]
+    ) -> RunDirectory:
         """The run directory at ``path`` for ``command`` with ``configuration``, as the options
         ask (resumed, or started afresh); call it only once everything the run needs is checked."""
         directory = RunDirectory(

@@ -36,7 +36,7 @@ WAY_OUT = "choose another --output-dir, or add --overwrite to delete that run an
 """How to leave a refused directory, in every message that refuses one."""
 
 
-def atomic_write_text(path: str | Path, text: str) -> None:
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` so that readers see the old file or the whole new one, never a part."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -91,7 +91,7 @@ class RunDirectory:
 
     def __init__(
         self,
-        path: str | Path,
+        path: str | os.PathLike[str],
         command: str,
         configuration: Mapping[str, Any],
         *,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import torch
 
+from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError
+
 
 def resolve_device(device: str | None) -> str:
     """``device`` checked and normalised; ``None`` picks ``"cuda"`` when available, else ``"cpu"``.
@@ -19,16 +21,16 @@ def resolve_device(device: str | None) -> str:
     if device is None:
         return "cuda" if torch.cuda.is_available() else "cpu"
     if not isinstance(device, str):
-        raise TypeError(f"device must be a str such as 'cpu' or 'cuda:0', or None, got {device!r}.")
+        raise ConfigurationTypeError(f"device must be a str such as 'cpu' or 'cuda:0', or None, got {device!r}.")
     try:
         parsed = torch.device(device)
     except RuntimeError as error:
-        raise ValueError(
+        raise ConfigurationError(
             f"device={device!r} is not a torch device; use 'cpu', 'cuda', 'cuda:<index>', 'mps', "
             "or None to pick CUDA when available."
         ) from error
     if parsed.type == "cuda" and not torch.cuda.is_available():
-        raise ValueError(
+        raise ConfigurationError(
             f"device={device!r} asks for CUDA, but torch.cuda.is_available() is False on this machine. "
             "Pass device='cpu' or device=None."
         )

@@ -118,7 +118,7 @@ def test_the_model_loads_on_first_use_and_is_not_pickled(wtq_tapas):
 
 
 def test_a_missing_model_is_a_victim_error_naming_the_fix(tmp_path):
-    with pytest.raises(VictimError, match="local directory with config.json"):
+    with pytest.raises(VictimError, match="there is no such local directory. Pass the directory save_pretrained wrote"):
         TapasParser(tmp_path / "missing", device="cpu")(INPUTS[:1])
 
 

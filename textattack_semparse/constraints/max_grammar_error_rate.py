@@ -10,6 +10,7 @@ from textattack.constraints import Constraint
 from textattack.shared import AttackedText
 
 from textattack_semparse.arguments import check_count
+from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.transformations.grammar.grammar_error_transformation import GRAMMAR_ERRORS_ATTR, error_budget
 
 
@@ -46,7 +47,7 @@ class MaxGrammarErrorRate(Constraint):
 
     def __init__(self, max_rate: float = 0.15, min_threshold: int = 1) -> None:
         if isinstance(max_rate, bool) or not isinstance(max_rate, (int, float)) or not 0 <= max_rate <= 1:
-            raise ValueError(f"max_rate must be a number in [0, 1] (errors per word), got {max_rate!r}.")
+            raise ConfigurationError(f"max_rate must be a number in [0, 1] (errors per word), got {max_rate!r}.")
         check_count("min_threshold", min_threshold, minimum=0)
         super().__init__(compare_against_original=True)
         self.max_rate = float(max_rate)

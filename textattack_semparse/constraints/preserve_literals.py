@@ -13,6 +13,7 @@ from textattack.shared import AttackedText
 
 from textattack_semparse.attack_attrs import gold_output, original_text
 from textattack_semparse.datasets.logical_form import logical_form_literals
+from textattack_semparse.errors import ConfigurationTypeError
 from textattack_semparse.sql.literals import literal_word_indices, sql_literals
 
 
@@ -62,9 +63,9 @@ class PreserveLiterals(PreTransformationConstraint):
 
     def __init__(self, literals: Iterable[str] | None = None, dialect: str = "mysql") -> None:
         if isinstance(literals, str):
-            raise TypeError(f"literals must be an iterable of strings, not the string {literals!r}; wrap it in a list.")
+            raise ConfigurationTypeError(f"literals must be an iterable of strings, not the string {literals!r}; wrap it in a list.")
         if not isinstance(dialect, str) or not dialect:
-            raise TypeError(f"dialect must be a sqlglot dialect name such as 'mysql', got {dialect!r}.")
+            raise ConfigurationTypeError(f"dialect must be a sqlglot dialect name such as 'mysql', got {dialect!r}.")
         self.literals = None if literals is None else tuple(str(literal) for literal in literals)
         self.dialect = dialect
 

@@ -14,6 +14,7 @@ import torch
 from textattack.constraints.semantics.sentence_encoders import SentenceEncoder
 
 from textattack_semparse.arguments import check_count
+from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.linguistics.sentence_embeddings import SentenceEmbeddings
 
 if TYPE_CHECKING:
@@ -81,10 +82,10 @@ class SentenceBERTSimilarity(SentenceEncoder):
         device: str | None = None,
     ) -> None:
         if metric not in _METRIC_RANGES:
-            raise ValueError(f"Unknown metric {metric!r}; accepted: {', '.join(_METRIC_RANGES)}.")
+            raise ConfigurationError(f"Unknown metric {metric!r}; accepted: {', '.join(_METRIC_RANGES)}.")
         low, high = _METRIC_RANGES[metric]
         if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not low <= threshold <= high:
-            raise ValueError(f"threshold for metric {metric!r} must be a number in [{low}, {high}], got {threshold!r}.")
+            raise ConfigurationError(f"threshold for metric {metric!r} must be a number in [{low}, {high}], got {threshold!r}.")
         check_count("window_size", window_size, none_means="whole text")
         self.embeddings = SentenceEmbeddings(
             model_name_or_path, batch_size=batch_size, cache_size=cache_size, device=device

@@ -35,6 +35,7 @@ from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.datasets.logical_form import Constant, logical_form_constants
 from textattack_semparse.datasets.text2sql import fill_placeholders
 from textattack_semparse.datasets.value_lexicon import ValueLexicon, normalize_text, word_pattern
+from textattack_semparse.errors import ConfigurationError
 
 ANONYMIZATION_FILE = "semparse_anonymization.json"
 """Saved beside a trained model; :class:`~textattack_semparse.victims.seq2seq_parser.Seq2SeqParser`
@@ -86,7 +87,7 @@ class EntityAnonymizer:
         atoms: Mapping[str, Mapping[str, str]] | None = None,
     ) -> None:
         if style not in STYLES:
-            raise ValueError(f"style must be one of {', '.join(STYLES)}, got {style!r}.")
+            raise ConfigurationError(f"style must be one of {', '.join(STYLES)}, got {style!r}.")
         self.lexicon = lexicon
         self.style = style
         self.atoms = {key: dict(by_type) for key, by_type in (atoms or {}).items()}
@@ -102,7 +103,7 @@ class EntityAnonymizer:
         """
         examples = list(examples)
         if not examples:
-            raise ValueError("EntityAnonymizer.fit needs training examples; got none.")
+            raise ConfigurationError("EntityAnonymizer.fit needs training examples; got none.")
         if any(example.template_gold is not None for example in examples):
             return cls(ValueLexicon.from_examples(examples, database=database), "sql")
         counts: dict[str, Counter[tuple[str, str]]] = {}

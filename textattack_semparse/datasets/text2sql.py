@@ -24,7 +24,7 @@ from types import MappingProxyType
 from typing import Any
 
 from textattack_semparse.datasets.example import SemparseExample
-from textattack_semparse.errors import DatasetError, closest_match_hint
+from textattack_semparse.errors import ConfigurationError, DatasetError, closest_match_hint
 
 SPLIT_TYPES = ("question", "query")
 """Accepted ``split_type`` values: the question split and the query (template) split."""
@@ -221,7 +221,7 @@ def _entry_examples(entry: Any, path: Path, index: int) -> list[SemparseExample]
 
 def _check_split_type(split_type: str) -> str:
     if split_type not in SPLIT_TYPES:
-        raise ValueError(
+        raise ConfigurationError(
             f"split_type={split_type!r} is not one of {SPLIT_TYPES}: 'question' splits questions, "
             f"'query' splits SQL templates.{closest_match_hint(str(split_type), SPLIT_TYPES)}"
         )

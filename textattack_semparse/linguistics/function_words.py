@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from importlib import resources
 from types import MappingProxyType
 
-from textattack_semparse.errors import closest_match_hint
+from textattack_semparse.errors import ConfigurationError, closest_match_hint
 
 _RESOURCE = "function_words.txt"
 
@@ -101,7 +101,7 @@ def load_word_list(name: str) -> tuple[str, ...]:
     resource = WORD_LISTS.get(name)
     if resource is None:
         flat = [key for key, value in WORD_LISTS.items() if value is not None]
-        raise ValueError(
+        raise ConfigurationError(
             f"No flat function-word list {name!r}.{closest_match_hint(name, WORD_LISTS)} Lists: {', '.join(flat)}."
         )
     text = (resources.files("textattack_semparse") / "resources" / resource).read_text("utf-8")

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from textattack_semparse.arguments import check_count
+from textattack_semparse.errors import ConfigurationTypeError
 from textattack_semparse.torch_device import resolve_device
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ class SentenceEmbeddings:
         for name, value, minimum in (("batch_size", batch_size, 1), ("cache_size", cache_size, 0)):
             check_count(name, value, minimum=minimum)
         if model_name_or_path is not None and (not isinstance(model_name_or_path, str) or not model_name_or_path):
-            raise TypeError(f"model_name_or_path must be a model name or path string, got {model_name_or_path!r}.")
+            raise ConfigurationTypeError(f"model_name_or_path must be a model name or path string, got {model_name_or_path!r}.")
         self.model_name_or_path = model_name_or_path
         self.batch_size = batch_size
         self.cache_size = cache_size

@@ -44,14 +44,14 @@ from typing import TYPE_CHECKING, Any
 from textattack_semparse.errors import DatasetError, VictimError, closest_match_hint
 from textattack_semparse.llm.few_shot_selection import SELECTOR_NAMES
 from textattack_semparse.llm.response_cache import CacheCounts
-from textattack_semparse.victims.llm_victim_name import is_llm_victim_name, parse_llm_victim_name, with_options
 from textattack_semparse.metrics.lexical_diversity import LexicalDiversity, lexical_diversity
 from textattack_semparse.robustness.robustness_report import RobustnessReport
 from textattack_semparse.robustness.selection_settings import DEFAULT_SETTING
 from textattack_semparse.runs.backends import Backend, SerialBackend
-from textattack_semparse.runs.progress import progress_bar
 from textattack_semparse.runs.journal import Journal
+from textattack_semparse.runs.progress import progress_bar
 from textattack_semparse.runs.run_directory import RUN_FILE, RunDirectory, atomic_write_text
+from textattack_semparse.victims.llm_victim_name import is_llm_victim_name, parse_llm_victim_name, with_options
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -24,8 +24,8 @@ from textattack_semparse.cache import cache_dir
 from textattack_semparse.errors import VictimError
 from textattack_semparse.llm.few_shot_selection import selector_from_name
 from textattack_semparse.llm.prompts import DatabasePrompt, PromptTemplate
-from textattack_semparse.llm.table_prompt import TablePrompt
 from textattack_semparse.llm.response_cache import CacheCounts, ResponseCache
+from textattack_semparse.llm.table_prompt import TablePrompt
 from textattack_semparse.sql.completion_sql import extract_sql
 from textattack_semparse.tables.answers import format_answer
 from textattack_semparse.tables.table import Table

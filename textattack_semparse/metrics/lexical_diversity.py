@@ -32,6 +32,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.sql.literals import literal_words
 
 MTLD_THRESHOLD = 0.72  # McCarthy and Jarvis (2010)'s factor size
@@ -168,7 +169,7 @@ def mtld(tokens: Sequence[str], threshold: float = MTLD_THRESHOLD) -> float:
         inf
     """
     if not 0.0 < threshold < 1.0:
-        raise ValueError(
+        raise ConfigurationError(
             f"mtld() threshold must be between 0 and 1 (exclusive), got {threshold!r}; the paper uses 0.72"
         )
     _require_tokens(tokens, "mtld")

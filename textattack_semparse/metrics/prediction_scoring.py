@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.scoring.outcome import Outcome
 from textattack_semparse.scoring.scoring import Scoring
 
@@ -57,7 +58,7 @@ def predict(
         ['A', 'B', 'A']
     """
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-        raise ValueError(f"batch_size must be a positive int, got {batch_size!r}.")
+        raise ConfigurationError(f"batch_size must be a positive int, got {batch_size!r}.")
     distinct = list(dict.fromkeys(inputs))
     if progress is not None:
         progress.set_total(len(distinct))

@@ -18,7 +18,13 @@ from textattack_semparse.attack_attrs import record_gold_output
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.constraints.sentence_bert_similarity import SentenceBERTSimilarity
 from textattack_semparse.datasets.example import SemparseExample
-from textattack_semparse.errors import DatasetError, ResourceError, SemparseError
+from textattack_semparse.errors import (
+    ConfigurationError,
+    ConfigurationTypeError,
+    DatasetError,
+    ResourceError,
+    SemparseError,
+)
 from textattack_semparse.linguistics.sentence_embeddings import SentenceEmbeddings
 from textattack_semparse.registry import get_registry
 from textattack_semparse.robustness.perturbed_utterance import PerturbedUtterance
@@ -94,9 +100,9 @@ def check_selection(candidates: int | None, keep: int | None) -> None:
     """``ValueError`` unless both are ``None`` or positive ints and ``keep <= candidates``."""
     for name, value in (("candidates", candidates), ("keep", keep)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-            raise ValueError(f"{name} must be a positive int or None (all), got {value!r}.")
+            raise ConfigurationError(f"{name} must be a positive int or None (all), got {value!r}.")
     if candidates is not None and keep is not None and keep > candidates:
-        raise ValueError(f"keep={keep} exceeds candidates={candidates}: cannot keep more candidates than are sampled.")
+        raise ConfigurationError(f"keep={keep} exceeds candidates={candidates}: cannot keep more candidates than are sampled.")
 
 
 def perturb_examples(
@@ -276,7 +282,7 @@ def build_test_set(
     if setting is not None:
         check_setting(setting)
     elif selection is None:
-        raise ValueError("build_test_set needs a setting (e.g. 'huang-2021') or a selection=(candidates, keep).")
+        raise ConfigurationError("build_test_set needs a setting (e.g. 'huang-2021') or a selection=(candidates, keep).")
     if selection is not None:
         check_selection(*selection)
     registry = get_registry()
@@ -450,7 +456,7 @@ class _DistinctOutputs(Transformation):
 
     def __init__(self, transformation: Transformation) -> None:
         if not isinstance(transformation, Transformation):
-            raise TypeError(f"A perturbation must be a TextAttack Transformation, got {transformation!r}.")
+            raise ConfigurationTypeError(f"A perturbation must be a TextAttack Transformation, got {transformation!r}.")
         self.transformation = transformation
 
     def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:

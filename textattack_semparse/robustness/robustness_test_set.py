@@ -26,7 +26,7 @@ from types import MappingProxyType
 from typing import Any
 
 from textattack_semparse.datasets.example import SemparseExample
-from textattack_semparse.errors import DatasetError
+from textattack_semparse.errors import ConfigurationError, DatasetError
 from textattack_semparse.robustness.perturbed_utterance import PerturbedUtterance
 from textattack_semparse.runs.run_directory import atomic_write_text
 from textattack_semparse.tables.table import Table
@@ -44,7 +44,7 @@ _RESERVED = {Path(MANIFEST).stem, Path(ORIGINALS).stem}
 def check_perturbation_name(name: str) -> str:
     """``name`` if it can name a JSONL file of the test set, else ``ValueError``."""
     if not isinstance(name, str) or not _FILE_NAME.fullmatch(name) or name in _RESERVED:
-        raise ValueError(
+        raise ConfigurationError(
             f"Perturbation name {name!r} cannot name a test-set file: use letters, digits, '.', '_' and '-' "
             f"(not starting with '.' or '-'), and not {' or '.join(sorted(_RESERVED))}."
         )

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from textattack_semparse.errors import closest_match_hint
+from textattack_semparse.errors import ConfigurationError, closest_match_hint
 
 Selection = tuple[int | None, int | None]
 """``(candidates, keep)``: outputs sampled per example, the most similar of them kept."""
@@ -78,7 +78,7 @@ def check_setting(setting: str) -> str:
         'zhuo-2023'
     """
     if setting not in SELECTION_SETTINGS:
-        raise ValueError(
+        raise ConfigurationError(
             f"Unknown selection setting {setting!r}.{closest_match_hint(str(setting), SELECTION_SETTINGS)} "
             f"Settings: {', '.join(SELECTION_SETTINGS)}."
         )

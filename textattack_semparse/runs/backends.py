@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol, TypeVar
 
 from textattack_semparse.arguments import check_count
+from textattack_semparse.errors import ConfigurationError
 
 Worker = TypeVar("Worker")
 Task = TypeVar("Task")
@@ -119,7 +120,7 @@ class RayBackend:
         check_count("workers", workers, minimum=1)
         check_count("in_flight", in_flight, minimum=1)
         if gpus_per_worker is not None and not gpus_per_worker >= 0:
-            raise ValueError(f"gpus_per_worker must be None or >= 0, got {gpus_per_worker!r}.")
+            raise ConfigurationError(f"gpus_per_worker must be None or >= 0, got {gpus_per_worker!r}.")
         self.workers = workers
         self.address = address
         self.gpus_per_worker = gpus_per_worker
@@ -221,4 +222,4 @@ def make_backend(name: str, *, workers: int = 2, address: str | None = None) -> 
         return SerialBackend()
     if name == "ray":
         return RayBackend(workers, address=address)
-    raise ValueError(f"Unknown backend {name!r}; choose one of {', '.join(BACKENDS)}.")
+    raise ConfigurationError(f"Unknown backend {name!r}; choose one of {', '.join(BACKENDS)}.")

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from textattack_semparse.errors import SchemaError
+from textattack_semparse.errors import ConfigurationError, SchemaError
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class Databases:
         if self.root is not None:
             object.__setattr__(self, "root", Path(self.root))
         if bool(self.files) == (self.root is not None):
-            raise ValueError("Databases takes either files (one database or a suite) or a root of per-db_id folders.")
+            raise ConfigurationError("Databases takes either files (one database or a suite) or a root of per-db_id folders.")
 
     def __getstate__(self) -> dict[str, Any]:
         return {"files": self.files, "root": self.root}  # folders are listed again where unpickled

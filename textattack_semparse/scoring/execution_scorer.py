@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from textattack_semparse.arguments import check_count
-from textattack_semparse.errors import DatasetError, SchemaError, closest_match_hint
+from textattack_semparse.errors import ConfigurationError, DatasetError, SchemaError, closest_match_hint
 from textattack_semparse.scoring.scorer import GoldError, Score, Scorer
 
 MODES = ("classical", "test-suite")
@@ -68,13 +68,13 @@ class ExecutionScorer(Scorer):
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
-            raise ValueError(
+            raise ConfigurationError(
                 f"Unknown execution mode {self.mode!r}; accepted: {', '.join(MODES)}.{closest_match_hint(self.mode, MODES)}"
             )
         for name in ("timeout", "gold_timeout"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-                raise ValueError(f"{name} must be a positive number of seconds, got {value!r}.")
+                raise ConfigurationError(f"{name} must be a positive number of seconds, got {value!r}.")
         check_count("max_rows", self.max_rows)
 
     @property

@@ -14,6 +14,7 @@ from textattack.shared import AttackedText
 
 from textattack_semparse.arguments import check_count, check_seed
 from textattack_semparse.attack_attrs import original_text
+from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.search_methods.grammar_edit_positions import GrammarEditPositions
 from textattack_semparse.transformations.grammar.grammar_edit import GrammarEdit
 from textattack_semparse.transformations.grammar.grammar_error_transformation import GRAMMAR_ERRORS_ATTR
@@ -118,7 +119,7 @@ class GrammarErrorGeneticAlgorithm(GrammarEditPositions, AlzantotGeneticAlgorith
     ) -> None:
         check_count("pop_size", pop_size)
         if isinstance(iterations_ratio, bool) or not isinstance(iterations_ratio, (int, float)) or iterations_ratio <= 0:
-            raise ValueError(f"iterations_ratio must be a positive number, got {iterations_ratio!r}.")
+            raise ConfigurationError(f"iterations_ratio must be a positive number, got {iterations_ratio!r}.")
         check_count("min_iterations", min_iterations)
         check_seed(seed)
         super().__init__(

@@ -9,6 +9,8 @@ from textattack.constraints import Constraint
 from textattack.goal_function_results import GoalFunctionResultStatus
 from textattack.search_methods import GreedyWordSwapWIR
 
+from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError
+
 
 class GreedyWordImportanceSearch(GreedyWordSwapWIR):
     """Greedy word-importance search that also drives insertions, deletions and suffixes.
@@ -55,10 +57,10 @@ class GreedyWordImportanceSearch(GreedyWordSwapWIR):
     ) -> None:
         methods = ("unk", "delete", "weighted-saliency", "gradient", "random")
         if wir_method not in methods:
-            raise ValueError(f"wir_method={wir_method!r} is not one of {methods}.")
+            raise ConfigurationError(f"wir_method={wir_method!r} is not one of {methods}.")
         for constraint in deferred_constraints:
             if not isinstance(constraint, Constraint):
-                raise TypeError(
+                raise ConfigurationTypeError(
                     f"deferred_constraints takes textattack Constraint instances (pre-transformation "
                     f"constraints belong in the attack's list), got {constraint!r}."
                 )

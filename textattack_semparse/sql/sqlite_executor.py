@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from textattack_semparse.errors import SchemaError, closest_match_hint
+from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError, SchemaError, closest_match_hint
 from textattack_semparse.sql.execution_result import ExecutionResult
 
 #: Authorizer actions a plain read-only query needs; every other action is denied.
@@ -113,7 +113,7 @@ class SQLiteExecutor:
         _check_int("cache_size", cache_size, minimum=0)
         _check_text_errors(text_errors)
         if not isinstance(db_path, (str, os.PathLike)):
-            raise TypeError(
+            raise ConfigurationTypeError(
                 f"db_path must be a str or os.PathLike path of an SQLite file, "
                 f"got {type(db_path).__name__}: {db_path!r}"
             )
@@ -367,9 +367,9 @@ def _row_bytes(row: tuple[Any, ...]) -> int:
 
 def _check_positive_number(name: str, value: object) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"{name} must be a number of seconds, got {type(value).__name__}: {value!r}")
+        raise ConfigurationTypeError(f"{name} must be a number of seconds, got {type(value).__name__}: {value!r}")
     if not (value > 0 and math.isfinite(value)):
-        raise ValueError(f"{name} must be a positive, finite number of seconds, got {value!r}")
+        raise ConfigurationError(f"{name} must be a positive, finite number of seconds, got {value!r}")
 
 
 def _lenient_text_decoder(errors: str) -> Callable[[bytes], str]:
@@ -383,7 +383,7 @@ def _lenient_text_decoder(errors: str) -> Callable[[bytes], str]:
 
 def _check_text_errors(value: object) -> None:
     if value not in TEXT_ERRORS:
-        raise ValueError(
+        raise ConfigurationError(
             f"text_errors must be one of {', '.join(map(repr, TEXT_ERRORS))}, got {value!r}."
             + (closest_match_hint(value, TEXT_ERRORS) if isinstance(value, str) else "")
         )
@@ -391,6 +391,6 @@ def _check_text_errors(value: object) -> None:
 
 def _check_int(name: str, value: object, *, minimum: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}: {value!r}")
+        raise ConfigurationTypeError(f"{name} must be an int, got {type(value).__name__}: {value!r}")
     if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value!r}")
+        raise ConfigurationError(f"{name} must be >= {minimum}, got {value!r}")

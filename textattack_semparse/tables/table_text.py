@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from textattack.constraints.pre_transformation import InputColumnModification
 from textattack.shared import AttackedText
 
+from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.tables.table import Table
 
 QUESTION_COLUMN = "question"
@@ -70,7 +71,7 @@ def with_table(current_text: AttackedText, table: Table, change: TableChange) ->
         ValueError: ``current_text`` has no table column.
     """
     if TABLE_COLUMN not in current_text.column_labels:
-        raise ValueError(
+        raise ConfigurationError(
             f"A table perturbation needs a '{TABLE_COLUMN}' input column, got columns {current_text.column_labels}; "
             "build Table QA inputs with table_input(question, table)."
         )

@@ -7,8 +7,8 @@ import logging
 import os
 import random
 import time
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import torch

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from textattack_semparse.arguments import check_count
+from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.transformations.sentence_rewrite_transformation import SentenceRewriteTransformation
 from textattack_semparse.transformations.seq2seq_generator import Seq2SeqGenerator
 
@@ -99,7 +100,7 @@ class BackTranslation(SentenceRewriteTransformation):
 def _bridge_pairs(bridges: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
     pairs = tuple(pair if isinstance(pair, str) else tuple(pair) for pair in bridges)
     if not pairs or not all(isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(m, str) and m for m in pair) for pair in pairs):
-        raise ValueError(
+        raise ConfigurationError(
             f"bridges must be a non-empty iterable of (to_bridge, from_bridge) model name or path pairs, "
             f"got {pairs!r}; pass None for the Russian, French and Japanese OPUS-MT models."
         )

@@ -13,6 +13,7 @@ from textattack.shared import AttackedText
 from textattack.shared.utils import words_from_text
 from textattack.transformations import Transformation
 
+from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError
 from textattack_semparse.transformations.derived_text import question_text, question_word_count, rebuild_question
 
 DEFAULT_STATEMENTS: tuple[str, ...] = (
@@ -65,11 +66,11 @@ class DistractionSuffix(Transformation):
 
     def __init__(self, statements: Iterable[str] | None = None) -> None:
         if isinstance(statements, str):
-            raise TypeError(f"statements must be an iterable of strings, not the string {statements!r}.")
+            raise ConfigurationTypeError(f"statements must be an iterable of strings, not the string {statements!r}.")
         if statements is not None:
             statements = tuple(" ".join(str(s).split()) for s in statements)
             if not statements or not all(words_from_text(s) for s in statements):
-                raise ValueError(
+                raise ConfigurationError(
                     f"statements must be non-empty strings containing words, got {statements!r}; "
                     "pass None for the paper's five statements."
                 )

@@ -13,6 +13,7 @@ from itertools import accumulate
 from textattack.shared import AttackedText
 from textattack.transformations import WordInsertion
 
+from textattack_semparse.errors import ConfigurationTypeError
 from textattack_semparse.transformations.derived_text import check_question_length
 from textattack_semparse.transformations.function_word_transformation import FunctionWordTransformation
 
@@ -81,7 +82,7 @@ class FunctionWordInsertion(FunctionWordTransformation, WordInsertion):
             seed=seed,
         )
         if not isinstance(insert_at_end, bool):
-            raise TypeError(f"insert_at_end must be a bool, got {insert_at_end!r}.")
+            raise ConfigurationTypeError(f"insert_at_end must be a bool, got {insert_at_end!r}.")
         self.insert_at_end = insert_at_end
 
     def _get_new_words(self, current_text: AttackedText, index: int) -> list[str]:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from textattack.transformations import Transformation
 
 from textattack_semparse.arguments import check_seed
-from textattack_semparse.errors import closest_match_hint
+from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError, closest_match_hint
 from textattack_semparse.linguistics.function_words import (
     MEANING_PRESERVING_CLASSES,
     PUNCTUATION,
@@ -76,35 +76,35 @@ class FunctionWordTransformation(Transformation):
     ) -> None:
         super().__init__()
         if function_words is not None and word_classes is not None:
-            raise ValueError("Pass function_words or word_classes, not both.")
+            raise ConfigurationError("Pass function_words or word_classes, not both.")
         requested_list = word_list
         if word_list is not None:
             if not isinstance(word_list, str):
-                raise TypeError(f"word_list must be a list name (str) or None, got {word_list!r}.")
+                raise ConfigurationTypeError(f"word_list must be a list name (str) or None, got {word_list!r}.")
             if word_list not in WORD_LISTS:
-                raise ValueError(
+                raise ConfigurationError(
                     f"Unknown word_list {word_list!r}.{closest_match_hint(word_list, WORD_LISTS)} "
                     f"Lists: {', '.join(WORD_LISTS)}."
                 )
             if word_list == "meaning-preserving":
                 word_list = None
             elif function_words is not None or word_classes is not None:
-                raise ValueError(f"Pass word_list={word_list!r} or function_words/word_classes, not both.")
+                raise ConfigurationError(f"Pass word_list={word_list!r} or function_words/word_classes, not both.")
         if isinstance(function_words, str):
-            raise TypeError(
+            raise ConfigurationTypeError(
                 f"function_words must be an iterable of words, not the string {function_words!r}; "
                 "wrap a single word in a list."
             )
         if function_words is not None:
             function_words = tuple(sorted({str(word).strip().lower() for word in function_words} - {""}))
             if not function_words:
-                raise ValueError("function_words is empty; pass at least one word or None for the packaged list.")
+                raise ConfigurationError("function_words is empty; pass at least one word or None for the packaged list.")
         if max_candidates_per_position is not None and (
             isinstance(max_candidates_per_position, bool)
             or not isinstance(max_candidates_per_position, int)
             or max_candidates_per_position < 1
         ):
-            raise ValueError(
+            raise ConfigurationError(
                 f"max_candidates_per_position must be a positive int or None (all words), "
                 f"got {max_candidates_per_position!r}."
             )
@@ -130,7 +130,7 @@ class FunctionWordTransformation(Transformation):
         classes = load_function_word_classes()
         for name in word_classes:
             if name not in classes:
-                raise ValueError(
+                raise ConfigurationError(
                     f"Unknown function-word class {name!r}.{closest_match_hint(name, classes)} "
                     f"Classes: {', '.join(classes)}."
                 )

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from textattack_semparse.arguments import check_count
+from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError
 from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.transformations.derived_text import is_single_word
 
@@ -59,11 +60,11 @@ class MaskedLMCandidates:
         device: str | None = None,
     ) -> None:
         if not isinstance(model_name_or_path, str) or not model_name_or_path:
-            raise TypeError(f"model_name_or_path must be a masked-LM name or path string, got {model_name_or_path!r}.")
+            raise ConfigurationTypeError(f"model_name_or_path must be a masked-LM name or path string, got {model_name_or_path!r}.")
         for name, value in (("batch_size", batch_size), ("max_length", max_length)):
             check_count(name, value)
         if device is not None and not isinstance(device, str):
-            raise TypeError(f"device must be a torch device string such as 'cpu' or None (auto), got {device!r}.")
+            raise ConfigurationTypeError(f"device must be a torch device string such as 'cpu' or None (auto), got {device!r}.")
         self.model_name_or_path = model_name_or_path
         self.batch_size = batch_size
         self.max_length = max_length
@@ -81,7 +82,7 @@ class MaskedLMCandidates:
             device = resolve_device(self.device)
             tokenizer = AutoTokenizer.from_pretrained(self.model_name_or_path)
             if tokenizer.mask_token_id is None:
-                raise ValueError(
+                raise ConfigurationError(
                     f"The tokenizer of {self.model_name_or_path!r} has no mask token; pass a masked language "
                     "model (BERT, RoBERTa, an ELECTRA generator ...)."
                 )

@@ -13,6 +13,7 @@ from textattack.shared import AttackedText
 from textattack.transformations import WordSwap
 
 from textattack_semparse.arguments import check_count
+from textattack_semparse.errors import ConfigurationTypeError
 from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 from textattack_semparse.transformations.derived_text import (
     check_question_length,
@@ -68,7 +69,7 @@ class MaskedLMContentWordSubstitution(WordSwap):
         super().__init__()
         check_count("top_k", top_k)
         if isinstance(function_words, str):
-            raise TypeError(f"function_words must be an iterable of words, not the string {function_words!r}.")
+            raise ConfigurationTypeError(f"function_words must be an iterable of words, not the string {function_words!r}.")
         self.masked_lm = MaskedLMCandidates(
             model_name_or_path, batch_size=batch_size, max_length=max_length, device=device
         )

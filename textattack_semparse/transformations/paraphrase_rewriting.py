@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from textattack_semparse.arguments import check_count
+from textattack_semparse.errors import ConfigurationTypeError
 from textattack_semparse.transformations.sentence_rewrite_transformation import SentenceRewriteTransformation
 from textattack_semparse.transformations.seq2seq_generator import Seq2SeqGenerator
 
@@ -61,7 +62,7 @@ class ParaphraseRewriting(SentenceRewriteTransformation):
     ) -> None:
         check_count("num_candidates", num_candidates)
         if not isinstance(prefix, str):
-            raise TypeError(f"prefix must be a string such as 'paraphrase: ' or '', got {prefix!r}.")
+            raise ConfigurationTypeError(f"prefix must be a string such as 'paraphrase: ' or '', got {prefix!r}.")
         self.generator = Seq2SeqGenerator(
             model_name_or_path,
             batch_size=batch_size,

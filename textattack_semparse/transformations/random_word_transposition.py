@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 from textattack.shared import AttackedText
 
+from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.transformations.derived_text import edit_words_if_placeable
 from textattack_semparse.transformations.random_words_transformation import RandomWordsTransformation
 
@@ -45,7 +46,7 @@ class RandomWordTransposition(RandomWordsTransformation):
     def __init__(self, num_words: int = 2, num_candidates: int = 20, seed: int | None = None) -> None:
         super().__init__(num_words=num_words, num_candidates=num_candidates, seed=seed)
         if num_words < 2:
-            raise ValueError(f"num_words must be at least 2 to swap words, got {num_words!r}.")
+            raise ConfigurationError(f"num_words must be at least 2 to swap words, got {num_words!r}.")
 
     edits_words_only = True
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from textattack_semparse.arguments import check_count
+from textattack_semparse.errors import ConfigurationTypeError
 from textattack_semparse.torch_device import resolve_device
 
 if TYPE_CHECKING:
@@ -50,11 +51,11 @@ class Seq2SeqGenerator:
         device: str | None = None,
     ) -> None:
         if not isinstance(model_name_or_path, str) or not model_name_or_path:
-            raise TypeError(f"model_name_or_path must be a seq2seq model name or path string, got {model_name_or_path!r}.")
+            raise ConfigurationTypeError(f"model_name_or_path must be a seq2seq model name or path string, got {model_name_or_path!r}.")
         for name, value in (("batch_size", batch_size), ("max_length", max_length), ("max_new_tokens", max_new_tokens)):
             check_count(name, value)
         if device is not None and not isinstance(device, str):
-            raise TypeError(f"device must be a torch device string such as 'cpu' or None (auto), got {device!r}.")
+            raise ConfigurationTypeError(f"device must be a torch device string such as 'cpu' or None (auto), got {device!r}.")
         self.model_name_or_path = model_name_or_path
         self.batch_size = batch_size
         self.max_length = max_length

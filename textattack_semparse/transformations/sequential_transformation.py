@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from textattack.shared import AttackedText
 from textattack.transformations import Transformation
 
+from textattack_semparse.errors import ConfigurationTypeError
 from textattack_semparse.transformations.derived_text import distinct_new_texts
 
 
@@ -42,7 +43,7 @@ class SequentialTransformation(Transformation):
     def __init__(self, first: Transformation, then: Transformation) -> None:
         for name, value in (("first", first), ("then", then)):
             if not isinstance(value, Transformation):
-                raise TypeError(f"{name} must be a TextAttack Transformation, got {value!r}.")
+                raise ConfigurationTypeError(f"{name} must be a TextAttack Transformation, got {value!r}.")
         self.first = first
         self.then = then
 

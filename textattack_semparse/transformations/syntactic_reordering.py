@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from textattack.shared import AttackedText
 from textattack.transformations import Transformation
 
+from textattack_semparse.errors import ConfigurationTypeError
 from textattack_semparse.linguistics.spacy_pipeline import DEFAULT_PIPELINE, parse_words
 from textattack_semparse.transformations.derived_text import (
     check_question_length,
@@ -77,7 +78,7 @@ class SyntacticReordering(Transformation):
 
     def __init__(self, spacy_pipeline: str = DEFAULT_PIPELINE) -> None:
         if not isinstance(spacy_pipeline, str) or not spacy_pipeline:
-            raise TypeError(f"spacy_pipeline must be an installed spaCy pipeline name, got {spacy_pipeline!r}.")
+            raise ConfigurationTypeError(f"spacy_pipeline must be an installed spaCy pipeline name, got {spacy_pipeline!r}.")
         self.spacy_pipeline = spacy_pipeline
 
     @staticmethod

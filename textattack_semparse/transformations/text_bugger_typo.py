@@ -20,6 +20,7 @@ from textattack.shared import AttackedText
 from textattack.transformations import Transformation
 
 from textattack_semparse.arguments import check_count, check_seed
+from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError
 from textattack_semparse.linguistics.sentence_embeddings import SentenceEmbeddings
 from textattack_semparse.transformations.derived_text import (
     check_question_length,
@@ -153,14 +154,14 @@ class TextBuggerTypo(Transformation):
         for name, value in (("num_words", num_words), ("num_candidates", num_candidates)):
             check_count(name, value)
         if isinstance(bugs, str):
-            raise TypeError(f"bugs must be an iterable of bug names, not the string {bugs!r}; e.g. [{bugs!r}].")
+            raise ConfigurationTypeError(f"bugs must be an iterable of bug names, not the string {bugs!r}; e.g. [{bugs!r}].")
         if bugs is not None:
             bugs = tuple(dict.fromkeys(bugs))
             unknown = [b for b in bugs if b not in BUGS]
             if not bugs or unknown:
-                raise ValueError(f"bugs must be a non-empty subset of {BUGS}, got {bugs!r}.")
+                raise ConfigurationError(f"bugs must be a non-empty subset of {BUGS}, got {bugs!r}.")
         if sentence_model is not None and (not isinstance(sentence_model, str) or not sentence_model):
-            raise TypeError(f"sentence_model must be a sentence-transformers name or path, or None; got {sentence_model!r}.")
+            raise ConfigurationTypeError(f"sentence_model must be a sentence-transformers name or path, or None; got {sentence_model!r}.")
         check_seed(seed)
         self.num_words = num_words
         self.num_candidates = num_candidates

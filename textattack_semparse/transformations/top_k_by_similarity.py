@@ -14,6 +14,7 @@ import torch
 from textattack.transformations import Transformation
 
 from textattack_semparse.arguments import check_count, check_seed
+from textattack_semparse.errors import ConfigurationTypeError
 from textattack_semparse.linguistics.sentence_embeddings import SentenceEmbeddings
 from textattack_semparse.transformations.derived_text import question_text
 
@@ -72,13 +73,13 @@ class TopKBySimilarity(Transformation):
         seed: int | None = None,
     ) -> None:
         if not isinstance(transformation, Transformation):
-            raise TypeError(f"transformation must be a TextAttack Transformation, got {transformation!r}.")
+            raise ConfigurationTypeError(f"transformation must be a TextAttack Transformation, got {transformation!r}.")
         check_count("k", k)
         check_count("num_candidates", num_candidates, minimum=k, none_means="rank all")
         if isinstance(encoder, str):
             encoder = SentenceEmbeddings(encoder)
         if encoder is not None and not callable(getattr(encoder, "encode", None)):
-            raise TypeError(
+            raise ConfigurationTypeError(
                 f"encoder must have encode(list[str]) -> Tensor (SentenceEmbeddings, SentenceBERTSimilarity), "
                 f"or be a sentence-transformers model name or path, or None; got {encoder!r}."
             )

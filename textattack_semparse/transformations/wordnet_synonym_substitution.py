@@ -14,6 +14,7 @@ from textattack.shared import AttackedText
 from textattack.transformations import WordSwap
 
 from textattack_semparse.arguments import check_count
+from textattack_semparse.errors import ConfigurationTypeError
 from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 from textattack_semparse.linguistics.inflection import lemmatize
 from textattack_semparse.linguistics.spacy_pipeline import DEFAULT_PIPELINE, parse_words
@@ -76,10 +77,10 @@ class WordNetSynonymSubstitution(WordSwap):
     ) -> None:
         super().__init__()
         if isinstance(function_words, str):
-            raise TypeError(f"function_words must be an iterable of words, not the string {function_words!r}.")
+            raise ConfigurationTypeError(f"function_words must be an iterable of words, not the string {function_words!r}.")
         check_count("max_candidates", max_candidates, none_means="all synonyms")
         if not isinstance(spacy_pipeline, str) or not spacy_pipeline:
-            raise TypeError(f"spacy_pipeline must be an installed spaCy pipeline name, got {spacy_pipeline!r}.")
+            raise ConfigurationTypeError(f"spacy_pipeline must be an installed spaCy pipeline name, got {spacy_pipeline!r}.")
         self.function_words = None if function_words is None else tuple(sorted({w.lower() for w in function_words}))
         self.max_candidates = max_candidates
         self.spacy_pipeline = spacy_pipeline

@@ -21,6 +21,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from textattack_semparse.arguments import check_count
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.datasets.value_lexicon import Mention, ValueLexicon, normalize_text, word_pattern
+from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError
 from textattack_semparse.victims.semantic_parser import SemanticParser
 
 # Readings (segmentation x type choice) tried per question.
@@ -174,11 +175,11 @@ class KNNTemplateParser(SemanticParser):
             or not all(isinstance(n, int) and not isinstance(n, bool) for n in ngram_range)
             or not 1 <= ngram_range[0] <= ngram_range[1]
         ):
-            raise ValueError(
+            raise ConfigurationError(
                 f"ngram_range must be a pair (min_n, max_n) with 1 <= min_n <= max_n, got {ngram_range!r}."
             )
         if not isinstance(database_values, bool):
-            raise TypeError(f"database_values must be a bool, got {database_values!r}.")
+            raise ConfigurationTypeError(f"database_values must be a bool, got {database_values!r}.")
         self.k = k
         self.ngram_range = (ngram_range[0], ngram_range[1])
         self.database_values = database_values
@@ -308,23 +309,23 @@ class KNNTemplateParser(SemanticParser):
     @staticmethod
     def _checked_examples(train_examples: Sequence[SemparseExample]) -> list[SemparseExample]:
         if isinstance(train_examples, (str, bytes)) or not isinstance(train_examples, Sequence):
-            raise TypeError(
+            raise ConfigurationTypeError(
                 "train_examples must be a sequence of SemparseExample, got "
                 f"{type(train_examples).__name__}."
             )
         if not train_examples:
-            raise ValueError("train_examples is empty; the parser needs training templates to retrieve.")
+            raise ConfigurationError("train_examples is empty; the parser needs training templates to retrieve.")
         checked = []
         for position, example in enumerate(train_examples):
             if not isinstance(example, SemparseExample):
-                raise TypeError(
+                raise ConfigurationTypeError(
                     f"train_examples[{position}] is a {type(example).__name__}, not a SemparseExample."
                 )
             untemplated = example.template_question is None and example.template_gold is None
             if untemplated and not example.variables:
                 example = dataclasses.replace(example, template_question=example.question, template_gold=example.gold)
             elif example.template_question is None or example.template_gold is None:
-                raise ValueError(
+                raise ConfigurationError(
                     f"train_examples[{position}] ({example.question!r}) has no template_question/"
                     "template_gold; KNNTemplateParser needs examples in the text2sql-data format "
                     "(load them with textattack_semparse.datasets.text2sql.load_text2sql), or examples "

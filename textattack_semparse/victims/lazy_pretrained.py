@@ -57,15 +57,26 @@ LOAD_ERRORS: tuple[type[BaseException], ...] = (OSError, ValueError, KeyError, T
 
 def unloadable(victim: str, location: str, tokenizer_location: str, error: BaseException) -> VictimError:
     """The error a victim raises for a model it cannot load: a local directory that does not hold
-    one, or a hub name not on this machine (how to give a local path)."""
+    one, a path that does not exist, or a hub name not on this machine (with how to give a local path)."""
+    reason = f"{type(error).__name__}: {' '.join(str(error).split())}"
     if Path(location).is_dir():
         return VictimError(
-            f"{victim} could not load {location!r} (tokenizer {tokenizer_location!r}): {type(error).__name__}: "
-            f"{error}. Pass a directory with config.json, weights and tokenizer files (save_pretrained writes them)."
+            f"{victim} could not load {location!r} (tokenizer {tokenizer_location!r}): {reason}. Pass a local "
+            "directory with config.json, weights and tokenizer files (save_pretrained writes them)."
+        )
+    if _looks_like_a_path(location):
+        return VictimError(
+            f"{victim} could not load {location!r}: there is no such local directory. Pass the directory "
+            "save_pretrained wrote (config.json, weights and tokenizer files), or a Hugging Face hub name."
         )
     offline = "; HF_HUB_OFFLINE is set, so nothing is downloaded" if os.environ.get("HF_HUB_OFFLINE") else ""
     return VictimError(
         f"{victim} could not load {location!r}: it is not a local directory and not in this machine's Hugging Face "
-        f"cache{offline} ({type(error).__name__}: {error}). Download it where there is network access (e.g. "
+        f"cache{offline} ({reason}). Download it where there is network access (e.g. "
         f"`huggingface-cli download {location} --local-dir DIR`) and pass the local directory instead of the name."
     )
+
+
+def _looks_like_a_path(location: str) -> bool:
+    """Whether ``location`` is meant as a file-system path rather than a hub name (``owner/name``)."""
+    return Path(location).is_absolute() or location.startswith((".", "~")) or location.count("/") > 1

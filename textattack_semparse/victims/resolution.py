@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textattack_semparse.errors import DatasetError, VictimError
-from textattack_semparse.victims.llm_victim_name import is_llm_victim_name, parse_llm_victim_name
 from textattack_semparse.registry import get_registry
+from textattack_semparse.victims.llm_victim_name import is_llm_victim_name, parse_llm_victim_name
 
 if TYPE_CHECKING:
     from textattack_semparse.datasets.benchmark import Benchmark

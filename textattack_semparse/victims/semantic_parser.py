@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from textattack.models.wrappers import ModelWrapper
 from textattack.shared.utils import ReprMixin
 
-from textattack_semparse.errors import SchemaError, VictimError
+from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError, SchemaError, VictimError
 from textattack_semparse.victims.prediction import Prediction
 
 if TYPE_CHECKING:
@@ -68,13 +68,13 @@ class SemanticParser(ReprMixin, ModelWrapper):
         max_failure_rate: float = DEFAULT_MAX_FAILURE_RATE,
     ) -> None:
         if database is not None and not isinstance(database, (str, os.PathLike)):
-            raise TypeError(
+            raise ConfigurationTypeError(
                 f"database must be a path (str or os.PathLike) or None, got {type(database).__name__}."
             )
         if isinstance(max_failure_rate, bool) or not isinstance(max_failure_rate, (int, float)) or not (
             0.0 <= max_failure_rate <= 1.0
         ):
-            raise ValueError(f"max_failure_rate must be a share between 0 and 1, got {max_failure_rate!r}.")
+            raise ConfigurationError(f"max_failure_rate must be a share between 0 and 1, got {max_failure_rate!r}.")
         if database is None and benchmark is not None:
             database = benchmark.database
         self.database: Path | None = None if database is None else Path(database)

@@ -14,7 +14,7 @@ import torch
 import transformers
 
 from textattack_semparse.datasets.entity_anonymization import EntityAnonymizer
-from textattack_semparse.errors import VictimError
+from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError, VictimError
 from textattack_semparse.sql.sqlite_executor import CacheInfo
 from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.victims.lazy_pretrained import LOAD_ERRORS, LazyPretrained, unloadable
@@ -155,7 +155,7 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
         )
         self.device = resolve_device(device)
         if not isinstance(half_precision, bool):
-            raise TypeError(f"half_precision must be a bool, got {half_precision!r}.")
+            raise ConfigurationTypeError(f"half_precision must be a bool, got {half_precision!r}.")
         if half_precision and not self.device.startswith("cuda"):
             logger.warning(
                 "half_precision=True is ignored on device %r: float16 is used on CUDA only.", self.device
@@ -163,20 +163,20 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
         self.half_precision = half_precision
         for name, value in (("batch_size", batch_size), ("max_input_length", max_input_length)):
             if not _is_int_at_least(value, 1):
-                raise ValueError(f"{name} must be a positive int, got {value!r}.")
+                raise ConfigurationError(f"{name} must be a positive int, got {value!r}.")
         for name, optional in (("max_new_tokens", max_new_tokens), ("num_beams", num_beams)):
             if optional is not None and not _is_int_at_least(optional, 1):
-                raise ValueError(
+                raise ConfigurationError(
                     f"{name} must be a positive int, or None for the model's generation config, got {optional!r}."
                 )
         if not _is_int_at_least(cache_size, 0):
-            raise ValueError(f"cache_size must be a non-negative int (0 disables the cache), got {cache_size!r}.")
+            raise ConfigurationError(f"cache_size must be a non-negative int (0 disables the cache), got {cache_size!r}.")
         self.batch_size = batch_size
         self.max_input_length = max_input_length
         self.max_new_tokens = max_new_tokens
         self.num_beams = num_beams
         if input_formatter is not None and not callable(input_formatter):
-            raise TypeError(
+            raise ConfigurationTypeError(
                 "input_formatter must be a callable (question, db_id) -> str or None, "
                 f"got {input_formatter!r}."
             )
@@ -419,5 +419,5 @@ def _is_int_at_least(value: object, minimum: int) -> bool:
 
 def _checked_location(name: str, value: str | os.PathLike[str]) -> str:
     if not isinstance(value, (str, os.PathLike)) or not str(value).strip():
-        raise TypeError(f"{name} must be a non-empty hub name or directory path, got {value!r}.")
+        raise ConfigurationTypeError(f"{name} must be a non-empty hub name or directory path, got {value!r}.")
     return str(value)

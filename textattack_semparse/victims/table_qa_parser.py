@@ -20,6 +20,7 @@ from typing import Any
 
 import torch
 
+from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError
 from textattack_semparse.tables.answers import format_answer
 from textattack_semparse.tables.table import Table
 from textattack_semparse.torch_device import resolve_device, resolve_dtype
@@ -180,11 +181,11 @@ class _PretrainedTableQAParser(LazyPretrained, TableQAParser):
         )
         self.device = resolve_device(device)
         if half_precision is not None and not isinstance(half_precision, bool):
-            raise TypeError(f"half_precision must be a bool, or None for the class's default, got {half_precision!r}.")
+            raise ConfigurationTypeError(f"half_precision must be a bool, or None for the class's default, got {half_precision!r}.")
         self.half_precision = self.HALF_PRECISION_BY_DEFAULT if half_precision is None else half_precision
         for name, value in (("batch_size", batch_size), ("max_length", max_length)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive int, got {value!r}.")
+                raise ConfigurationError(f"{name} must be a positive int, got {value!r}.")
         self.batch_size = batch_size
         self.max_length = max_length
 
@@ -226,5 +227,5 @@ class _PretrainedTableQAParser(LazyPretrained, TableQAParser):
 
 def _checked_location(name: str, value: str | os.PathLike[str]) -> str:
     if not isinstance(value, (str, os.PathLike)) or not str(value).strip():
-        raise TypeError(f"{name} must be a non-empty hub name or directory path, got {value!r}.")
+        raise ConfigurationTypeError(f"{name} must be a non-empty hub name or directory path, got {value!r}.")
     return str(value)

@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 import torch
 
-from textattack_semparse.errors import VictimError
+from textattack_semparse.errors import ConfigurationError, VictimError
 from textattack_semparse.tables.table import Table
 from textattack_semparse.victims.table_qa_parser import _PretrainedTableQAParser, cell_number, format_number
 
@@ -65,7 +65,7 @@ class TapasParser(_PretrainedTableQAParser):
     def __init__(self, *args: Any, cell_classification_threshold: float = 0.5, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if isinstance(cell_classification_threshold, bool) or not 0.0 <= cell_classification_threshold <= 1.0:
-            raise ValueError(f"cell_classification_threshold must be a probability, got {cell_classification_threshold!r}.")
+            raise ConfigurationError(f"cell_classification_threshold must be a probability, got {cell_classification_threshold!r}.")
         self.cell_classification_threshold = float(cell_classification_threshold)
 
     def extra_repr_keys(self) -> list[str]:

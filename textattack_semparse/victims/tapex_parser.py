@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 import torch
 
+from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.tables.table import Table
 from textattack_semparse.victims.table_qa_parser import _PretrainedTableQAParser
 
@@ -76,7 +77,7 @@ class TapexParser(_PretrainedTableQAParser):
         super().__init__(*args, max_length=max_length, **kwargs)
         for name, value in (("max_new_tokens", max_new_tokens), ("num_beams", num_beams)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-                raise ValueError(f"{name} must be a positive int, got {value!r}.")
+                raise ConfigurationError(f"{name} must be a positive int, got {value!r}.")
         self.max_new_tokens = max_new_tokens
         self.num_beams = num_beams
 

@@ -7,6 +7,7 @@ from typing import Any
 from textattack import Attack
 
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
+from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.recipes.attack.recipe_ingredients import benchmark_goal_function, perturbation
 from textattack_semparse.search_methods.greedy_word_importance_search import GreedyWordImportanceSearch
 from textattack_semparse.search_methods.single_perturbation_search import SinglePerturbationSearch
@@ -72,7 +73,7 @@ class PerturbationAttackHuang2021:
         if search is None:
             search = "word-importance" if perturbation_name in WORD_IMPORTANCE_PERTURBATIONS else "single"
         if search not in SEARCHES:
-            raise ValueError(f"search={search!r} is not one of {SEARCHES}.")
+            raise ConfigurationError(f"search={search!r} is not one of {SEARCHES}.")
         # Goal: the victim's output stops matching the gold; already-wrong examples are skipped.
         goal_function = benchmark_goal_function(model_wrapper, benchmark=benchmark, execution_mode=execution_mode)
         # The perturbation, optionally filtered to its most similar candidates.

@@ -21,7 +21,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
-from textattack_semparse.errors import DatasetError, closest_match_hint
+from textattack_semparse.errors import ConfigurationError, DatasetError, closest_match_hint
 from textattack_semparse.linguistics.inflection import noun_number, verb_agreement, verb_group_form
 from textattack_semparse.transformations.grammar.error_model import (
     CLOSED_CLASS_TYPES,
@@ -200,13 +200,13 @@ def fit_error_model(
     """
     paths = [Path(path) for path in ([m2_paths] if isinstance(m2_paths, (str, os.PathLike)) else m2_paths)]
     if not paths:
-        raise ValueError("fit_error_model needs at least one M2 file.")
+        raise ConfigurationError("fit_error_model needs at least one M2 file.")
     if isinstance(smoothing, bool) or not isinstance(smoothing, (int, float)) or not smoothing >= 0:
-        raise ValueError(f"smoothing must be a number >= 0, got {smoothing!r}.")
+        raise ConfigurationError(f"smoothing must be a number >= 0, got {smoothing!r}.")
     type_map = dict(type_map or {})
     for m2_type, paper_type in type_map.items():
         if paper_type is not None and paper_type not in ERROR_TYPES:
-            raise ValueError(
+            raise ConfigurationError(
                 f"type_map maps {m2_type!r} to {paper_type!r}, which is not one of {ERROR_TYPES}."
                 + closest_match_hint(str(paper_type), ERROR_TYPES)
             )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from textattack_semparse.arguments import check_count
-from textattack_semparse.errors import closest_match_hint
+from textattack_semparse.errors import ConfigurationError, closest_match_hint
 from textattack_semparse.transformations.grammar.error_model import ERROR_TYPES
 from textattack_semparse.transformations.grammar.grammar_edit import GrammarEdit
 from textattack_semparse.transformations.grammar.grammar_error_art_or_det import GrammarErrorArtOrDet
@@ -71,10 +71,10 @@ class GrammarErrorCombined(GrammarErrorTransformation):
         self, *, error_types: tuple[str, ...] = ERROR_TYPES, max_synonyms: int = 10, **kwargs: Any
     ) -> None:
         if isinstance(error_types, str) or not error_types:
-            raise ValueError(f"error_types must be a non-empty tuple of names from {ERROR_TYPES}, got {error_types!r}.")
+            raise ConfigurationError(f"error_types must be a non-empty tuple of names from {ERROR_TYPES}, got {error_types!r}.")
         for name in error_types:
             if name not in ERROR_TYPES:
-                raise ValueError(
+                raise ConfigurationError(
                     f"Unknown error type {name!r}; expected names from {ERROR_TYPES}."
                     + closest_match_hint(str(name), ERROR_TYPES)
                 )

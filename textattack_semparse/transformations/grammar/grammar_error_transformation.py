@@ -17,7 +17,7 @@ from textattack.shared import AttackedText
 from textattack.transformations import WordSwap
 
 from textattack_semparse.arguments import check_count, check_seed
-from textattack_semparse.errors import closest_match_hint
+from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError, closest_match_hint
 from textattack_semparse.linguistics.spacy_pipeline import parse_words
 from textattack_semparse.transformations.derived_text import check_question_length, distinct_new_texts
 from textattack_semparse.transformations.grammar.error_model import CONFUSION_TYPES, NULL, ErrorModel
@@ -109,13 +109,13 @@ class GrammarErrorTransformation(WordSwap):
     ) -> None:
         super().__init__()
         if mode not in MODES:
-            raise ValueError(f"Unknown mode {mode!r}; expected one of {MODES}.{closest_match_hint(str(mode), MODES)}")
+            raise ConfigurationError(f"Unknown mode {mode!r}; expected one of {MODES}.{closest_match_hint(str(mode), MODES)}")
         if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 < rate <= 1:
-            raise ValueError(f"rate must be a number in (0, 1] (errors per word), got {rate!r}.")
+            raise ConfigurationError(f"rate must be a number in (0, 1] (errors per word), got {rate!r}.")
         check_count("num_samples", num_samples)
         check_seed(seed)
         if error_model is not None and not isinstance(error_model, (ErrorModel, str, os.PathLike)):
-            raise TypeError(
+            raise ConfigurationTypeError(
                 "error_model must be an ErrorModel, the path of its JSON file or None, "
                 f"got {type(error_model).__name__}."
             )

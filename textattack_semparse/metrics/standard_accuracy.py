@@ -36,7 +36,7 @@ def evaluate_victim(
     from textattack_semparse.metrics.prediction_scoring import judge_predictions, predict
     from textattack_semparse.scoring.databases import Databases
     from textattack_semparse.scoring.scoring import Scoring, scoring_for
-    from textattack_semparse.llm.prompted_parser import PromptedParser
+    from textattack_semparse.victims.llm.prompted_parser import PromptedParser
     from textattack_semparse.victims.resolution import load_dataset, required_dataset, resolve_victim
 
     victim, dataset_name = resolve_victim(model, dataset=dataset)

@@ -36,10 +36,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the server launcher lives with the tests
 
-from tests.llm.llama_server import MODEL_ALIAS, llama_cpp_server_available, llama_server  # noqa: E402
+from tests.victims.llm.llama_server import MODEL_ALIAS, llama_cpp_server_available, llama_server  # noqa: E402
 from textattack_semparse.datasets.benchmark import load_benchmark  # noqa: E402
-from textattack_semparse.llm.causal_lm_parser import CausalLMParser  # noqa: E402
-from textattack_semparse.llm.openai_parser import OpenAIParser  # noqa: E402
+from textattack_semparse.victims.llm.causal_lm_parser import CausalLMParser  # noqa: E402
+from textattack_semparse.victims.llm.openai_parser import OpenAIParser  # noqa: E402
 
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 

@@ -117,7 +117,7 @@ def semparse_llm_backends() -> Mapping[str, EntrySpec]:
     """In-context LLM victims, selectable as ``--model SCHEME:TARGET[?key=value&...]``.
 
     :return: scheme -> entry whose target is a
-        :class:`textattack_semparse.llm.prompted_parser.PromptedParser` subclass with a
+        :class:`textattack_semparse.victims.llm.prompted_parser.PromptedParser` subclass with a
         ``VICTIM_NAME_OPTIONS`` mapping (its own name options -> their types, beside the study's
         ``shots``, ``selection``, ``seed`` and ``adversarial``) and a classmethod
         ``from_victim_name(target, *, benchmark, split_type, **options)``; ``target`` is the

@@ -405,11 +405,11 @@ def semparse_perturbations() -> Mapping[str, EntrySpec]:
 def semparse_llm_backends() -> Mapping[str, EntrySpec]:
     return {
         "hf-causal": {
-            "target": "textattack_semparse.llm.causal_lm_parser:CausalLMParser",
+            "target": "textattack_semparse.victims.llm.causal_lm_parser:CausalLMParser",
             "description": "hf-causal:PATH: a local causal LM (directory, hub name or .gguf file) through transformers.",
         },
         "openai": {
-            "target": "textattack_semparse.llm.openai_parser:OpenAIParser",
+            "target": "textattack_semparse.victims.llm.openai_parser:OpenAIParser",
             "description": "openai:MODEL@URL: a model behind an OpenAI-compatible endpoint (API, vLLM, llama.cpp).",
         },
     }

@@ -45,7 +45,7 @@ def save_tiny_causal_lm(directory: Path) -> Path:
     import transformers
 
     from textattack_semparse.datasets.benchmark import load_benchmark
-    from textattack_semparse.llm.prompts import DatabasePrompt
+    from textattack_semparse.victims.llm.prompts import DatabasePrompt
 
     geo = load_benchmark("geo-mini")
     words = DatabasePrompt(geo.database)("x").split()
@@ -241,7 +241,7 @@ def test_json_writes_infinite_diversity_as_text(first_run, tmp_path):
 
 
 def test_the_cells_load_the_model_once(model, tmp_path, monkeypatch):
-    from textattack_semparse.llm.causal_lm_parser import CausalLMParser
+    from textattack_semparse.victims.llm.causal_lm_parser import CausalLMParser
 
     real, loads = CausalLMParser._load, []
     monkeypatch.setattr(CausalLMParser, "_load", lambda self: loads.append(self.model_id) or real(self))

@@ -32,7 +32,7 @@ def semparse_llm_backends():
 PARSER = '''
 import re
 
-from textattack_semparse.llm.prompted_parser import PromptedParser
+from textattack_semparse.victims.llm.prompted_parser import PromptedParser
 
 PAIR = re.compile(r"^-- (.+)\\n(SELECT .+)$", re.MULTILINE)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from textattack_semparse.datasets.benchmark import clear_benchmark_cache, load_benchmark
-from textattack_semparse.llm.prompts import DatabasePrompt
+from textattack_semparse.victims.llm.prompts import DatabasePrompt
 from textattack_semparse.scoring.outcome import Outcome
 from textattack_semparse.registry import get_registry
 

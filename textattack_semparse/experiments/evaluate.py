@@ -130,13 +130,13 @@ def evaluate_victim(
     :func:`~textattack_semparse.runs.progress.progress_bar`) counts the questions as they are parsed.
     """
     from textattack_semparse.datasets.benchmark import load_benchmark
-    from textattack_semparse.llm.prompted_parser import PromptedParser
     from textattack_semparse.metrics.prediction_scoring import (
         judge_predictions,
         predict,
     )
     from textattack_semparse.scoring.databases import Databases
     from textattack_semparse.scoring.scoring import Scoring, scoring_for
+    from textattack_semparse.victims.llm.prompted_parser import PromptedParser
     from textattack_semparse.victims.resolution import (
         load_dataset,
         required_dataset,

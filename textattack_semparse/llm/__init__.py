@@ -1,3 +1,3 @@
-"""Large language models as semantic parsers by in-context learning (Zhuo et al. 2023, "On
-Robustness of Prompt-based Semantic Parsing with Large Pre-trained Language Model"): prompts,
-few-shot selection and the SQL in a completion."""
+"""What is built on the LLM victims (:mod:`textattack_semparse.victims.llm`): table perturbations
+whose new header names an LLM victim writes (RobuT's LeTA, Zhao et al. 2023), and the
+in-context-learning study of Zhuo et al. (2023)."""

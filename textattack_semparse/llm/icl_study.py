@@ -22,7 +22,7 @@ On disk (``output_dir``)::
 
 A cell is journaled the moment it is finished and read, not re-run, when the journal has it; a
 run that is killed (even with ``kill -9``) loses only the cells in flight, and even their
-completions are in the LLM victim's response cache (:mod:`~textattack_semparse.llm.response_cache`).
+completions are in the LLM victim's response cache (:mod:`~textattack_semparse.victims.llm.response_cache`).
 Cells run on a backend (:mod:`~textattack_semparse.runs.backends`): serial, or Ray workers that
 each load the model once. Original to textattack-semparse: the file layout, the grid expansion
 and the figure.
@@ -42,8 +42,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textattack_semparse.errors import DatasetError, VictimError, closest_match_hint
-from textattack_semparse.llm.few_shot_selection import SELECTOR_NAMES
-from textattack_semparse.llm.response_cache import CacheCounts
 from textattack_semparse.metrics.lexical_diversity import LexicalDiversity, lexical_diversity
 from textattack_semparse.robustness.robustness_report import RobustnessReport
 from textattack_semparse.robustness.selection_settings import DEFAULT_SETTING
@@ -51,6 +49,8 @@ from textattack_semparse.runs.backends import Backend, SerialBackend
 from textattack_semparse.runs.journal import Journal
 from textattack_semparse.runs.progress import progress_bar
 from textattack_semparse.runs.run_directory import RUN_FILE, RunDirectory, atomic_write_text
+from textattack_semparse.victims.llm.few_shot_selection import SELECTOR_NAMES
+from textattack_semparse.victims.llm.response_cache import CacheCounts
 from textattack_semparse.victims.llm_victim_name import is_llm_victim_name, parse_llm_victim_name, with_options
 
 if TYPE_CHECKING:

@@ -7,7 +7,8 @@ import logging
 import os
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +83,52 @@ class _ProgressWithDevAccuracy(transformers.ProgressCallback):
                 self._shown["dev_exact_match"] = f"{logs['eval_exact_match']:.1%}"
             self.training_bar.set_postfix(self._shown, refresh=False)
         super().on_log(args, state, control, logs=logs, **kwargs)
+
+
+@dataclass(frozen=True)
+class _TrainingData:
+    """The examples of one training run and the (model input, target) pairs made from them."""
+
+    train_examples: list[SemparseExample]
+    extra_count: int
+    dev_examples: list[SemparseExample]
+    dev_source: str
+    anonymizer: EntityAnonymizer | None
+    train_pairs: list[tuple[str, str]]
+    dev_pairs: list[tuple[str, str]]
+
+    @property
+    def dev_golds(self) -> list[str]:
+        """The dev targets the greedy decodings are compared with, in example order."""
+        return [gold for _, gold in self.dev_pairs]
+
+
+def _dev_metrics(tokenizer: Any, golds: list[str]) -> Callable[[Any], dict[str, float]]:
+    """``compute_metrics`` for the trainer: dev exact match and token similarity of the decodings."""
+    scorer = ExactMatchScorer()
+
+    def compute_metrics(prediction: Any) -> dict[str, float]:
+        ids = prediction.predictions
+        ids = ids[0] if isinstance(ids, tuple) else ids
+        ids = ids.copy()
+        ids[ids < 0] = tokenizer.pad_token_id
+        decoded = tokenizer.batch_decode(ids, skip_special_tokens=True)
+        distances = [scorer.distance(text, gold) for text, gold in zip(decoded, golds)]
+        return {
+            "exact_match": sum(distance == 0.0 for distance in distances) / len(golds),
+            "token_similarity": 1.0 - sum(distances) / len(golds),
+        }
+
+    return compute_metrics
+
+
+def _best_dev_metrics(state: transformers.TrainerState) -> dict[str, Any]:
+    """The dev evaluation logged at the selected (best) checkpoint; empty when none was selected."""
+    best_step = None if state.best_model_checkpoint is None else int(state.best_model_checkpoint.rsplit("-", 1)[-1])
+    return next(
+        (entry for entry in state.log_history if "eval_exact_match" in entry and entry["step"] == best_step),
+        {},
+    )
 
 
 class ParserTrainer:
@@ -313,39 +360,67 @@ class ParserTrainer:
             SemparseError: ``resume=True`` but ``output_dir`` holds no checkpoint.
             DatasetError: The benchmark or split cannot be loaded.
         """
-        from transformers.trainer_utils import get_last_checkpoint
-
         started = time.perf_counter()
+        data = self._training_data()
+        last_checkpoint = self._last_checkpoint() if resume else None
+        tokenizer = self._tokenizer(data.train_pairs, last_checkpoint)
+        train_features = self._features(tokenizer, data.train_pairs)
+        dev_features = self._features(tokenizer, data.dev_pairs)
+        generation_length = max(len(feature["labels"]) for feature in train_features + dev_features) + 16
+        model = self._model(tokenizer, generation_length)
+        trainer = self._trainer(model, tokenizer, train_features, dev_features, data.dev_golds, generation_length)
+        result = trainer.train(resume_from_checkpoint=last_checkpoint)
+        self._save_output(trainer.model, tokenizer, data.anonymizer)
+        report = self._report(data, trainer.model, trainer.state, result.training_loss, len(tokenizer), last_checkpoint)
+        report["seconds"] = round(time.perf_counter() - started, 1)
+        (Path(self.output_dir) / TRAINING_FILE).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        return report
+
+    def _training_data(self) -> _TrainingData:
+        """The examples to train and select on, with the anonymiser fitted on the training ones."""
         split_train, dev_examples, dev_source = self.splits()
         extras = self._kept_extras(dev_examples, dev_source)
         train_examples = split_train + extras
-        output_dir = Path(self.output_dir)
         anonymizer = (
             EntityAnonymizer.fit(train_examples, database=self._load_benchmark().database)
             if self.anonymize
             else None
         )
-        train_pairs = self._pairs(anonymizer, train_examples)
-        dev_pairs = self._pairs(anonymizer, dev_examples)
-        last_checkpoint = None
-        if resume:
-            last_checkpoint = get_last_checkpoint(str(self.checkpoint_dir)) if self.checkpoint_dir.is_dir() else None
-            if last_checkpoint is None:
-                raise SemparseError(
-                    f"--resume: no checkpoint under {str(self.checkpoint_dir)!r}; train without --resume first."
-                )
-            tokenizer = transformers.PreTrainedTokenizerFast.from_pretrained(last_checkpoint)
-        else:
-            tokenizer = train_tokenizer(
-                (text for pair in train_pairs for text in pair),
-                kind=self.tokenizer_kind,
-                model_max_length=self.max_length,
+        return _TrainingData(
+            train_examples=train_examples,
+            extra_count=len(extras),
+            dev_examples=dev_examples,
+            dev_source=dev_source,
+            anonymizer=anonymizer,
+            train_pairs=self._pairs(anonymizer, train_examples),
+            dev_pairs=self._pairs(anonymizer, dev_examples),
+        )
+
+    def _last_checkpoint(self) -> str:
+        """The newest epoch checkpoint under :attr:`checkpoint_dir`, for ``resume=True``."""
+        from transformers.trainer_utils import get_last_checkpoint
+
+        last_checkpoint = get_last_checkpoint(str(self.checkpoint_dir)) if self.checkpoint_dir.is_dir() else None
+        if last_checkpoint is None:
+            raise SemparseError(
+                f"--resume: no checkpoint under {str(self.checkpoint_dir)!r}; train without --resume first."
             )
+        return last_checkpoint
+
+    def _tokenizer(self, train_pairs: list[tuple[str, str]], last_checkpoint: str | None) -> Any:
+        """The checkpoint's tokenizer when resuming, else one fitted on the training pairs."""
+        if last_checkpoint is not None:
+            return transformers.PreTrainedTokenizerFast.from_pretrained(last_checkpoint)
+        return train_tokenizer(
+            (text for pair in train_pairs for text in pair),
+            kind=self.tokenizer_kind,
+            model_max_length=self.max_length,
+        )
+
+    def _model(self, tokenizer: Any, generation_length: int) -> Any:
+        """The model, randomly initialised from ``seed``, decoding greedily up to ``generation_length``."""
         transformers.set_seed(self.seed)
         model = ARCHITECTURES[self.architecture](self._config(tokenizer))
-        train_features = self._features(tokenizer, train_pairs)
-        dev_features = self._features(tokenizer, dev_pairs)
-        generation_length = max(len(feature["labels"]) for feature in train_features + dev_features) + 16
         model.generation_config = transformers.GenerationConfig(
             decoder_start_token_id=model.config.decoder_start_token_id,
             pad_token_id=tokenizer.pad_token_id,
@@ -354,25 +429,42 @@ class ParserTrainer:
             num_beams=1,
             do_sample=False,
         )
-        golds = [gold for _, gold in dev_pairs]
+        return model
 
-        scorer = ExactMatchScorer()
+    def _trainer(
+        self,
+        model: Any,
+        tokenizer: Any,
+        train_features: list[dict[str, list[int]]],
+        dev_features: list[dict[str, list[int]]],
+        dev_golds: list[str],
+        generation_length: int,
+    ) -> transformers.Seq2SeqTrainer:
+        """The epoch loop: dev evaluation after each epoch, early stopping, the best model kept."""
+        arguments = self._training_arguments(generation_length)
+        trainer = _OrderedEvaluationTrainer(
+            model=model,
+            args=arguments,
+            train_dataset=train_features,
+            eval_dataset=dev_features,
+            data_collator=transformers.DataCollatorForSeq2Seq(tokenizer, model=model, label_pad_token_id=-100),
+            processing_class=tokenizer,
+            compute_metrics=_dev_metrics(tokenizer, dev_golds),
+            callbacks=[
+                _SelectionMetric(),
+                transformers.EarlyStoppingCallback(early_stopping_patience=self.patience),
+            ],
+        )
+        if not arguments.disable_tqdm:
+            trainer.remove_callback(transformers.ProgressCallback)
+            trainer.add_callback(_ProgressWithDevAccuracy())
+        return trainer
 
-        def compute_metrics(prediction: Any) -> dict[str, float]:
-            ids = prediction.predictions
-            ids = ids[0] if isinstance(ids, tuple) else ids
-            ids = ids.copy()
-            ids[ids < 0] = tokenizer.pad_token_id
-            decoded = tokenizer.batch_decode(ids, skip_special_tokens=True)
-            distances = [scorer.distance(text, gold) for text, gold in zip(decoded, golds)]
-            return {
-                "exact_match": sum(distance == 0.0 for distance in distances) / len(golds),
-                "token_similarity": 1.0 - sum(distances) / len(golds),
-            }
-
+    def _training_arguments(self, generation_length: int) -> transformers.Seq2SeqTrainingArguments:
+        """The ``Seq2SeqTrainer`` settings: optimiser, schedule, epoch checkpoints, model selection, precision."""
         cuda = self.device.startswith("cuda")
         bf16 = cuda and torch.cuda.is_bf16_supported()
-        arguments = transformers.Seq2SeqTrainingArguments(
+        return transformers.Seq2SeqTrainingArguments(
             output_dir=str(self.checkpoint_dir),
             num_train_epochs=self.epochs,
             max_steps=self.max_steps,
@@ -403,63 +495,51 @@ class ParserTrainer:
             dataloader_num_workers=0,
             save_safetensors=True,
         )
-        trainer = _OrderedEvaluationTrainer(
-            model=model,
-            args=arguments,
-            train_dataset=train_features,
-            eval_dataset=dev_features,
-            data_collator=transformers.DataCollatorForSeq2Seq(tokenizer, model=model, label_pad_token_id=-100),
-            processing_class=tokenizer,
-            compute_metrics=compute_metrics,
-            callbacks=[
-                _SelectionMetric(),
-                transformers.EarlyStoppingCallback(early_stopping_patience=self.patience),
-            ],
-        )
-        if not arguments.disable_tqdm:
-            trainer.remove_callback(transformers.ProgressCallback)
-            trainer.add_callback(_ProgressWithDevAccuracy())
-        result = trainer.train(resume_from_checkpoint=last_checkpoint)
-        trainer.model.save_pretrained(output_dir)
+
+    def _save_output(self, model: Any, tokenizer: Any, anonymizer: EntityAnonymizer | None) -> None:
+        """Write the best model, its tokenizer and the anonymiser to ``output_dir``."""
+        output_dir = Path(self.output_dir)
+        model.save_pretrained(output_dir)
         tokenizer.save_pretrained(output_dir)
         if anonymizer is not None:
             anonymizer.save(output_dir)
-        best_step = (
-            None
-            if trainer.state.best_model_checkpoint is None
-            else int(trainer.state.best_model_checkpoint.rsplit("-", 1)[-1])
-        )
-        best = next(
-            (entry for entry in trainer.state.log_history if "eval_exact_match" in entry and entry["step"] == best_step),
-            {},
-        )
-        report = {
+
+    def _report(
+        self,
+        data: _TrainingData,
+        model: Any,
+        state: transformers.TrainerState,
+        training_loss: float,
+        vocabulary: int,
+        last_checkpoint: str | None,
+    ) -> dict[str, Any]:
+        """What was trained on, with which settings, and the selected checkpoint's dev scores."""
+        best = _best_dev_metrics(state)
+        return {
             "benchmark": self.benchmark,
             "split_type": self.split_type,
-            "architecture": type(trainer.model).__name__,
+            "architecture": type(model).__name__,
             "settings": {key: getattr(self, key) for key in self.extra_repr_keys() if key != "output_dir"},
-            "train_examples": len(train_examples),
-            "extra_train_examples": len(extras),
+            "train_examples": len(data.train_examples),
+            "extra_train_examples": data.extra_count,
             "extra_source": self.extra_source,
-            "dev_examples": len(dev_examples),
-            "dev_source": dev_source,
-            "parameters": sum(parameter.numel() for parameter in trainer.model.parameters()),
-            "vocabulary": len(tokenizer),
-            "global_step": trainer.state.global_step,
-            "epochs_run": trainer.state.epoch,
-            "training_loss": result.training_loss,
+            "dev_examples": len(data.dev_examples),
+            "dev_source": data.dev_source,
+            "parameters": sum(parameter.numel() for parameter in model.parameters()),
+            "vocabulary": vocabulary,
+            "global_step": state.global_step,
+            "epochs_run": state.epoch,
+            "training_loss": training_loss,
             "best_epoch": best.get("epoch"),
             "best_dev_exact_match": best.get("eval_exact_match"),
             "best_dev_token_similarity": best.get("eval_token_similarity"),
             "best_dev_loss": best.get("eval_loss"),
-            "best_checkpoint": trainer.state.best_model_checkpoint,
+            "best_checkpoint": state.best_model_checkpoint,
             "resumed_from": last_checkpoint,
-            "seconds": round(time.perf_counter() - started, 1),
         }
-        (output_dir / TRAINING_FILE).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-        return report
 
     def _config(self, tokenizer: Any) -> Any:
+        """The small ``architecture`` config sized by the settings and the fitted vocabulary."""
         if self.architecture == "bart":
             # BART starts decoding from </s> (as facebook/bart-* do); there is no <s> here.
             return transformers.BartConfig(
@@ -510,6 +590,7 @@ class ParserTrainer:
         return [anonymizer.training_pair(example) for example in examples]
 
     def _features(self, tokenizer: Any, pairs: list[tuple[str, str]]) -> list[dict[str, list[int]]]:
+        """Token ids of each pair's input and target, truncated to ``max_length``."""
         inputs = tokenizer([question for question, _ in pairs], truncation=True, max_length=self.max_length)
         targets = tokenizer(text_target=[gold for _, gold in pairs], truncation=True, max_length=self.max_length)
         return [

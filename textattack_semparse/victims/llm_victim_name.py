@@ -3,10 +3,10 @@
 LLM backend (``textattack-semparse list llm-backend``; hook ``semparse_llm_backends``). Built in:
 
 - ``hf-causal:PATH``: a local causal LM (a model directory, hub name or ``.gguf`` file),
-  :class:`~textattack_semparse.llm.causal_lm_parser.CausalLMParser`;
+  :class:`~textattack_semparse.victims.llm.causal_lm_parser.CausalLMParser`;
 - ``openai:MODEL@URL``: a model behind an OpenAI-compatible endpoint (``URL`` is its
   ``base_url``, e.g. ``http://127.0.0.1:8080/v1``),
-  :class:`~textattack_semparse.llm.openai_parser.OpenAIParser`.
+  :class:`~textattack_semparse.victims.llm.openai_parser.OpenAIParser`.
 
 Options are those of the study (Zhuo et al. 2023, "On Robustness of Prompt-based Semantic
 Parsing with Large Pre-trained Language Model", §4.2-4.3: ``shots``, ``selection``, ``seed``,

@@ -22,13 +22,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textattack_semparse.arguments import check_count
 from textattack_semparse.cache import cache_dir
 from textattack_semparse.errors import VictimError
-from textattack_semparse.llm.few_shot_selection import selector_from_name
-from textattack_semparse.llm.prompts import DatabasePrompt, PromptTemplate
-from textattack_semparse.llm.response_cache import CacheCounts, ResponseCache
-from textattack_semparse.llm.table_prompt import TablePrompt
 from textattack_semparse.sql.completion_sql import extract_sql
 from textattack_semparse.tables.answers import format_answer
 from textattack_semparse.tables.table import Table
+from textattack_semparse.victims.llm.few_shot_selection import selector_from_name
+from textattack_semparse.victims.llm.prompts import DatabasePrompt, PromptTemplate
+from textattack_semparse.victims.llm.response_cache import CacheCounts, ResponseCache
+from textattack_semparse.victims.llm.table_prompt import TablePrompt
 from textattack_semparse.victims.semantic_parser import SemanticParser
 
 if TYPE_CHECKING:
@@ -49,11 +49,11 @@ class PromptedParser(SemanticParser):
 
     Zhuo et al. (2023), https://arxiv.org/abs/2301.12868 (§4.2 adversarial in-context learning,
     §4.3 few-shot selection); the prompt of Rajkumar et al. (2022),
-    https://arxiv.org/abs/2204.00498 (:class:`~textattack_semparse.llm.prompts.DatabasePrompt`).
+    https://arxiv.org/abs/2204.00498 (:class:`~textattack_semparse.victims.llm.prompts.DatabasePrompt`).
 
     ``shots`` demonstrations are chosen once, on first use, from the ``split_type`` training split
     of ``benchmark`` by the selector ``selection`` (see
-    :func:`~textattack_semparse.llm.few_shot_selection.selector_from_name`) and shown before every
+    :func:`~textattack_semparse.victims.llm.few_shot_selection.selector_from_name`) and shown before every
     question. With ``adversarial`` (a registered perturbation's name), each demonstration is
     followed by a copy whose question that perturbation rewrote (one output, sampled with
     ``seed``; the gold's literals kept) and the same gold query; a demonstration the perturbation
@@ -62,14 +62,14 @@ class PromptedParser(SemanticParser):
     (``SELECT``) re-attached.
 
     Every completion goes through a persistent
-    :class:`~textattack_semparse.llm.response_cache.ResponseCache` keyed by :attr:`model_id`, the
+    :class:`~textattack_semparse.victims.llm.response_cache.ResponseCache` keyed by :attr:`model_id`, the
     full prompt and :attr:`decoding_parameters`, stored the moment it arrives: a repeated prompt,
     in one run, a re-run or a resumed run, is never paid for twice. :meth:`cache_counts` gives
     the hits and misses.
 
     On a Table QA benchmark (examples with tables, e.g. ``wtq``; RobuT's few-shot LLM setting,
     Zhao et al. 2023, https://arxiv.org/abs/2306.14321) the victim answers ``(question,
-    Table.to_json())`` inputs with a :class:`~textattack_semparse.llm.table_prompt.TablePrompt`:
+    Table.to_json())`` inputs with a :class:`~textattack_semparse.victims.llm.table_prompt.TablePrompt`:
     each demonstration's table, question and answer, then the test table and question; the
     completion's first line is read as the answer values (returned in WTQ's targetValue format).
 
@@ -269,6 +269,7 @@ def adversarial_demonstrations(
     """Each demonstration followed by a copy whose question ``perturbation`` rewrote (Zhuo et al.
     2023, §4.2), with the same gold; one output sampled with ``seed``, the gold's literals kept
     (:func:`~textattack_semparse.robustness.build_test_set.perturb_examples`)."""
+    # The one import above the victims' layer (KNOWN_UPWARD_IMPORTS in tests/plugin/test_layering.py).
     from textattack_semparse.robustness.build_test_set import create_perturbation, perturb_examples
 
     utterances = perturb_examples(

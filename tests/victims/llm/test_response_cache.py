@@ -12,8 +12,8 @@ import threading
 import pytest
 
 from textattack_semparse.datasets.benchmark import load_benchmark
-from textattack_semparse.llm.prompts import DatabasePrompt
-from textattack_semparse.llm.response_cache import CacheCounts, ResponseCache, cache_key
+from textattack_semparse.victims.llm.prompts import DatabasePrompt
+from textattack_semparse.victims.llm.response_cache import CacheCounts, ResponseCache, cache_key
 
 GREEDY = {"temperature": 0, "max_tokens": 128, "stop": [";", "\n\n"]}
 
@@ -41,7 +41,7 @@ def test_completions_survive_a_killed_process(tmp_path, prompt):
     path = tmp_path / "responses.sqlite"
     writer = (
         "import os, sys\n"
-        "from textattack_semparse.llm.response_cache import ResponseCache\n"
+        "from textattack_semparse.victims.llm.response_cache import ResponseCache\n"
         "cache = ResponseCache(sys.argv[1])\n"
         "cache.put('smollm2', sys.stdin.read(), {'temperature': 0}, ' AREA FROM STATE')\n"
         "os._exit(9)  # no close, no clean shutdown\n"

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from textattack_semparse.datasets.benchmark import load_benchmark
-from textattack_semparse.llm.causal_lm_parser import CausalLMParser
-from textattack_semparse.llm.few_shot_selection import RandomSelector
-from textattack_semparse.llm.prompted_parser import adversarial_demonstrations
 from textattack_semparse.sql.literals import literal_words, sql_literals
+from textattack_semparse.victims.llm.causal_lm_parser import CausalLMParser
+from textattack_semparse.victims.llm.few_shot_selection import RandomSelector
+from textattack_semparse.victims.llm.prompted_parser import adversarial_demonstrations
 
 
 @pytest.fixture(scope="module")

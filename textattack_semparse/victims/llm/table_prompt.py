@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from textattack_semparse.arguments import check_count
-from textattack_semparse.llm.prompts import format_value, one_line
 from textattack_semparse.tables.answers import parse_answer
+from textattack_semparse.victims.llm.prompts import format_value, one_line
 
 if TYPE_CHECKING:
     from textattack_semparse.datasets.example import SemparseExample

@@ -10,7 +10,7 @@ import pytest
 from tests.helpers import word_level_tokenizer
 from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.datasets.example import SemparseExample
-from textattack_semparse.llm.few_shot_selection import (
+from textattack_semparse.victims.llm.few_shot_selection import (
     SELECTOR_NAMES,
     ClusterSelector,
     ConfidenceSelector,

@@ -9,11 +9,11 @@ import doctest
 import pytest
 
 from textattack_semparse.datasets.benchmark import load_benchmark
-from textattack_semparse.llm import table_prompt
-from textattack_semparse.llm.causal_lm_parser import CausalLMParser
-from textattack_semparse.llm.prompts import PromptTemplate
-from textattack_semparse.llm.table_prompt import TablePrompt
 from textattack_semparse.tables.answers import parse_answer
+from textattack_semparse.victims.llm import table_prompt
+from textattack_semparse.victims.llm.causal_lm_parser import CausalLMParser
+from textattack_semparse.victims.llm.prompts import PromptTemplate
+from textattack_semparse.victims.llm.table_prompt import TablePrompt
 from textattack_semparse.victims.prediction import Prediction
 
 

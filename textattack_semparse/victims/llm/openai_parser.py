@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 from textattack_semparse.arguments import check_count
 from textattack_semparse.errors import VictimError
-from textattack_semparse.llm.prompted_parser import PromptedParser
+from textattack_semparse.victims.llm.prompted_parser import PromptedParser
 
 if TYPE_CHECKING:
     from textattack_semparse.datasets.benchmark import Benchmark
@@ -75,7 +75,7 @@ class OpenAIParser(PromptedParser):
 
     Zhuo et al. (2023), https://arxiv.org/abs/2301.12868, who query Codex through this API;
     the demonstrations, prompt, response cache and SQL extraction are
-    :class:`~textattack_semparse.llm.prompted_parser.PromptedParser`'s.
+    :class:`~textattack_semparse.victims.llm.prompted_parser.PromptedParser`'s.
 
     Decoding is greedy (``temperature=0``), at most ``max_tokens`` tokens. With
     ``style="completion"`` the prompt goes to ``/completions`` and the model continues its
@@ -142,7 +142,7 @@ class OpenAIParser(PromptedParser):
         repeat_penalty (float | None, default None): llama.cpp's ``repeat_penalty``, sent in
             ``extra_body`` when given. llama-cpp-python's server applies 1.1 unless told
             otherwise, even at temperature 0; ``1.0`` makes its decoding plain greedy, as
-            :class:`~textattack_semparse.llm.causal_lm_parser.CausalLMParser`'s is.
+            :class:`~textattack_semparse.victims.llm.causal_lm_parser.CausalLMParser`'s is.
         Other arguments (``benchmark``, ``shots``, ``selection``, ``seed``, ``split_type``,
         ``adversarial``, ``template``, ``cache_path``, ``selector_options``,
         ``max_failure_rate``): as :class:`PromptedParser`; ``ppl-asc``/``ppl-desc`` need

@@ -18,8 +18,8 @@ from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.errors import VictimError
 from textattack_semparse.victims.resolution import is_plugin_victim, resolve_victim
 from tests.helpers import smollm2_gguf
-from tests.llm.fault_proxy import FaultProxy
-from tests.llm.llama_server import MODEL_ALIAS, LlamaServer, llama_cpp_server_available
+from tests.victims.llm.fault_proxy import FaultProxy
+from tests.victims.llm.llama_server import MODEL_ALIAS, LlamaServer, llama_cpp_server_available
 
 MAX_TOKENS = 16  # the start of a query: enough to compare outputs, keeps each completion near a second
 WATCHDOG_S = 300.0  # a test still running after this long gets its servers killed
@@ -103,7 +103,7 @@ def questions(geo):
 
 
 def _parser(geo, base_url, cache_path, **options):
-    from textattack_semparse.llm.openai_parser import OpenAIParser
+    from textattack_semparse.victims.llm.openai_parser import OpenAIParser
 
     defaults = {"shots": 2, "selection": "random", "seed": 0, "max_tokens": MAX_TOKENS, "backoff_base": 0.05}
     return OpenAIParser(MODEL_ALIAS, base_url=base_url, benchmark=geo, cache_path=cache_path, **{**defaults, **options})
@@ -140,7 +140,7 @@ def _wait_for(condition, timeout_s: float, what: str) -> None:
 
 
 def test_a_remote_endpoint_needs_the_key_variable_and_loopback_does_not(geo, tmp_path, monkeypatch):
-    from textattack_semparse.llm.openai_parser import PLACEHOLDER_API_KEY, OpenAIParser
+    from textattack_semparse.victims.llm.openai_parser import PLACEHOLDER_API_KEY, OpenAIParser
 
     monkeypatch.delenv("MY_KEY", raising=False)
     with pytest.raises(VictimError, match="set the environment variable MY_KEY"):
@@ -153,7 +153,7 @@ def test_a_remote_endpoint_needs_the_key_variable_and_loopback_does_not(geo, tmp
 
 
 def test_decoding_parameters_and_validation(geo):
-    from textattack_semparse.llm.openai_parser import COMPLETION_STOP, OpenAIParser
+    from textattack_semparse.victims.llm.openai_parser import COMPLETION_STOP, OpenAIParser
 
     completion = OpenAIParser("m", base_url="http://127.0.0.1:1/v1/", benchmark=geo)
     assert completion.model_id == "openai:m@http://127.0.0.1:1/v1"
@@ -333,7 +333,7 @@ def test_a_server_that_stays_down_stops_the_run_and_a_rerun_asks_only_for_the_re
 
 @needs_server
 def test_openai_names_resolve_to_a_working_victim(server, geo, questions, tmp_path, monkeypatch):
-    from textattack_semparse.llm.openai_parser import OpenAIParser
+    from textattack_semparse.victims.llm.openai_parser import OpenAIParser
 
     monkeypatch.setenv("TEXTATTACK_SEMPARSE_CACHE", str(tmp_path))
     options = f"shots=2&max_tokens={MAX_TOKENS}&max_retries=2&timeout=120&concurrency=2&max_requests=10"
@@ -386,7 +386,7 @@ def test_hf_causal_and_the_llama_cpp_server_part_only_at_near_ties(server, geo, 
     """
     import torch
 
-    from textattack_semparse.llm.causal_lm_parser import CausalLMParser
+    from textattack_semparse.victims.llm.causal_lm_parser import CausalLMParser
 
     local = CausalLMParser(
         str(GGUF.parent), gguf_file=GGUF.name, benchmark=geo, shots=2, selection="random", seed=0,

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 from textattack_semparse.arguments import check_count
 from textattack_semparse.errors import VictimError
-from textattack_semparse.llm.prompted_parser import PromptedParser
 from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.victims.lazy_pretrained import LOADED, LazyPretrained
+from textattack_semparse.victims.llm.prompted_parser import PromptedParser
 
 if TYPE_CHECKING:
     from textattack_semparse.datasets.benchmark import Benchmark
@@ -33,7 +33,7 @@ class CausalLMParser(LazyPretrained, PromptedParser):
 
     Zhuo et al. (2023), https://arxiv.org/abs/2301.12868, with a local model in place of Codex;
     the demonstrations, prompt, response cache and SQL extraction are
-    :class:`~textattack_semparse.llm.prompted_parser.PromptedParser`'s.
+    :class:`~textattack_semparse.victims.llm.prompted_parser.PromptedParser`'s.
 
     Decoding is greedy (``do_sample=False``), in batches of ``batch_size`` prompts with left
     padding (the pad token is the eos token when the tokenizer has none), under

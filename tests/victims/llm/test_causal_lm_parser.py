@@ -10,7 +10,7 @@ import pytest
 
 from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.errors import VictimError
-from textattack_semparse.llm.causal_lm_parser import CausalLMParser
+from textattack_semparse.victims.llm.causal_lm_parser import CausalLMParser
 from textattack_semparse.victims.resolution import is_plugin_victim, resolve_victim
 from tests.helpers import smollm2_gguf
 

@@ -1,4 +1,4 @@
-"""Tests of textattack_semparse/llm/prompts.py: the "Create Table + Select 3" prompt."""
+"""Tests of textattack_semparse/victims/llm/prompts.py: the "Create Table + Select 3" prompt."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.errors import SchemaError
-from textattack_semparse.llm.prompts import DEFAULT_TEMPLATE, INSTRUCTION, DatabasePrompt, PromptTemplate
+from textattack_semparse.victims.llm.prompts import DEFAULT_TEMPLATE, INSTRUCTION, DatabasePrompt, PromptTemplate
 
 
 @pytest.fixture(scope="module")

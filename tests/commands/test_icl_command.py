@@ -15,7 +15,7 @@ import pytest
 
 from tests.helpers import VENV_BIN, run_command
 from tests.llm.test_icl_study import save_tiny_causal_lm
-from textattack_semparse.llm.icl_study import ROW_FIELDS
+from textattack_semparse.llm.icl_results import ROW_FIELDS
 
 GRID = ["--shots", "0", "2", "--selection", "random", "cluster-tfidf", "--adversarial", "none", "typo"]
 

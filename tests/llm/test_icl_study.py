@@ -1,6 +1,6 @@
-"""The in-context-learning study grid (Zhuo et al. 2023, §4.2-4.3) on a tiny random causal LM:
-grid expansion, the rows (the robustness report's metrics, the demonstrations' lexical
-diversity), resuming from cell files and from the response cache, and the errors."""
+"""The in-context-learning study (Zhuo et al. 2023, §4.2-4.3) on a tiny random causal LM: grid
+expansion, the rows (the robustness report's metrics, the demonstrations' lexical diversity),
+resuming from the journal of cells and from the response cache, and the errors."""
 
 from __future__ import annotations
 
@@ -12,24 +12,26 @@ import pytest
 
 from tests.helpers import word_level_tokenizer
 from textattack_semparse.errors import DatasetError, RegistryError, VictimError
-from textattack_semparse.llm import icl_study
-from textattack_semparse.llm.icl_study import (
-    CELLS_JOURNAL,
-    ROW_FIELDS,
-    ICLCell,
-    check_grid,
-    default_test_perturbations,
-    expand_grid,
-    run_icl_study,
-)
+from textattack_semparse.experiments import icl
+from textattack_semparse.experiments.icl import CELLS_JOURNAL, ICLConfig
+from textattack_semparse.llm.icl_grid import ICLCell, check_grid, default_test_perturbations, expand_grid
+from textattack_semparse.llm.icl_results import ROW_FIELDS, _finite_or_text
 from textattack_semparse.metrics.lexical_diversity import lexical_diversity
 from textattack_semparse.robustness.evaluate_test_set import evaluate_test_set
 from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet
 from textattack_semparse.runs.journal import Journal
+from textattack_semparse.runs.run_context import RunContext, RunOptions
 from textattack_semparse.runs.run_directory import RunConfigurationChanged
 from textattack_semparse.victims.resolution import resolve_victim
 
 DATASET = "geo-mini-question-test"
+
+
+def run_icl_study(model: str, dataset: str, *, output_dir: Path, limit: int | None = None, **grid):
+    """The study of ``ICLConfig`` as a Python user runs it (serial, no progress bar): its ``ICLStudy``."""
+    config = ICLConfig(model=model, dataset=dataset, output_dir=output_dir, num_examples=limit, **grid)
+    with RunContext(RunOptions(progress=False)) as context:
+        return icl.run_study(config, context)
 
 
 def journaled_cells(output: Path) -> list[str]:
@@ -181,7 +183,7 @@ def test_a_cell_report_is_what_robustness_evaluation_gives(first_run):
 
 def test_a_second_run_reads_every_cell_and_builds_no_victim(first_run, model, monkeypatch):
     study, output = first_run
-    monkeypatch.setattr(icl_study, "_victim", lambda *args: pytest.fail("a finished cell was run again"))
+    monkeypatch.setattr(icl, "_victim", lambda *args: pytest.fail("a finished cell was run again"))
     again = run_icl_study(model, DATASET, output_dir=output, limit=LIMIT, **GRID)
     assert all(result.reused for result in again.cells)
     assert again.rows() == study.rows()
@@ -237,7 +239,7 @@ def test_json_writes_infinite_diversity_as_text(first_run, tmp_path):
     text = json.dumps(study.to_json(), allow_nan=False)  # strict JSON: no Infinity
     data = json.loads(text)
     assert data["format"] == "textattack-semparse icl result" and len(data["cells"]) == 5
-    assert data["rows"] == [json.loads(json.dumps(icl_study._finite_or_text(row))) for row in study.rows()]
+    assert data["rows"] == [json.loads(json.dumps(_finite_or_text(row))) for row in study.rows()]
 
 
 def test_the_cells_load_the_model_once(model, tmp_path, monkeypatch):

@@ -1,8 +1,7 @@
 """The package is layered: a module imports only from its own layer or the layers below.
 
 Type-only imports (under ``TYPE_CHECKING``) are exempt; imports inside functions are not. A
-subpackage has its package's layer (``victims/llm`` is ``victims``). The only exceptions are
-listed, each with its reason, in ``KNOWN_UPWARD_IMPORTS``.
+subpackage has its package's layer (``victims/llm`` is ``victims``).
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ LAYERS = (
     {"sql", "linguistics", "offline", "resources", "tables"},
     {"scoring", "datasets", "test_suites"},
     {"transformations"},
-    {"constraints", "victims"},
+    {"constraints", "victims", "perturbations"},
     {"search_methods", "goal_functions"},
     {"metrics", "augmentation"},
     {"recipes", "robustness", "training"},
@@ -31,13 +30,6 @@ LAYERS = (
 )
 LAYER = {name: level for level, names in enumerate(LAYERS) for name in names}
 
-KNOWN_UPWARD_IMPORTS = {
-    ("victims/llm/prompted_parser.py", "textattack_semparse.robustness.build_test_set"): (
-        "adversarial demonstrations (Zhuo et al. 2023, §4.2) are perturbed by create_perturbation and "
-        "perturb_examples, as robustness test sets are; gone once those move below the victims' layer"
-    ),
-}
-"""(module path, imported module) -> why: the upward imports still to be removed."""
 
 
 def _top(module: str) -> str:
@@ -76,13 +68,5 @@ def test_no_import_reaches_a_higher_layer(path):
         f"line {line}: {module}"
         for line, module in _runtime_imports(path)
         if LAYER[_top(module)] > LAYER[own]
-        and (path.relative_to(PACKAGE).as_posix(), module) not in KNOWN_UPWARD_IMPORTS
     ]
     assert not upward, f"{own} (layer {LAYER[own]}) imports from a higher layer: {upward}"
-
-
-@pytest.mark.parametrize("path, module", sorted(KNOWN_UPWARD_IMPORTS))
-def test_every_known_upward_import_still_exists(path, module):
-    assert module in {imported for _, imported in _runtime_imports(PACKAGE / path)}, (
-        f"{path} no longer imports {module}: remove it from KNOWN_UPWARD_IMPORTS."
-    )

@@ -15,14 +15,13 @@ from textattack_semparse.attack_attrs import record_gold_output
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.errors import RegistryError, ResourceError
 from textattack_semparse.registry import Entry, get_registry
-from textattack_semparse.robustness.build_test_set import (
+from textattack_semparse.perturbations.example_perturber import (
     ExamplePerturber,
-    build_test_set,
     check_selection,
     create_perturbation,
-    dataset_examples,
     perturb_examples,
 )
+from textattack_semparse.robustness.build_test_set import build_test_set, dataset_examples
 from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet
 from textattack_semparse.robustness.selection_settings import (
     SETTING_PERTURBATION_OPTIONS,

@@ -15,7 +15,7 @@ from textattack_semparse.robustness.evaluate_test_set import (
     gold_losses,
     no_loss_message,
 )
-from textattack_semparse.robustness.perturbed_utterance import PerturbedUtterance
+from textattack_semparse.perturbations.perturbed_utterance import PerturbedUtterance
 from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet
 from textattack_semparse.errors import RecipeError
 from textattack_semparse.scoring import Databases, ExactMatchScorer, ExecutionScorer, Scoring

@@ -8,7 +8,7 @@ import pytest
 
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.errors import DatasetError
-from textattack_semparse.robustness.perturbed_utterance import PerturbedUtterance
+from textattack_semparse.perturbations.perturbed_utterance import PerturbedUtterance
 from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet, check_perturbation_name
 
 GOLD = 'SELECT CAPITAL FROM STATE WHERE STATE_NAME = "texas" ;'

@@ -1,23 +1,22 @@
 """``textattack-semparse icl``: the in-context-learning study of Zhuo et al. (2023) for an LLM
 victim, shots x few-shot selection x adversarial demonstrations (§4.2-4.3), as JSON, CSV and a
-plot. The study itself is :mod:`textattack_semparse.llm.icl_study`."""
+plot (:mod:`textattack_semparse.experiments.icl`)."""
 
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textattack_semparse.commands.arguments import (
     examples_parent,
     non_negative_int,
     positive_int,
-    run_options,
+    run_context,
     run_parent,
     scoring_parent,
     seed_parent,
 )
+from textattack_semparse.experiments.icl import CSV_FILE, JSON_FILE, PLOT_FILE
 from textattack_semparse.project import docs_url
 from textattack_semparse.robustness.selection_settings import (
     DEFAULT_SETTING,
@@ -25,9 +24,8 @@ from textattack_semparse.robustness.selection_settings import (
 )
 
 if TYPE_CHECKING:
-    from textattack_semparse.llm.icl_study import ICLStudy
+    from textattack_semparse.llm.icl_results import ICLStudy
 
-JSON_FILE, CSV_FILE, PLOT_FILE = "icl.json", "icl.csv", "icl.png"
 METRIC_COLUMNS = ("cell", "test", "std.", "pert.", "robust", "SR")
 DEMONSTRATION_COLUMNS = ("cell", "demos", "TTR", "Yule's I", "MTLD", "hits", "misses")
 
@@ -97,57 +95,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
+    from textattack_semparse.commands.output import print_written
+    from textattack_semparse.experiments.icl import ICLConfig
+    from textattack_semparse.experiments.icl import run as run_icl
 
-    from textattack_semparse.llm.icl_study import (
-        check_grid,
-        plot_icl_study,
-        run_icl_study,
+    config = ICLConfig(
+        model=args.model,
+        dataset=args.dataset,
+        output_dir=args.output_dir,
+        shots=tuple(args.shots),
+        selections=tuple(args.selection),
+        adversarial=tuple(args.adversarial),
+        perturbations=None if args.perturbations is None else tuple(args.perturbations),
+        setting=args.setting,
+        seed=args.seed,
+        num_examples=args.num_examples,
+        execution_mode=args.execution_mode,
+        timeout=args.timeout,
+        gold_timeout=args.gold_timeout,
+        batch_size=args.batch_size,
     )
-    from textattack_semparse.runs.backends import make_backend
-    from textattack_semparse.runs.run_directory import (
-        RunConfigurationChanged,
-        atomic_write_text,
-    )
-
-    try:
-        check_grid(args.model, args.dataset, args.shots, args.selection, args.adversarial, args.perturbations or ())
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    overrides = (("mode", args.execution_mode), ("timeout", args.timeout), ("gold_timeout", args.gold_timeout))
-    scoring = {key: value for key, value in overrides if value is not None}
-    output = Path(args.output_dir)
-    try:
-        with make_backend(args.backend, workers=args.workers, address=args.ray_address) as backend:
-            study = run_icl_study(
-                args.model,
-                args.dataset,
-                output_dir=output,
-                shots=args.shots,
-                selections=args.selection,
-                adversarial=args.adversarial,
-                perturbations=args.perturbations,
-                setting=args.setting,
-                seed=args.seed,
-                limit=args.num_examples,
-                scoring_options=scoring,
-                batch_size=args.batch_size,
-                progress=print,
-                backend=backend,
-                show_progress=run_options(args).progress,
-                resume=args.resume,
-            )
-    except (RunConfigurationChanged, FileNotFoundError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    print_tables(study)
-    atomic_write_text(output / JSON_FILE, json.dumps(study.to_json(), indent=2) + "\n")
-    print(f"Wrote {output / JSON_FILE}")
-    study.write_csv(output / CSV_FILE)
-    print(f"Wrote {output / CSV_FILE}")
-    plot_icl_study(study, output / PLOT_FILE)
-    print(f"Wrote {output / PLOT_FILE}")
+    outcome = run_icl(config, run_context(args))
+    print_tables(outcome.study)
+    print_written(*outcome.paths)
     return 0
 
 

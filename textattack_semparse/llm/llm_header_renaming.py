@@ -182,7 +182,7 @@ def _prompt_benchmark() -> Any:
     example = SemparseExample(
         question=f"what is another name for {column}?",
         gold=alternatives[0],
-        table=Table(list(columns), [[column, *alternatives][: len(columns)]]),
+        table=Table(tuple(columns), (tuple([column, *alternatives][: len(columns)]),)),
         question_split="train",
     )
     return Benchmark(name="llm-header-prompts", examples=(example,), scoring=Scoring(TableAnswerScorer()))

@@ -1,7 +1,7 @@
 """The report's plots, drawn with matplotlib and embedded as SVG (no file or network needed to view them).
 
 The ICL figure and the success-vs-errors curve are the ones their commands draw
-(:func:`~textattack_semparse.llm.icl_study.icl_study_figure`,
+(:func:`~textattack_semparse.llm.icl_figure.icl_study_figure`,
 :func:`~textattack_semparse.metrics.grammar_error_analysis.success_vs_budget_figure`); the two
 drawn here compare runs. Original to textattack-semparse.
 """

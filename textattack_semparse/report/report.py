@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from textattack_semparse.llm.icl_study import icl_study_figure
+from textattack_semparse.llm.icl_figure import icl_study_figure
 from textattack_semparse.metrics.grammar_error_analysis import success_vs_budget_figure
 from textattack_semparse.report.examples import OUTCOMES, ReportExample, worst_first
 from textattack_semparse.report.figures import accuracy_by_perturbation_figure, error_type_figure, svg_data_uri

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from textattack_semparse.errors import DatasetError
-from textattack_semparse.llm.icl_study import RESULT_FORMAT as ICL_FORMAT
-from textattack_semparse.llm.icl_study import ICLStudy
+from textattack_semparse.llm.icl_results import RESULT_FORMAT as ICL_FORMAT
+from textattack_semparse.llm.icl_results import ICLStudy
 from textattack_semparse.metrics.attack_metrics import (
     AttackMetrics,
     metrics_from_rows,

@@ -3,31 +3,21 @@
 from __future__ import annotations
 
 import functools
-import inspect
-import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from types import MappingProxyType
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from textattack.constraints.pre_transformation import RepeatModification
-from textattack.shared import AttackedText
-from textattack.transformations import Transformation
-
-from textattack_semparse.attack_attrs import record_gold_output
-from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.constraints.sentence_bert_similarity import SentenceBERTSimilarity
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.errors import (
     ConfigurationError,
-    ConfigurationTypeError,
     DatasetError,
     ResourceError,
     SemparseError,
 )
-from textattack_semparse.linguistics.sentence_embeddings import SentenceEmbeddings
+from textattack_semparse.perturbations.example_perturber import ExamplePerturber, check_selection, create_perturbation
+from textattack_semparse.perturbations.perturbed_utterance import PerturbedUtterance
 from textattack_semparse.registry import get_registry
-from textattack_semparse.robustness.perturbed_utterance import PerturbedUtterance
 from textattack_semparse.robustness.robustness_test_set import TABLE_FIELD, RobustnessTestSet, check_perturbation_name
 from textattack_semparse.robustness.selection_settings import (
     DEFAULT_SETTING,
@@ -40,12 +30,8 @@ from textattack_semparse.robustness.selection_settings import (
 from textattack_semparse.runs.journal import Journal
 from textattack_semparse.runs.progress import ProgressBar
 from textattack_semparse.runs.run_context import RunContext
-from textattack_semparse.runs.seeding import component_generators
 from textattack_semparse.tables.table import Table
-from textattack_semparse.tables.table_text import QUESTION_COLUMN, freeze_table_column, table_input, table_of
-from textattack_semparse.transformations.derived_text import distinct_new_texts
 from textattack_semparse.transformations.table.table_transformation import TableTransformation
-from textattack_semparse.transformations.top_k_by_similarity import TopKBySimilarity
 
 UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (OSError, ImportError, SemparseError)
 """What a perturbation raises when its model or resource cannot be had (offline hub lookups
@@ -75,163 +61,6 @@ def dataset_examples(dataset: str, *, limit: int | None = None) -> list[Semparse
                 )
             examples.append(SemparseExample(question=columns["question"], gold=str(gold), db_id=columns.get("db_id")))
     return examples[:limit]
-
-
-def create_perturbation(
-    name: str, *, seed: int | None = None, options: Mapping[str, object] | None = None
-) -> Transformation:
-    """The registered perturbation ``name``, seeded with ``seed`` when it takes a ``seed``.
-
-    ``options`` (e.g. a setting's :data:`SETTING_PERTURBATION_OPTIONS`) override the
-    registered options; those the constructor does not take are left out.
-    """
-    entry = get_registry().get("perturbation", name)
-    try:
-        parameters = inspect.signature(entry.load()).parameters
-    except (TypeError, ValueError):  # a callable without an inspectable signature
-        parameters = MappingProxyType({})
-    overrides = {key: value for key, value in (options or {}).items() if key in parameters}
-    if "seed" in parameters:
-        overrides["seed"] = seed
-    return entry.create(**overrides)
-
-
-def check_selection(candidates: int | None, keep: int | None) -> None:
-    """``ValueError`` unless both are ``None`` or positive ints and ``keep <= candidates``."""
-    for name, value in (("candidates", candidates), ("keep", keep)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-            raise ConfigurationError(f"{name} must be a positive int or None (all), got {value!r}.")
-    if candidates is not None and keep is not None and keep > candidates:
-        raise ConfigurationError(f"keep={keep} exceeds candidates={candidates}: cannot keep more candidates than are sampled.")
-
-
-def perturb_examples(
-    examples: Sequence[SemparseExample],
-    transformation: Transformation,
-    *,
-    perturbation: str,
-    candidates: int | None = 1,
-    keep: int | None = 1,
-    seed: int | None = 0,
-    encoder: SentenceBERTSimilarity | None = None,
-    left_out: Counter[str] | None = None,
-) -> list[PerturbedUtterance]:
-    """Perturb every example's question with ``transformation``; the gold's literals stay intact.
-
-    Each question is an ``AttackedText`` carrying its gold output
-    (:func:`~textattack_semparse.attack_attrs.record_gold_output`), transformed under
-    ``RepeatModification`` and ``PreserveLiterals``. Outputs equal to the question or to an
-    earlier output are dropped; then ``candidates`` of them are sampled (seeded) and the
-    ``keep`` most similar to the question by Sentence-BERT are kept
-    (:class:`~textattack_semparse.transformations.top_k_by_similarity.TopKBySimilarity`).
-    ``None`` means all, for either. An example with no output gets no utterance.
-
-    A Table QA example (one with a ``table``) is the text ``table_input(question, table)``
-    and :func:`~textattack_semparse.tables.table_text.freeze_table_column` keeps question
-    perturbations off its table. A table perturbation
-    (:class:`~textattack_semparse.transformations.table.table_transformation.TableTransformation`)
-    leaves the question as it is, so ranking by Sentence-BERT says nothing: its outputs are
-    only sampled (``keep`` of them, seeded). RobuT, Zhao et al. 2023,
-    https://arxiv.org/abs/2306.14321.
-
-    Args:
-        examples: The originals; an utterance's ``example_id`` is the position here.
-        transformation: Any TextAttack transformation.
-        perturbation: The name recorded on each utterance.
-        candidates: Outputs sampled per example before ranking. Default ``1``.
-        keep: Outputs kept per example, most similar first. Default ``1``.
-        seed: Seed of the sampler. Default ``0``.
-        encoder: Sentence-BERT scorer shared across calls; ``None`` = the packaged
-            all-MiniLM-L6-v2.
-        left_out: When given, counts each example that got no utterance under its reason (the
-            table perturbation's ``skip_reason``, else ``"no candidate"``).
-    """
-    perturber = ExamplePerturber(transformation, perturbation, candidates=candidates, keep=keep, seed=seed, encoder=encoder)
-    return [
-        utterance
-        for example_id, example in enumerate(examples)
-        for utterance in perturber(example_id, example, left_out=left_out)
-    ]
-
-
-class ExamplePerturber:
-    """One perturbation applied to one example at a time, as :func:`perturb_examples` applies it.
-
-    Before each example the generators of the transformation (and of the sampler) are reseeded
-    with ``seed`` and the example's id, and the Sentence-BERT cache is emptied, so an example's
-    utterances (and their similarity scores, to the last digit) do not depend on which examples
-    were perturbed before it: a resumed or distributed build equals the serial one. ``seed=None``
-    leaves the generators as they are (no reproducibility asked for).
-    """
-
-    def __init__(
-        self,
-        transformation: Transformation,
-        perturbation: str,
-        *,
-        candidates: int | None = 1,
-        keep: int | None = 1,
-        seed: int | None = 0,
-        encoder: SentenceBERTSimilarity | SentenceEmbeddings | None = None,
-    ) -> None:
-        check_selection(candidates, keep)
-        self.perturbation = perturbation
-        self.seed = seed
-        self.k = keep if keep is not None else candidates
-        self.table_perturbation = isinstance(transformation, TableTransformation)
-        self.transformation = transformation
-        self.encoder = encoder if encoder is not None else SentenceEmbeddings()
-        self.selector: Transformation = _DistinctOutputs(transformation)
-        if self.k is not None and not self.table_perturbation:
-            self.selector = TopKBySimilarity(
-                self.selector, k=self.k, num_candidates=candidates, encoder=self.encoder, seed=seed
-            )
-
-    def __call__(
-        self, example_id: int, example: SemparseExample, *, left_out: Counter[str] | None = None
-    ) -> list[PerturbedUtterance]:
-        """The utterances of ``example``; counts why it got none in ``left_out`` when given."""
-        if self.seed is not None:
-            for generator in component_generators(self.selector):
-                generator.seed(f"{self.seed}:{example_id}")
-        # Padding makes an embedding depend, in its last bits, on the texts it is batched with; with
-        # no cached texts the batch is this example's texts alone, wherever and after whatever it runs.
-        self.encoder.clear_cache()
-        text = AttackedText(example.question if example.table is None else table_input(example.question, example.table))
-        record_gold_output(text, example.gold)
-        constraints = [RepeatModification(), PreserveLiterals()]
-        if example.table is not None:
-            constraints.append(freeze_table_column())
-        outputs = self.selector(text, pre_transformation_constraints=constraints)
-        if self.table_perturbation and self.k is not None:
-            outputs = _seeded_sample(outputs, self.k, self.seed, example_id)
-        if not outputs and left_out is not None:
-            reason = self.transformation.skip_reason(text) if self.table_perturbation else None
-            left_out[reason or "no candidate"] += 1
-        utterances = []
-        for output in outputs:
-            score = output.attack_attrs.get("similarity_score")
-            utterances.append(
-                PerturbedUtterance(
-                    example_id=example_id,
-                    original=example.question,
-                    perturbed=output._text_input[QUESTION_COLUMN] if example.table is not None else output.text,
-                    gold=example.gold,
-                    perturbation=self.perturbation,
-                    db_id=example.db_id,
-                    similarity=None if score is None else round(float(score), 6),
-                    table=table_of(output),
-                )
-            )
-        return utterances
-
-
-def _seeded_sample(outputs: list[AttackedText], k: int, seed: int | None, example_id: int) -> list[AttackedText]:
-    """``k`` of ``outputs`` (all when fewer), drawn by a generator of ``seed`` and the example, in their order."""
-    if len(outputs) <= k:
-        return list(outputs)
-    chosen = sorted(random.Random(f"{seed}:{example_id}").sample(range(len(outputs)), k))
-    return [outputs[index] for index in chosen]
 
 
 BUILD_CHUNK = 8
@@ -449,23 +278,3 @@ def _perturb_chunk(worker: _BuildWorker, task: _BuildTask) -> list[dict[str, Any
             f"resource is not available (offline?); make it available or leave {name!r} out of "
             "--perturbations."
         ) from error
-
-
-class _DistinctOutputs(Transformation):
-    """The outputs of ``transformation`` without repeats and without the unchanged text."""
-
-    def __init__(self, transformation: Transformation) -> None:
-        if not isinstance(transformation, Transformation):
-            raise ConfigurationTypeError(f"A perturbation must be a TextAttack Transformation, got {transformation!r}.")
-        self.transformation = transformation
-
-    def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
-        outputs = self.transformation(current_text, indices_to_modify=set(indices_to_modify))
-        return distinct_new_texts(current_text, outputs)
-
-    @property
-    def deterministic(self) -> bool:
-        return self.transformation.deterministic
-
-    def extra_repr_keys(self) -> list[str]:
-        return ["transformation"]

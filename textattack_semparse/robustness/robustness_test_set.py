@@ -27,7 +27,7 @@ from typing import Any
 
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.errors import ConfigurationError, DatasetError
-from textattack_semparse.robustness.perturbed_utterance import PerturbedUtterance
+from textattack_semparse.perturbations.perturbed_utterance import PerturbedUtterance
 from textattack_semparse.runs.run_directory import atomic_write_text
 from textattack_semparse.tables.table import Table
 

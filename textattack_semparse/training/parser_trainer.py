@@ -19,7 +19,7 @@ from textattack_semparse.arguments import check_choice, check_count
 from textattack_semparse.datasets.benchmark import Benchmark, load_benchmark
 from textattack_semparse.datasets.entity_anonymization import EntityAnonymizer
 from textattack_semparse.datasets.example import SemparseExample
-from textattack_semparse.errors import DatasetError, SemparseError
+from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError, DatasetError, SemparseError
 from textattack_semparse.scoring.exact_match_scorer import ExactMatchScorer
 from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.training import defaults
@@ -222,7 +222,7 @@ class ParserTrainer:
         extra_source: str | None = None,
     ) -> None:
         if split_type not in ("question", "query"):
-            raise ValueError(f"split_type must be 'question' or 'query', got {split_type!r}.")
+            raise ConfigurationError(f"split_type must be 'question' or 'query', got {split_type!r}.")
         check_choice("architecture", architecture, ARCHITECTURES)
         check_choice("tokenizer_kind", tokenizer_kind, TOKENIZER_KINDS)
         for name, value in (
@@ -238,15 +238,15 @@ class ParserTrainer:
         ):
             check_count(name, value)
         if d_model % num_heads:
-            raise ValueError(f"d_model ({d_model}) must be a multiple of num_heads ({num_heads}).")
+            raise ConfigurationError(f"d_model ({d_model}) must be a multiple of num_heads ({num_heads}).")
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps == 0 or max_steps < -1:
-            raise ValueError(f"max_steps must be a positive int or -1, got {max_steps!r}.")
+            raise ConfigurationError(f"max_steps must be a positive int or -1, got {max_steps!r}.")
         if not 0.0 < dev_fraction < 1.0:
-            raise ValueError(f"dev_fraction must be in (0, 1), got {dev_fraction!r}.")
+            raise ConfigurationError(f"dev_fraction must be in (0, 1), got {dev_fraction!r}.")
         if not 0.0 <= dropout < 1.0:
-            raise ValueError(f"dropout must be in [0, 1), got {dropout!r}.")
+            raise ConfigurationError(f"dropout must be in [0, 1), got {dropout!r}.")
         if not learning_rate > 0:
-            raise ValueError(f"learning_rate must be positive, got {learning_rate!r}.")
+            raise ConfigurationError(f"learning_rate must be positive, got {learning_rate!r}.")
         check_count("warmup_steps", warmup_steps, minimum=0)
         self.benchmark = benchmark
         self.output_dir = str(output_dir)
@@ -271,7 +271,7 @@ class ParserTrainer:
         self.device = resolve_device(device)
         self.save_total_limit = save_total_limit
         if not isinstance(anonymize, bool):
-            raise TypeError(f"anonymize must be a bool, got {anonymize!r}.")
+            raise ConfigurationTypeError(f"anonymize must be a bool, got {anonymize!r}.")
         self.anonymize = anonymize
         self.extra_train_examples = tuple(extra_train_examples)
         self.extra_source = extra_source

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from textattack_semparse.errors import VictimError
+from textattack_semparse.errors import ConfigurationError, VictimError
 from textattack_semparse.registry import get_registry
 
 STUDY_OPTIONS: dict[str, type] = {"shots": int, "selection": str, "seed": int, "adversarial": str}
@@ -70,7 +70,7 @@ def llm_victim_name(scheme: str, target: str, **options: Any) -> str:
     known = _known_options(scheme)
     unknown = sorted(set(options) - set(known))
     if unknown:
-        raise ValueError(f"Unknown {scheme} option(s) {unknown}; known: {', '.join(known)}.")
+        raise ConfigurationError(f"Unknown {scheme} option(s) {unknown}; known: {', '.join(known)}.")
     query = "&".join(f"{key}={value}" for key, value in options.items() if value is not None)
     return f"{scheme}:{target}" + (f"?{query}" if query else "")
 

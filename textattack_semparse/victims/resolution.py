@@ -118,7 +118,7 @@ def resolve_victim(model: str, *, dataset: str | None = None) -> tuple[Any, str 
 def _llm_victim(model: str, dataset: str | None) -> Any:
     name = parse_llm_victim_name(model)
     benchmark = dataset_benchmark(dataset)
-    if benchmark is None:
+    if benchmark is None or dataset is None:
         raise DatasetError(
             f"Victim {model!r} needs a dataset to know its benchmark (database and demonstrations); pass one of: "
             f"{', '.join(get_registry().names('dataset'))} (--dataset for textattack-semparse commands, "

@@ -16,7 +16,7 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
 from textattack_semparse.arguments import check_count
-from textattack_semparse.errors import VictimError
+from textattack_semparse.errors import ConfigurationTypeError, VictimError
 from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.victims.lazy_pretrained import LOADED, LazyPretrained
 from textattack_semparse.victims.llm.prompted_parser import PromptedParser
@@ -80,7 +80,7 @@ class CausalLMParser(LazyPretrained, PromptedParser):
         **kwargs: Any,
     ) -> None:
         if not isinstance(model_name_or_path, (str, os.PathLike)) or not str(model_name_or_path).strip():
-            raise TypeError(f"model_name_or_path must be a non-empty hub name or path, got {model_name_or_path!r}.")
+            raise ConfigurationTypeError(f"model_name_or_path must be a non-empty hub name or path, got {model_name_or_path!r}.")
         check_count("max_new_tokens", max_new_tokens, minimum=1)
         check_count("batch_size", batch_size, minimum=1)
         self.model_name_or_path = str(model_name_or_path)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from textattack_semparse.arguments import check_count, check_seed
-from textattack_semparse.errors import closest_match_hint
+from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError, closest_match_hint
 
 if TYPE_CHECKING:
     from textattack_semparse.datasets.example import SemparseExample
@@ -77,12 +77,12 @@ class FewShotSelector(ABC):
             ValueError: ``k`` is negative or larger than the number of distinct questions.
         """
         if isinstance(k, bool) or not isinstance(k, int):
-            raise TypeError(f"k must be an int (the number of demonstrations), got {k!r}.")
+            raise ConfigurationTypeError(f"k must be an int (the number of demonstrations), got {k!r}.")
         if k < 0:
-            raise ValueError(f"k must be >= 0 (the number of demonstrations), got {k}.")
+            raise ConfigurationError(f"k must be >= 0 (the number of demonstrations), got {k}.")
         candidates = list({example.question: example for example in reversed(pool)}.values())[::-1]
         if k > len(candidates):
-            raise ValueError(
+            raise ConfigurationError(
                 f"k={k} exceeds the {len(candidates)} distinct questions in the pool of {len(pool)} examples; "
                 f"pass k <= {len(candidates)} or a larger pool."
             )
@@ -183,7 +183,7 @@ class ClusterSelector(FewShotSelector):
         embeddings: SentenceEmbeddings | None = None,
     ) -> None:
         if representation not in REPRESENTATIONS:
-            raise ValueError(
+            raise ConfigurationError(
                 f"Unknown representation {representation!r}; choose one of {', '.join(REPRESENTATIONS)}."
                 + closest_match_hint(str(representation), REPRESENTATIONS)
             )
@@ -195,7 +195,7 @@ class ClusterSelector(FewShotSelector):
             or not all(isinstance(n, int) and not isinstance(n, bool) for n in ngram_range)
             or not 1 <= ngram_range[0] <= ngram_range[1]
         ):
-            raise ValueError(f"ngram_range must be a tuple (min_n, max_n) with 1 <= min_n <= max_n, got {ngram_range!r}.")
+            raise ConfigurationError(f"ngram_range must be a tuple (min_n, max_n) with 1 <= min_n <= max_n, got {ngram_range!r}.")
         self.representation = representation
         self.seed = seed
         self.n_init = n_init
@@ -279,11 +279,11 @@ class PerplexitySelector(FewShotSelector):
 
     def __init__(self, order: str = "asc", *, model: str, batch_size: int = 16, device: str | None = None) -> None:
         if order not in ("asc", "desc"):
-            raise ValueError(f"order must be 'asc' (lowest perplexity first) or 'desc' (highest first), got {order!r}.")
+            raise ConfigurationError(f"order must be 'asc' (lowest perplexity first) or 'desc' (highest first), got {order!r}.")
         if not isinstance(model, str) or not model:
-            raise TypeError(f"model must be a causal LM name or local path string, got {model!r}.")
+            raise ConfigurationTypeError(f"model must be a causal LM name or local path string, got {model!r}.")
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-            raise ValueError(f"batch_size must be an int >= 1, got {batch_size!r}.")
+            raise ConfigurationError(f"batch_size must be an int >= 1, got {batch_size!r}.")
         self.order = order
         self.model = model
         self.batch_size = batch_size
@@ -380,7 +380,7 @@ class ConfidenceSelector(FewShotSelector):
 
     def __init__(self, confidence: Callable[[list[str]], Sequence[float]]) -> None:
         if not callable(confidence):
-            raise TypeError(f"confidence must be a callable mapping a list of questions to floats, got {confidence!r}.")
+            raise ConfigurationTypeError(f"confidence must be a callable mapping a list of questions to floats, got {confidence!r}.")
         self.confidence = confidence
 
     def _select(self, candidates: list[SemparseExample], k: int) -> list[int]:
@@ -428,17 +428,17 @@ def selector_from_name(name: str, **options: Any) -> FewShotSelector:
         ClusterSelector(representation='ed', seed=3, n_init=10, ngram_range=(1, 2))
     """
     if name not in _NAMES:
-        raise ValueError(
+        raise ConfigurationError(
             f"Unknown few-shot selector {name!r}; choose one of {', '.join(SELECTOR_NAMES)}."
             + closest_match_hint(str(name), SELECTOR_NAMES)
         )
     cls, preset = _NAMES[name]
     clash = sorted(set(preset) & set(options))
     if clash:
-        raise ValueError(f"Selector {name!r} fixes {clash[0]}={preset[clash[0]]!r}; drop {clash[0]}= from the options.")
+        raise ConfigurationError(f"Selector {name!r} fixes {clash[0]}={preset[clash[0]]!r}; drop {clash[0]}= from the options.")
     try:
         return cls(**preset, **options)
     except TypeError as error:
         if "unexpected keyword" not in str(error):
             raise
-        raise TypeError(f"Selector {name!r} ({cls.__name__}) does not take that option: {error}.") from error
+        raise ConfigurationTypeError(f"Selector {name!r} ({cls.__name__}) does not take that option: {error}.") from error

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urlsplit
 
 from textattack_semparse.arguments import check_count
-from textattack_semparse.errors import VictimError
+from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError, VictimError
 from textattack_semparse.victims.llm.prompted_parser import PromptedParser
 
 if TYPE_CHECKING:
@@ -200,13 +200,13 @@ class OpenAIParser(PromptedParser):
         **kwargs: Any,
     ) -> None:
         if not isinstance(model, str) or not model.strip():
-            raise TypeError(f"model must be a non-empty model name, got {model!r}.")
+            raise ConfigurationTypeError(f"model must be a non-empty model name, got {model!r}.")
         if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
-            raise ValueError(f"base_url must be an http(s) URL such as http://127.0.0.1:8080/v1, got {base_url!r}.")
+            raise ConfigurationError(f"base_url must be an http(s) URL such as http://127.0.0.1:8080/v1, got {base_url!r}.")
         if style not in STYLES:
-            raise ValueError(f"style must be one of {', '.join(STYLES)}, got {style!r}.")
+            raise ConfigurationError(f"style must be one of {', '.join(STYLES)}, got {style!r}.")
         if stop is not None and (isinstance(stop, str) or not all(isinstance(s, str) and s for s in stop)):
-            raise TypeError(f"stop must be a sequence of non-empty strings (or None), got {stop!r}.")
+            raise ConfigurationTypeError(f"stop must be a sequence of non-empty strings (or None), got {stop!r}.")
         check_count("max_tokens", max_tokens, minimum=1)
         check_count("concurrency", concurrency, minimum=1)
         check_count("max_retries", max_retries, minimum=0)
@@ -219,9 +219,9 @@ class OpenAIParser(PromptedParser):
             ("retry_after_cap", retry_after_cap),
         ):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-                raise ValueError(f"{name} must be a finite number of seconds >= 0, got {value!r}.")
+                raise ConfigurationError(f"{name} must be a finite number of seconds >= 0, got {value!r}.")
         if timeout <= 0:
-            raise ValueError(f"timeout must be > 0 seconds, got {timeout!r}.")
+            raise ConfigurationError(f"timeout must be > 0 seconds, got {timeout!r}.")
         self.model_name = model
         self.base_url = base_url.rstrip("/")
         self.style = style

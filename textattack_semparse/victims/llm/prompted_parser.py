@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import dataclasses
 from abc import abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textattack_semparse.arguments import check_count
 from textattack_semparse.cache import cache_dir
-from textattack_semparse.errors import VictimError
+from textattack_semparse.errors import ConfigurationError, VictimError
 from textattack_semparse.sql.completion_sql import extract_sql
 from textattack_semparse.tables.answers import format_answer
 from textattack_semparse.tables.table import Table
@@ -107,8 +107,10 @@ class PromptedParser(SemanticParser):
 
     @classmethod
     def from_victim_name(cls, target: str, *, benchmark: Benchmark, split_type: str, **options: Any) -> PromptedParser:
-        """The victim a name ``SCHEME:TARGET?options`` stands for (by default ``cls(target, ...)``)."""
-        return cls(target, benchmark=benchmark, split_type=split_type, **options)  # type: ignore[call-arg]
+        """The victim a name ``SCHEME:TARGET?options`` stands for (by default ``cls(target, ...)``:
+        the backends' constructors take the target first)."""
+        backend: Callable[..., PromptedParser] = cls
+        return backend(target, benchmark=benchmark, split_type=split_type, **options)
 
     def __init__(
         self,
@@ -126,8 +128,9 @@ class PromptedParser(SemanticParser):
     ) -> None:
         table_qa = _is_table_qa(benchmark)
         if table_qa and template is not None:
-            raise ValueError("template formats text-to-SQL prompts; a Table QA benchmark is prompted with TablePrompt.")
-        if not table_qa and (benchmark is None or getattr(benchmark, "database", None) is None):
+            raise ConfigurationError("template formats text-to-SQL prompts; a Table QA benchmark is prompted with TablePrompt.")
+        database = None if benchmark is None else benchmark.database
+        if not table_qa and database is None:
             raise VictimError(
                 f"{type(self).__name__} needs a benchmark with one SQLite database (its prompt shows that schema); "
                 "pass benchmark=load_benchmark(...), or --dataset with a single-database benchmark's dataset."
@@ -145,11 +148,11 @@ class PromptedParser(SemanticParser):
             get_registry().get("perturbation", self.adversarial)  # fails early, naming the registered ones
         self.cache_path = Path(cache_path) if cache_path is not None else cache_dir() / RESPONSE_CACHE_FILE
         self.selector = self._selector(dict(selector_options or {}))  # fails early on an unknown name
-        self.prompt: DatabasePrompt | TablePrompt = (
-            TablePrompt()
-            if table_qa
-            else DatabasePrompt(benchmark.database, **({} if template is None else {"template": template}))
-        )
+        self.prompt: DatabasePrompt | TablePrompt
+        if table_qa or database is None:  # database is None only for Table QA (checked above)
+            self.prompt = TablePrompt()
+        else:
+            self.prompt = DatabasePrompt(database) if template is None else DatabasePrompt(database, template=template)
 
     @property
     @abstractmethod
@@ -176,14 +179,14 @@ class PromptedParser(SemanticParser):
         elif self.selection in ("ppl-asc", "ppl-desc") and "model" not in options:
             model = self.default_perplexity_model()
             if model is None:
-                raise ValueError(
+                raise ConfigurationError(
                     f"selection={self.selection!r} scores the pool with a local causal LM given by name or directory, "
                     f"which {type(self).__name__} {self.model_id!r} cannot serve; pass "
                     "selector_options={'model': NAME_OR_DIRECTORY}."
                 )
             options["model"] = model
         elif self.selection == "confidence" and "confidence" not in options:
-            raise ValueError(
+            raise ConfigurationError(
                 "selection='confidence' needs selector_options={'confidence': callable(list of questions) -> floats}."
             )
         return selector_from_name(self.selection, **options)
@@ -201,7 +204,8 @@ class PromptedParser(SemanticParser):
         """The examples shown before every question (chosen once): the ``shots`` selected ones,
         each followed by its perturbed copy when ``adversarial`` is set."""
         if "_demonstrations" not in self.__dict__:
-            pool = self.benchmark.split(self.split_type, "train")
+            benchmark = self.benchmark
+            pool = [] if benchmark is None else benchmark.split(self.split_type, "train")
             selected = self.selector.select(pool, self.shots)
             self.__dict__["_demonstrations"] = (
                 selected if self.adversarial is None else adversarial_demonstrations(selected, self.adversarial, self.seed)
@@ -231,12 +235,13 @@ class PromptedParser(SemanticParser):
 
     def _answer_tables(self, prompt: TablePrompt, questions: list[str], tables: list[str | None]) -> list[str]:
         """Table QA: each question with its table (the ``table`` input column, ``Table.to_json()``)."""
-        if any(table is None for table in tables):
+        given = [table for table in tables if table is not None]
+        if len(given) < len(tables):
             raise TypeError(
                 f"{type(self).__name__} on a Table QA benchmark answers (question, Table.to_json()) inputs; "
                 "got a question without its table."
             )
-        prompts = [prompt(question, Table.from_json(table), self.demonstrations) for question, table in zip(questions, tables)]
+        prompts = [prompt(question, Table.from_json(table), self.demonstrations) for question, table in zip(questions, given)]
         return [format_answer(prompt.answer(completion)) for completion in self.complete(prompts)]
 
     def complete(self, prompts: list[str]) -> list[str]:
@@ -259,7 +264,7 @@ class PromptedParser(SemanticParser):
 
 def _is_table_qa(benchmark: Benchmark | None) -> bool:
     """Whether ``benchmark`` is a Table QA benchmark (its examples carry tables, as WTQ's do)."""
-    examples = getattr(benchmark, "examples", ())
+    examples: Sequence[Any] = getattr(benchmark, "examples", ())
     return bool(examples) and getattr(examples[0], "table", None) is not None
 
 
@@ -268,9 +273,8 @@ def adversarial_demonstrations(
 ) -> list[SemparseExample]:
     """Each demonstration followed by a copy whose question ``perturbation`` rewrote (Zhuo et al.
     2023, §4.2), with the same gold; one output sampled with ``seed``, the gold's literals kept
-    (:func:`~textattack_semparse.robustness.build_test_set.perturb_examples`)."""
-    # The one import above the victims' layer (KNOWN_UPWARD_IMPORTS in tests/plugin/test_layering.py).
-    from textattack_semparse.robustness.build_test_set import create_perturbation, perturb_examples
+    (:func:`~textattack_semparse.perturbations.example_perturber.perturb_examples`)."""
+    from textattack_semparse.perturbations.example_perturber import create_perturbation, perturb_examples
 
     utterances = perturb_examples(
         demonstrations, create_perturbation(perturbation, seed=seed), perturbation=perturbation, seed=seed

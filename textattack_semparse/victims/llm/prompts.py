@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textattack_semparse.arguments import check_count
-from textattack_semparse.errors import SchemaError
+from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError, SchemaError
 from textattack_semparse.test_suites.schema import Schema, quote_identifier
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ class PromptTemplate:
         >>> PromptTemplate("{schema} {questoin}", prefix="")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        ValueError: Prompt template placeholder {questoin} is unknown (did you mean {question}?); ...
+        textattack_semparse.errors.ConfigurationError: Prompt template placeholder {questoin} is unknown (did you mean {question}?); ...
     """
 
     template: str = DEFAULT_TEMPLATE
@@ -101,16 +101,16 @@ class PromptTemplate:
 
     def __post_init__(self) -> None:
         if not isinstance(self.template, str):
-            raise TypeError(f"template must be a str format string, got {type(self.template).__name__}")
+            raise ConfigurationTypeError(f"template must be a str format string, got {type(self.template).__name__}")
         if not isinstance(self.prefix, str):
-            raise TypeError(f"prefix must be a str, got {type(self.prefix).__name__}")
+            raise ConfigurationTypeError(f"prefix must be a str, got {type(self.prefix).__name__}")
         fields = _placeholders(self.template)
         if "question" not in fields:
-            raise ValueError(
+            raise ConfigurationError(
                 f"Prompt template {self.template!r} has no {{question}} placeholder; the test question must appear."
             )
         if not self.template.endswith(self.prefix):
-            raise ValueError(
+            raise ConfigurationError(
                 f"Prompt template must end with its prefix {self.prefix!r}; "
                 'pass prefix="" when the answer starts after the template.'
             )
@@ -168,11 +168,11 @@ class DatabasePrompt:
         max_value_chars: int = 100,
     ) -> None:
         if not isinstance(db_path, (str, os.PathLike)):
-            raise TypeError(
+            raise ConfigurationTypeError(
                 f"db_path must be a str or os.PathLike path of an SQLite file, got {type(db_path).__name__}"
             )
         if template is not None and not isinstance(template, PromptTemplate):
-            raise TypeError(
+            raise ConfigurationTypeError(
                 f"template must be a PromptTemplate (wrap a format string as PromptTemplate(text, prefix=...)), "
                 f"got {type(template).__name__}"
             )
@@ -255,7 +255,7 @@ def _placeholders(template: str) -> set[str]:
     try:
         fields = [parsed for parsed in string.Formatter().parse(template) if parsed[1] is not None]
     except ValueError as error:
-        raise ValueError(
+        raise ConfigurationError(
             f"Prompt template {template!r} is malformed ({error}); write literal braces as {{{{ and }}}}."
         ) from error
     allowed = "use {schema}, {demonstrations} and {question}"
@@ -263,9 +263,9 @@ def _placeholders(template: str) -> set[str]:
         if name not in PLACEHOLDERS:
             close = difflib.get_close_matches(str(name), PLACEHOLDERS, n=1)
             hint = f" (did you mean {{{close[0]}}}?)" if close else ""
-            raise ValueError(f"Prompt template placeholder {{{name}}} is unknown{hint}; {allowed}.")
+            raise ConfigurationError(f"Prompt template placeholder {{{name}}} is unknown{hint}; {allowed}.")
         if spec or conversion:
-            raise ValueError(
+            raise ConfigurationError(
                 f"Prompt template placeholder {{{name}}} must be plain, without format spec or conversion."
             )
     return {str(name) for _, name, _, _ in fields}

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from textattack_semparse.errors import ConfigurationTypeError
+
 
 @dataclass(frozen=True)
 class CacheCounts:
@@ -127,4 +129,4 @@ def _canonical(parameters: Mapping[str, Any]) -> str:
     try:
         return json.dumps(dict(parameters), sort_keys=True, ensure_ascii=False)
     except TypeError as error:
-        raise TypeError(f"Decoding parameters must be JSON values (numbers, strings, lists): {error}.") from error
+        raise ConfigurationTypeError(f"Decoding parameters must be JSON values (numbers, strings, lists): {error}.") from error

@@ -76,7 +76,7 @@ class TablePrompt:
         """
         blocks = [INSTRUCTION]
         for example in demonstrations:
-            if getattr(example, "table", None) is None:
+            if example.table is None:
                 raise ValueError(
                     f"Demonstration {example.question!r} has no table; Table QA prompts draw demonstrations from a "
                     "Table QA benchmark's training split (e.g. wtq)."

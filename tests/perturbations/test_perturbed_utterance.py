@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from textattack_semparse.errors import DatasetError
-from textattack_semparse.robustness.perturbed_utterance import PerturbedUtterance
+from textattack_semparse.perturbations.perturbed_utterance import PerturbedUtterance
 
 
 def test_round_trip_keeps_db_id_and_similarity():

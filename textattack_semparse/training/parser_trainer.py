@@ -20,6 +20,7 @@ from textattack_semparse.datasets.benchmark import Benchmark, load_benchmark
 from textattack_semparse.datasets.entity_anonymization import EntityAnonymizer
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError, DatasetError, SemparseError
+from textattack_semparse.runs.seeding import DEFAULT_SEED
 from textattack_semparse.scoring.exact_match_scorer import ExactMatchScorer
 from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.training import defaults
@@ -177,7 +178,8 @@ class ParserTrainer:
         dev_fraction (float, default 0.1): Share of the training split held out as dev when
             the benchmark has no dev split.
         max_length (int, default 512): Most tokens per input or target (longer ones are truncated).
-        seed (int, default 42): Seeds the held-out slice, initialisation and data order.
+        seed (int, default 0, the package's default seed): Seeds the held-out slice, initialisation and data
+            order.
         device (str | None, default None): ``"cpu"`` forces the CPU; ``None`` uses CUDA when present.
         save_total_limit (int, default 2): Most epoch checkpoints kept (the best is never deleted).
         anonymize (bool, default True): Train on entity-anonymised questions and outputs
@@ -214,7 +216,7 @@ class ParserTrainer:
         patience: int = defaults.PATIENCE,
         dev_fraction: float = defaults.DEV_FRACTION,
         max_length: int = 512,
-        seed: int = defaults.SEED,
+        seed: int = DEFAULT_SEED,
         device: str | None = None,
         save_total_limit: int = 2,
         anonymize: bool = True,

@@ -177,7 +177,11 @@ def _difference(value: Any, baseline: Any) -> float | None:
 
 def _tables(sources: Sequence[ReportSource], labels: dict[str, str]) -> list[Table]:
     tables = []
-    runs = {source.id: source.robustness for source in sources if source.kind == ROBUSTNESS and source.robustness is not None}
+    runs = {
+        source.id: source.robustness
+        for source in sources
+        if source.kind == ROBUSTNESS and source.robustness is not None
+    }
     if runs:
         columns = [Column("dataset", "dataset"), Column("examples", "examples"), *(Column(m, HEADINGS[m]) for m in ROBUSTNESS_METRICS)]
         rows = [Row(source_id, labels[source_id], _robustness_values(report)) for source_id, report in runs.items()]
@@ -198,7 +202,9 @@ def _tables(sources: Sequence[ReportSource], labels: dict[str, str]) -> list[Tab
         if source.kind == ROBUSTNESS and source.robustness is not None and source.has_tables:
             tables.append(_robut_table(source.id, source.robustness, labels[source.id]))
     attacks = {
-        source.id: source.attack for source in sources if source.kind in (ATTACK, GRAMMAR_ATTACK) and source.attack is not None
+        source.id: source.attack
+        for source in sources
+        if source.kind in (ATTACK, GRAMMAR_ATTACK) and source.attack is not None
     }
     if attacks:
         counted = ("examples", "succeeded", "failed", "skipped", "left_out")
@@ -248,7 +254,9 @@ def _perturbation_tables(runs: Mapping[str, RobustnessReport], labels: dict[str,
             headings, rows = combined_table(reports, metric)
             headings = ["perturbation", names[0]]
         source_ids = list(runs)
-        columns = [Column(metric, heading, source_id) for heading, source_id in zip(headings[1 : len(names) + 1], source_ids)]
+        columns = [
+            Column(metric, heading, source_id) for heading, source_id in zip(headings[1 : len(names) + 1], source_ids)
+        ]
         columns += [
             Column(f"delta_{metric}", f"Δ {heading}", source_id)
             for heading, source_id in zip(headings[len(names) + 1 :], source_ids[1:])

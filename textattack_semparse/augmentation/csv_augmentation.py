@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import random
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -132,7 +133,7 @@ def csv_items(input_csv: str | Path, input_column: str, gold_column: str | None 
             AugmentationItem(
                 question=question,
                 literals=literals,
-                accept=lambda new, question=question, literals=literals: keeps_literals(question, new, literals),
+                accept=partial(keeps_literals, question, literals=literals),
             )
         )
     return items

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -184,9 +185,7 @@ def text2sql_items(
                 AugmentationItem(
                     question=example.question,
                     literals=tuple(literals),
-                    accept=lambda new, example=example, sentence=sentence, literals=literals: (
-                        _template(example, sentence, literals, new) is not None
-                    ),
+                    accept=partial(_makes_template, example, sentence, literals),
                 )
             )
     return items
@@ -195,6 +194,11 @@ def _literals(example: SemparseExample, sentence: Mapping[str, Any]) -> list[str
     """The values of the sentence's placeholders, then the literals of its gold SQL."""
     in_text = [value for name, value in example.variables.items() if _occurs(name, sentence["text"])]
     return list(dict.fromkeys([*in_text, *sql_literals(example.gold)]))
+
+def _makes_template(example: SemparseExample, sentence: Mapping[str, Any], literals: list[str], augmented: str) -> bool:
+    """Whether ``augmented`` can be written as a template of ``sentence`` (:func:`_template`)."""
+    return _template(example, sentence, literals, augmented) is not None
+
 
 def _template(example: SemparseExample, sentence: Mapping[str, Any], literals: list[str], augmented: str) -> str | None:
     """``augmented`` as a template of ``sentence``, or ``None`` when it changed a literal or cannot be one."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 
 from textattack_semparse.augmentation.literal_protection import LiteralAugment, keeps_literals, new_questions
@@ -79,7 +80,7 @@ def tsv_items(input_tsv: str | Path) -> list[AugmentationItem]:
             AugmentationItem(
                 question=question,
                 literals=literals,
-                accept=lambda new, question=question, literals=literals: _acceptable(question, new, literals),
+                accept=partial(_acceptable, question, literals=literals),
             )
         )
     return items

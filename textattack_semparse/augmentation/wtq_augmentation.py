@@ -61,7 +61,8 @@ def augment_wtq(
     if tuple(lines[0].split("\t")) != WTQ_HEADER:
         raise DatasetError(f"{source}:1 is not WTQ's header {chr(9).join(WTQ_HEADER)!r}.")
     folder = target.parent
-    out, tables, added = ["\t".join(WTQ_HEADER)], {}, 0
+    out, added = ["\t".join(WTQ_HEADER)], 0
+    tables: dict[str, Table] = {}
     rows = [line.split("\t") for line in lines[1:] if line]
     for number, fields in enumerate(rows[:limit], start=2):
         if len(fields) != len(WTQ_HEADER):

@@ -13,7 +13,7 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from textattack_semparse.metrics.attack_metrics import FAILED, SKIPPED, SUCCEEDED, plain_text
 from textattack_semparse.scoring.outcome import Outcome, left_out_outcome
@@ -95,7 +95,7 @@ class WordDiff(NamedTuple):
 
     before: list[str]
     after: list[str]
-    opcodes: list[tuple[str, int, int, int, int]]
+    opcodes: list[tuple[Literal["replace", "delete", "insert", "equal"], int, int, int, int]]
 
 
 def word_diff(original: str, perturbed: str) -> WordDiff:

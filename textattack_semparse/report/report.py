@@ -13,12 +13,13 @@ table, each later run gets its difference to the first (in percentage points), a
 from __future__ import annotations
 
 import shlex
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from textattack_semparse.llm.icl_figure import icl_study_figure
+from textattack_semparse.llm.icl_results import ICLStudy
 from textattack_semparse.metrics.grammar_error_analysis import success_vs_budget_figure
 from textattack_semparse.report.examples import OUTCOMES, ReportExample, worst_first
 from textattack_semparse.report.figures import accuracy_by_perturbation_figure, error_type_figure, svg_data_uri
@@ -177,12 +178,14 @@ def _difference(value: Any, baseline: Any) -> float | None:
 
 def _tables(sources: Sequence[ReportSource], labels: dict[str, str]) -> list[Table]:
     tables = []
-    runs = [source for source in sources if source.kind == ROBUSTNESS and source.robustness is not None]
+    runs = {
+        source.id: source.robustness
+        for source in sources
+        if source.kind == ROBUSTNESS and source.robustness is not None
+    }
     if runs:
         columns = [Column("dataset", "dataset"), Column("examples", "examples"), *(Column(m, HEADINGS[m]) for m in ROBUSTNESS_METRICS)]
-        rows = [
-            Row(source.id, labels[source.id], _robustness_values(source.robustness)) for source in runs
-        ]
+        rows = [Row(source_id, labels[source_id], _robustness_values(report)) for source_id, report in runs.items()]
         tables.append(
             _summary_table(
                 "summary-robustness",
@@ -196,19 +199,23 @@ def _tables(sources: Sequence[ReportSource], labels: dict[str, str]) -> list[Tab
             )
         )
         tables.extend(_perturbation_tables(runs, labels))
-    for source in runs:
-        if source.has_tables:
-            tables.append(_robut_table(source, labels[source.id]))
-    attacks = [source for source in sources if source.kind in (ATTACK, GRAMMAR_ATTACK) and source.attack is not None]
+    for source in sources:
+        if source.kind == ROBUSTNESS and source.robustness is not None and source.has_tables:
+            tables.append(_robut_table(source.id, source.robustness, labels[source.id]))
+    attacks = {
+        source.id: source.attack
+        for source in sources
+        if source.kind in (ATTACK, GRAMMAR_ATTACK) and source.attack is not None
+    }
     if attacks:
         counted = ("examples", "succeeded", "failed", "skipped", "left_out")
         rates = (*ATTACK_METRICS, "words_perturbed_percent", "queries_per_example")
         columns = [Column(m, HEADINGS[m]) for m in (*counted, *rates)]
         rows = []
-        for source in attacks:
-            metrics = source.attack.to_dict()
-            metrics["left_out"] = source.attack.gold_errors + source.attack.victim_errors
-            rows.append(Row(source.id, labels[source.id], tuple(metrics[m] for m in (*counted, *rates))))
+        for source_id, attack in attacks.items():
+            metrics = attack.to_dict()
+            metrics["left_out"] = attack.gold_errors + attack.victim_errors
+            rows.append(Row(source_id, labels[source_id], tuple(metrics[m] for m in (*counted, *rates))))
         tables.append(
             _summary_table(
                 "summary-attacks",
@@ -223,9 +230,9 @@ def _tables(sources: Sequence[ReportSource], labels: dict[str, str]) -> list[Tab
         )
     for source in sources:
         if source.kind == GRAMMAR_ATTACK and source.grammar is not None:
-            tables.append(_error_type_table(source, labels[source.id]))
+            tables.append(_error_type_table(source.id, source.grammar, labels[source.id]))
         if source.kind == ICL and source.icl is not None:
-            tables.append(_icl_table(source, labels[source.id]))
+            tables.append(_icl_table(source.id, source.icl, labels[source.id]))
     return tables
 
 
@@ -235,10 +242,11 @@ def _robustness_values(report: RobustnessReport) -> tuple[Any, ...]:
     return (report.dataset, report.original_examples, report.standard_accuracy, *(rates[m] for m in ROBUSTNESS_METRICS[1:]))
 
 
-def _perturbation_tables(runs: Sequence[ReportSource], labels: dict[str, str]) -> list[Table]:
-    """Per perturbation, each run's perturbation and robust accuracy (and differences to the first run)."""
-    reports = [source.robustness for source in runs]
-    names = [labels[source.id] for source in runs]
+def _perturbation_tables(runs: Mapping[str, RobustnessReport], labels: dict[str, str]) -> list[Table]:
+    """Per perturbation, each run's perturbation and robust accuracy (and differences to the first run);
+    ``runs`` maps source ids to their reports."""
+    reports = list(runs.values())
+    names = [labels[source_id] for source_id in runs]
     tables = []
     for metric in ("perturbation_accuracy", "robust_accuracy"):
         if len(reports) > 1:
@@ -246,10 +254,13 @@ def _perturbation_tables(runs: Sequence[ReportSource], labels: dict[str, str]) -
         else:
             headings, rows = combined_table(reports, metric)
             headings = ["perturbation", names[0]]
-        columns = [Column(metric, heading, source.id) for heading, source in zip(headings[1 : len(names) + 1], runs)]
+        source_ids = list(runs)
+        columns = [
+            Column(metric, heading, source_id) for heading, source_id in zip(headings[1 : len(names) + 1], source_ids)
+        ]
         columns += [
-            Column(f"delta_{metric}", f"Δ {heading}", source.id)
-            for heading, source in zip(headings[len(names) + 1 :], runs[1:])
+            Column(f"delta_{metric}", f"Δ {heading}", source_id)
+            for heading, source_id in zip(headings[len(names) + 1 :], source_ids[1:])
         ]
         tables.append(
             Table(
@@ -263,44 +274,44 @@ def _perturbation_tables(runs: Sequence[ReportSource], labels: dict[str, str]) -
     return tables
 
 
-def _robut_table(source: ReportSource, label: str) -> Table:
+def _robut_table(source_id: str, report: RobustnessReport, label: str) -> Table:
     columns = [Column("perturbed_examples", ROBUT_TABLE_COLUMNS[1])]
     columns += [Column(metric, heading) for metric, heading in zip(ROBUT_RATES, ROBUT_TABLE_COLUMNS[2:])]
     return Table(
-        f"robut-{source.id}",
+        f"robut-{source_id}",
         f"RobuT's table: {label}",
         "Pre-attack and post-attack accuracy on the perturbed examples and robust accuracy (correct perturbed "
         "examples among those whose original is correct), in % (Zhao et al. 2023).",
         tuple(columns),
-        tuple(Row(source.id, str(row[0]), tuple(row[1:]), kind="perturbation") for row in source.robustness.robut_rows()),
+        tuple(Row(source_id, str(row[0]), tuple(row[1:]), kind="perturbation") for row in report.robut_rows()),
     )
 
 
-def _error_type_table(source: ReportSource, label: str) -> Table:
+def _error_type_table(source_id: str, grammar: Mapping[str, Any], label: str) -> Table:
     return Table(
-        f"error-types-{source.id}",
+        f"error-types-{source_id}",
         f"Errors in successful attacks: {label}",
         "The grammatical errors of each type in the successful attacks, their share of all those errors, and the "
         "attacks that used the type (Yin et al. 2020, Table 4).",
         (Column("errors", "errors"), Column("errors_percent", "share (%)"), Column("successes", "attacks")),
         tuple(
-            Row(source.id, name, (row["errors"], row["errors_percent"], row["successes"]), kind="error type")
-            for name, row in source.grammar["error_types"].items()
+            Row(source_id, name, (row["errors"], row["errors_percent"], row["successes"]), kind="error type")
+            for name, row in grammar["error_types"].items()
         ),
     )
 
 
-def _icl_table(source: ReportSource, label: str) -> Table:
+def _icl_table(source_id: str, study: ICLStudy, label: str) -> Table:
     metrics = ("standard_accuracy", "perturbation_accuracy", "robust_accuracy", "black_box_success_rate")
     return Table(
-        f"icl-{source.id}",
+        f"icl-{source_id}",
         f"In-context learning: {label}",
         "Each cell of shots × selection × adversarial demonstrations on each test perturbation: standard, "
         "perturbation and robust accuracy and success rate of black-box attack, in % (Zhuo et al. 2023, §4.2-4.3).",
         (Column("perturbation", "test perturbation"), *(Column(m, HEADINGS[m]) for m in metrics)),
         tuple(
-            Row(source.id, row["cell"], (row["perturbation"], *(row[m] for m in metrics)), kind="cell")
-            for row in source.icl.rows()
+            Row(source_id, row["cell"], (row["perturbation"], *(row[m] for m in metrics)), kind="cell")
+            for row in study.rows()
         ),
     )
 

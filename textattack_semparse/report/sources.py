@@ -21,7 +21,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from textattack_semparse.errors import DatasetError
 from textattack_semparse.llm.icl_results import RESULT_FORMAT as ICL_FORMAT
@@ -160,6 +160,11 @@ def read_source(path: Path, source_id: str) -> ReportSource:
                 "run `textattack-semparse grammar-attack ... --output-dir DIR` again."
             )
         rows = read_attack_log_content(path / ATTACK_LOG)
+        if isinstance(rows, dict):
+            raise DatasetError(
+                f"{str(path / ATTACK_LOG)!r} is a JSON summary, not the grammar attack's CSV log; "
+                "run `textattack-semparse grammar-attack ... --output-dir DIR` again."
+            )
         recipe, victim = str(summary.get("recipe", "nucle")), str(summary.get("model", "victim"))
         return ReportSource(
             id=source_id,
@@ -212,6 +217,7 @@ def _attack_source(
 ) -> ReportSource:
     recipe = str(configuration.get("recipe") or "attack")
     victim = str(configuration.get("model") or "victim")
+    examples: tuple[ReportExample, ...]
     if isinstance(content, dict):
         metrics, examples = metrics_from_summary(content), ()
     else:
@@ -310,7 +316,7 @@ def _table_edit(original: Table | None, perturbed: Table | None) -> str | None:
     return None if original is None or perturbed is None else describe_table_edit(original, perturbed)
 
 
-def _is_sqlite_file(database: object) -> bool:
+def _is_sqlite_file(database: object) -> TypeGuard[str]:
     return isinstance(database, str) and database.endswith(".sqlite") and Path(database).is_file()
 
 

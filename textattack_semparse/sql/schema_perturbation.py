@@ -36,7 +36,7 @@ import os
 import random
 import re
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -324,7 +324,9 @@ def _write_copy(plan: _Plan, output: Path) -> None:
     output.with_suffix(".mapping.json").write_text(json.dumps(mapping.to_json(), indent=1), encoding="utf-8")
 
 
-def _rows(reader: sqlite3.Cursor, layout: list[tuple[str, str | None]], donors: list[list[object]]):
+def _rows(
+    reader: sqlite3.Cursor, layout: list[tuple[str, str | None]], donors: list[list[object]]
+) -> Iterator[list[object]]:
     for index, row in enumerate(reader):
         values, kept, extra = [row[0]], iter(row[1:]), iter(donors)
         for _, old in layout:

@@ -159,7 +159,7 @@ class FuzzDatabaseGenerator:
     def _prepare(self) -> None:
         if self._prepared:
             return
-        self._trees: list[exp.Expression] = []
+        self._trees: list[exp.Expr] = []
         self._sql: dict[int, str] = {}  # id(tree) -> gold SQL as written, run unchanged
         for sql in self.gold_queries:
             try:
@@ -256,7 +256,7 @@ class FuzzDatabaseGenerator:
                 os.unlink(temporary)
         return path
 
-    def _returns_rows(self, connection: sqlite3.Connection, tree: exp.Expression) -> bool:
+    def _returns_rows(self, connection: sqlite3.Connection, tree: exp.Expr) -> bool:
         steps = [0]
 
         def progress() -> int:
@@ -292,10 +292,13 @@ class _Build:
         )
         for fk in generator.schema.foreign_keys:
             table, target = generator.schema.table(fk.table), generator.schema.table(fk.ref_table)
-            if table is None or target is None or table.column(fk.column) is None or target.column(fk.ref_column) is None:
+            if table is None or target is None:
                 continue
-            column = [c.name for c in table.columns].index(table.column(fk.column).name)
-            ref_column = [c.name for c in target.columns].index(target.column(fk.ref_column).name)
+            declared, referenced = table.column(fk.column), target.column(fk.ref_column)
+            if declared is None or referenced is None:
+                continue
+            column = [c.name for c in table.columns].index(declared.name)
+            ref_column = [c.name for c in target.columns].index(referenced.name)
             self.references.setdefault((table.name, column), (target.name, ref_column))
 
     # rows and indexes
@@ -363,7 +366,7 @@ class _Build:
 
     # witnesses
 
-    def add_witness(self, tree: exp.Expression) -> None:
+    def add_witness(self, tree: exp.Expr) -> None:
         """Insert rows on which ``tree`` returns a row; ``HAVING COUNT(...) > n`` groups get n + 1
         copies that share the GROUP BY values (IN lists take a different value in each copy)."""
         witness = analyse_witness(self.g.schema, self.rng, tree)
@@ -608,20 +611,19 @@ class _Build:
 
     def close_foreign_keys(self) -> None:
         """Give every dangling foreign-key value a referenced row (or an existing value)."""
-        schema = self.g.schema
+        tables = {table.name: table for table in self.g.schema.tables}  # by the names self.references holds
         for _ in range(4):
             missing = False
             for (name, column), (ref_name, ref_column) in sorted(self.references.items()):
-                table, target = schema.table(name), schema.table(ref_name)
                 for value in sorted(self.values[(name, column)], key=repr):
                     if value is None or value in self.values[(ref_name, ref_column)]:
                         continue
                     missing = True
-                    self.insert_referenced(target, ref_column, value)
+                    self.insert_referenced(tables[ref_name], ref_column, value)
             if not missing:
                 return
         for (name, column), target in sorted(self.references.items()):
-            table = schema.table(name)
+            table = tables[name]
             for position, row in enumerate(self.rows[name]):
                 if row[column] is not None and row[column] not in self.values[target]:
                     if column in self.g._keys[name]:
@@ -652,7 +654,8 @@ class _Build:
             if row[index] is None:
                 row[index] = self.sampler.fresh(target, index)
         if self.insert(target, row) is None:
-            position = self.index[target.name].get(self.key(target, row))
+            key = self.key(target, row)  # not None: insert refuses keyed rows only
+            position = None if key is None else self.index[target.name].get(key)
             if position is not None:
                 self.update(target, position, column, value)
 

@@ -60,7 +60,7 @@ def like_match(pattern: str, filler: str = "") -> str:
     return pattern.replace("%", filler, 1).replace("%", "").replace("_", "a")
 
 
-def planted_literals(schema: Schema, trees: Iterable[exp.Expression]) -> dict[ColumnKey, list[Any]]:
+def planted_literals(schema: Schema, trees: Iterable[exp.Expr]) -> dict[ColumnKey, list[Any]]:
     """The values to plant in each column: every literal a gold query compares it with (all OR
     branches and IN values), the neighbours of numeric bounds (``> 5``: 5, 6 and 4) and a text each
     LIKE pattern accepts, coerced to the column's affinity, without repeats, in query order.
@@ -181,8 +181,14 @@ class ValueSampler:
         if isinstance(lower, str) or isinstance(upper, str):
             return (lower + "a") if isinstance(lower, str) else (upper[:-1] if upper else "")
         integral = all(isinstance(v, int) for v in (lower, upper) if v is not None)
-        low = lower if lower is not None else upper - 10 - abs(upper) // 4
-        high = upper if upper is not None else lower + 10 + abs(lower) // 4
+        if lower is not None and upper is not None:
+            low, high = lower, upper
+        elif lower is not None:
+            low, high = lower, lower + 10 + abs(lower) // 4
+        elif upper is not None:
+            low, high = upper - 10 - abs(upper) // 4, upper
+        else:
+            raise ValueError("bounded() needs a constraint with a lower or an upper bound")
         if integral:
             low = int(low) + (1 if constraint.lower and constraint.lower[1] else 0)
             high = int(high) - (1 if constraint.upper and constraint.upper[1] else 0)

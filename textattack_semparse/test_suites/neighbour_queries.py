@@ -31,7 +31,7 @@ EDIT_KINDS = (
     "number",
 )
 
-_COMPARISON_SWAPS: dict[type[exp.Expression], tuple[type[exp.Expression], ...]] = {
+_COMPARISON_SWAPS: dict[type[exp.Expr], tuple[type[exp.Expression], ...]] = {
     exp.EQ: (exp.NEQ,),
     exp.NEQ: (exp.EQ,),
     exp.LT: (exp.LTE, exp.GT),
@@ -39,7 +39,7 @@ _COMPARISON_SWAPS: dict[type[exp.Expression], tuple[type[exp.Expression], ...]] 
     exp.GT: (exp.GTE, exp.LT),
     exp.GTE: (exp.GT, exp.LTE),
 }
-_AGGREGATE_SWAPS: dict[type[exp.Expression], tuple[type[exp.Expression], ...]] = {
+_AGGREGATE_SWAPS: dict[type[exp.Expr], tuple[type[exp.Expression], ...]] = {
     exp.Max: (exp.Min,),
     exp.Min: (exp.Max,),
     exp.Count: (exp.Sum,),
@@ -49,8 +49,8 @@ _AGGREGATE_SWAPS: dict[type[exp.Expression], tuple[type[exp.Expression], ...]] =
 _COMPARED = (exp.EQ, exp.NEQ, exp.LT, exp.LTE, exp.GT, exp.GTE, exp.In, exp.Like)
 _NEGATABLE = (exp.In, exp.Like)
 
-# An edit: (index of the node in the tree's walk, function editing that node of a copy).
-Edit = tuple[int, Callable[[exp.Expression], None]]
+# An edit: (index of the node in the tree's walk, function editing that node of a copy; what it returns is ignored).
+Edit = tuple[int, Callable[[exp.Expr], object]]
 
 
 def neighbour_queries(
@@ -147,7 +147,7 @@ def neighbour_queries(
     return neighbours
 
 
-def _parse(sql: str, dialect: str) -> exp.Expression | None:
+def _parse(sql: str, dialect: str) -> exp.Expr | None:
     try:
         statements = sqlglot.parse(sql, read=dialect)
     except (SqlglotError, RecursionError, ValueError):
@@ -158,14 +158,14 @@ def _parse(sql: str, dialect: str) -> exp.Expression | None:
     return None
 
 
-def _render(tree: exp.Expression) -> str | None:
+def _render(tree: exp.Expr) -> str | None:
     try:
         return tree.sql(dialect="sqlite")
     except (SqlglotError, RecursionError, ValueError):
         return None
 
 
-def _apply(tree: exp.Expression, edit: Edit) -> str | None:
+def _apply(tree: exp.Expr, edit: Edit) -> str | None:
     """Render a copy of ``tree`` with ``edit`` applied to the copy's node at the edit's index."""
     index, change = edit
     copy = tree.copy()
@@ -174,14 +174,14 @@ def _apply(tree: exp.Expression, edit: Edit) -> str | None:
     return _render(copy)
 
 
-def _replace_with(cls: type[exp.Expression]) -> Callable[[exp.Expression], None]:
-    def change(node: exp.Expression) -> None:
+def _replace_with(cls: type[exp.Expression]) -> Callable[[exp.Expr], None]:
+    def change(node: exp.Expr) -> None:
         node.replace(cls(this=node.args.get("this"), expression=node.args.get("expression")))
 
     return change
 
 
-def _drop_predicate_edits(nodes: list[exp.Expression]) -> Iterator[Edit]:
+def _drop_predicate_edits(nodes: list[exp.Expr]) -> Iterator[Edit]:
     for index, node in enumerate(nodes):
         if not isinstance(node, (exp.Where, exp.Having)):
             continue
@@ -194,8 +194,8 @@ def _drop_predicate_edits(nodes: list[exp.Expression]) -> Iterator[Edit]:
             yield index, _without_conjunct(dropped)
 
 
-def _without_conjunct(dropped: int) -> Callable[[exp.Expression], None]:
-    def change(clause: exp.Expression) -> None:
+def _without_conjunct(dropped: int) -> Callable[[exp.Expr], None]:
+    def change(clause: exp.Expr) -> None:
         conjuncts = list(clause.this.unnest().flatten())
         kept = [conjunct for position, conjunct in enumerate(conjuncts) if position != dropped]
         clause.set("this", exp.and_(*kept, copy=False))
@@ -203,23 +203,30 @@ def _without_conjunct(dropped: int) -> Callable[[exp.Expression], None]:
     return change
 
 
-def _comparison_edits(nodes: list[exp.Expression]) -> Iterator[Edit]:
+def _comparison_edits(nodes: list[exp.Expr]) -> Iterator[Edit]:
     for index, node in enumerate(nodes):
         for replacement in _COMPARISON_SWAPS.get(type(node), ()):
             yield index, _replace_with(replacement)
 
 
-def _negation_edits(nodes: list[exp.Expression]) -> Iterator[Edit]:
+def _negation_edits(nodes: list[exp.Expr]) -> Iterator[Edit]:
     for index, node in enumerate(nodes):
         if not isinstance(node, _NEGATABLE):
             continue
         if isinstance(node.parent, exp.Not):
-            yield index, lambda predicate: predicate.parent.replace(predicate)
+            yield index, _drop_negation
         else:
             yield index, lambda predicate: predicate.replace(exp.Not(this=predicate.copy()))
 
 
-def _aggregate_edits(nodes: list[exp.Expression]) -> Iterator[Edit]:
+def _drop_negation(predicate: exp.Expr) -> None:
+    """Replace the ``NOT`` around ``predicate`` with ``predicate``."""
+    negation = predicate.parent
+    if negation is not None:
+        negation.replace(predicate)
+
+
+def _aggregate_edits(nodes: list[exp.Expr]) -> Iterator[Edit]:
     for index, node in enumerate(nodes):
         if isinstance(node, exp.Count) and (node.this is None or isinstance(node.this, (exp.Star, exp.Literal))):
             continue  # SUM(*) is not SQL, and SUM(1) is COUNT(1)
@@ -227,14 +234,14 @@ def _aggregate_edits(nodes: list[exp.Expression]) -> Iterator[Edit]:
             yield index, _replace_aggregate(replacement)
 
 
-def _replace_aggregate(cls: type[exp.Expression]) -> Callable[[exp.Expression], None]:
-    def change(node: exp.Expression) -> None:
+def _replace_aggregate(cls: type[exp.Expression]) -> Callable[[exp.Expr], None]:
+    def change(node: exp.Expr) -> None:
         node.replace(cls(this=node.this))
 
     return change
 
 
-def _column_edits(nodes: list[exp.Expression], table_columns: Mapping[str, tuple[str, ...]]) -> Iterator[Edit]:
+def _column_edits(nodes: list[exp.Expr], table_columns: Mapping[str, tuple[str, ...]]) -> Iterator[Edit]:
     for index, node in enumerate(nodes):
         if not isinstance(node, exp.Column) or not isinstance(node.this, exp.Identifier):
             continue
@@ -248,8 +255,8 @@ def _column_edits(nodes: list[exp.Expression], table_columns: Mapping[str, tuple
                 yield index, _rename_column(other)
 
 
-def _rename_column(name: str) -> Callable[[exp.Expression], None]:
-    def change(column: exp.Expression) -> None:
+def _rename_column(name: str) -> Callable[[exp.Expr], None]:
+    def change(column: exp.Expr) -> None:
         column.set("this", exp.to_identifier(name))
 
     return change
@@ -261,7 +268,7 @@ def _is_selected(column: exp.Column) -> bool:
     select = column.find_ancestor(exp.Select)
     if select is None or _is_derived_table(select):
         return False
-    node: exp.Expression = column
+    node: exp.Expr = column
     while node.parent is not None and node.parent is not select:
         if isinstance(node.parent, exp.Subquery):
             return False
@@ -269,7 +276,7 @@ def _is_selected(column: exp.Column) -> bool:
     return node.parent is select and node.arg_key == "expressions"
 
 
-def _is_derived_table(select: exp.Expression) -> bool:
+def _is_derived_table(select: exp.Expr) -> bool:
     parent = select.parent
     return isinstance(parent, exp.Subquery) and isinstance(parent.parent, (exp.From, exp.Join))
 
@@ -310,7 +317,7 @@ def _tables_in_scope(select: exp.Select) -> dict[str, str]:
     return tables
 
 
-def _distinct_edits(nodes: list[exp.Expression]) -> Iterator[Edit]:
+def _distinct_edits(nodes: list[exp.Expr]) -> Iterator[Edit]:
     for index, node in enumerate(nodes):
         if isinstance(node, exp.Select) and node.args.get("distinct") is not None:
             yield index, lambda select: select.set("distinct", None)
@@ -318,7 +325,7 @@ def _distinct_edits(nodes: list[exp.Expression]) -> Iterator[Edit]:
             yield index, lambda distinct: distinct.replace(distinct.expressions[0])
 
 
-def _limit_edits(nodes: list[exp.Expression]) -> Iterator[Edit]:
+def _limit_edits(nodes: list[exp.Expr]) -> Iterator[Edit]:
     for index, node in enumerate(nodes):
         if not isinstance(node, exp.Limit) or _is_scalar_subquery(node.parent):
             continue  # SQLite compares a scalar subquery's first row whatever its LIMIT
@@ -331,32 +338,32 @@ def _limit_edits(nodes: list[exp.Expression]) -> Iterator[Edit]:
                 yield index, _set_limit(value - 1)
 
 
-def _is_scalar_subquery(select: exp.Expression | None) -> bool:
+def _is_scalar_subquery(select: exp.Expr | None) -> bool:
     """The query is a subquery compared with ``=``, ``<``, ... (SQLite reads its first row)."""
     parent = None if select is None else select.parent
     return isinstance(parent, exp.Subquery) and isinstance(parent.parent, tuple(_COMPARISON_SWAPS))
 
 
-def _set_limit(value: int) -> Callable[[exp.Expression], None]:
-    def change(limit: exp.Expression) -> None:
+def _set_limit(value: int) -> Callable[[exp.Expr], None]:
+    def change(limit: exp.Expr) -> None:
         limit.set("expression", exp.Literal.number(value))
 
     return change
 
 
-def _order_edits(nodes: list[exp.Expression]) -> Iterator[Edit]:
+def _order_edits(nodes: list[exp.Expr]) -> Iterator[Edit]:
     for index, node in enumerate(nodes):
         if isinstance(node, exp.Ordered):
             yield index, _flip_direction
 
 
-def _flip_direction(ordered: exp.Expression) -> None:
+def _flip_direction(ordered: exp.Expr) -> None:
     descending = not ordered.args.get("desc")
     ordered.set("desc", descending)
     ordered.set("nulls_first", not descending)  # NULLs sort first ascending, in MySQL and SQLite
 
 
-def _number_edits(nodes: list[exp.Expression]) -> Iterator[Edit]:
+def _number_edits(nodes: list[exp.Expr]) -> Iterator[Edit]:
     for index, node in enumerate(nodes):
         if not isinstance(node, exp.Literal) or node.is_string or node.find_ancestor(exp.Limit, exp.Offset):
             continue
@@ -380,8 +387,8 @@ def _number(text: str) -> int | float | None:
         return None
 
 
-def _set_number(value: int | float) -> Callable[[exp.Expression], None]:
-    def change(literal: exp.Expression) -> None:
+def _set_number(value: int | float) -> Callable[[exp.Expr], None]:
+    def change(literal: exp.Expr) -> None:
         literal.replace(exp.Literal.number(value))
 
     return change

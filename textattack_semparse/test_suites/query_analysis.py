@@ -93,7 +93,7 @@ class _Analyser:
         self.variant = variant  # copy number of a HAVING COUNT witness: IN lists take value ``variant``
         self.witness = Witness()
 
-    def query(self, node: exp.Expression, scopes: list[dict[str, Any]]) -> list[Any]:
+    def query(self, node: exp.Expr, scopes: list[dict[str, Any]]) -> list[Any]:
         """Visit a SELECT (or set operation); return its projections (term, ("max", term), or None)."""
         if isinstance(node, exp.Subquery):
             return self.query(node.this, scopes)
@@ -127,7 +127,7 @@ class _Analyser:
             projections.append(self.projection(value, inner))
         return projections
 
-    def source(self, node: exp.Expression, scope: dict[str, Any], scopes: list[dict[str, Any]]) -> None:
+    def source(self, node: exp.Expr, scope: dict[str, Any], scopes: list[dict[str, Any]]) -> None:
         if isinstance(node, exp.Table):
             table = self.schema.table(node.name)
             if table is not None:
@@ -138,13 +138,13 @@ class _Analyser:
             names = [e.alias_or_name.lower() for e in node.this.expressions] if isinstance(node.this, exp.Select) else []
             scope[node.alias_or_name.lower()] = dict(zip(names, projections))
 
-    def projection(self, node: exp.Expression, scopes: list[dict[str, Any]]) -> Any:
+    def projection(self, node: exp.Expr, scopes: list[dict[str, Any]]) -> Any:
         if isinstance(node, (exp.Max, exp.Min)):
             term = self.term(node.this, scopes)
             return None if term is None else ("max" if isinstance(node, exp.Max) else "min", term)
         return self.term(node, scopes)
 
-    def term(self, node: exp.Expression, scopes: list[dict[str, Any]]) -> Term | None:
+    def term(self, node: exp.Expr, scopes: list[dict[str, Any]]) -> Term | None:
         while isinstance(node, exp.Paren):
             node = node.this
         if not isinstance(node, exp.Column):
@@ -169,7 +169,7 @@ class _Analyser:
                 return None
         return None
 
-    def condition(self, node: exp.Expression, scopes: list[dict[str, Any]]) -> None:
+    def condition(self, node: exp.Expr, scopes: list[dict[str, Any]]) -> None:
         witness = self.witness
         if isinstance(node, exp.Paren):
             self.condition(node.this, scopes)
@@ -266,7 +266,7 @@ class _Analyser:
                 self.witness.constraint(inner).extreme = "supmin"
 
 
-def _filtered(node: exp.Expression) -> bool:
+def _filtered(node: exp.Expr) -> bool:
     """Whether a subquery selects from a subset (WHERE, joins, several tables, GROUP BY)."""
     select = node.this if isinstance(node, exp.Subquery) else node
     if not isinstance(select, exp.Select):
@@ -279,14 +279,14 @@ def _filtered(node: exp.Expression) -> bool:
 
 
 def analyse_witness(
-    schema: Schema, rng: random.Random, tree: exp.Expression, *, every_branch: bool = False, variant: int | None = None
+    schema: Schema, rng: random.Random, tree: exp.Expr, *, every_branch: bool = False, variant: int | None = None
 ) -> Witness:
     """The witness of one parsed gold query.
 
     Args:
         schema (Schema): Resolves the query's tables and columns; unknown ones are ignored.
         rng (random.Random): Picks one branch of each OR and one value of each IN list.
-        tree (exp.Expression): The query, parsed by sqlglot.
+        tree (exp.Expr): The query, parsed by sqlglot.
         every_branch (bool, default False): Take every OR branch and IN value instead
             (the literals to plant).
         variant (int | None, default None): Copy number of a ``HAVING COUNT`` witness: IN lists
@@ -313,14 +313,15 @@ def is_constrained(constraint: ClassConstraints | None) -> bool:
     )
 
 
-def _count_needed(node: exp.Expression) -> int:
+def _count_needed(node: exp.Expr) -> int:
     """Rows a group needs for ``COUNT(...) > n``, ``>= n`` or ``= n`` conjuncts of a HAVING (1 if none)."""
     if isinstance(node, exp.Paren):
         return _count_needed(node.this)
     if isinstance(node, exp.And):
         return max(_count_needed(node.left), _count_needed(node.right))
     if isinstance(node, (exp.EQ, exp.GT, exp.GTE, exp.LT, exp.LTE)):
-        left, right, kind = node.left, node.right, type(node)
+        left, right = node.left, node.right
+        kind: type[exp.Binary] = type(node)
         if isinstance(right, exp.Count):
             left, right = right, left
             kind = {exp.GT: exp.LT, exp.GTE: exp.LTE, exp.LT: exp.GT, exp.LTE: exp.GTE}.get(kind, kind)
@@ -331,7 +332,7 @@ def _count_needed(node: exp.Expression) -> int:
     return 1
 
 
-def _literal(node: exp.Expression | None) -> Any:
+def _literal(node: exp.Expr | None) -> Any:
     """Python value of a literal node (``-5`` included), or None."""
     if isinstance(node, exp.Paren):
         node = node.this

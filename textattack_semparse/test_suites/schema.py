@@ -237,7 +237,8 @@ class Schema:
         for sql in queries:
             for left, right in _join_pairs(self, sql):
                 if left[0] != right[0]:
-                    pairs[tuple(sorted((left, right)))] = None  # type: ignore[assignment]
+                    first, second = sorted((left, right))
+                    pairs[first, second] = None
         degree: dict[tuple[str, str], set[tuple[str, str]]] = defaultdict(set)
         for left, right in pairs:
             degree[left].add(right)
@@ -334,10 +335,13 @@ def _join_pairs(schema: Schema, sql: str) -> list[tuple[tuple[str, str], tuple[s
         return []
     pairs = []
     for select in tree.find_all(exp.Select):
-        aliases = {}
+        aliases: dict[str, Table] = {}
         for source in select.find_all(exp.Table):
-            if source.parent_select is select and schema.table(source.name) is not None:
-                aliases[source.alias_or_name.lower()] = schema.table(source.name)
+            if source.parent_select is not select:
+                continue
+            table = schema.table(source.name)
+            if table is not None:
+                aliases[source.alias_or_name.lower()] = table
         for equality in select.find_all(exp.EQ):
             if equality.parent_select is not select:
                 continue
@@ -347,7 +351,7 @@ def _join_pairs(schema: Schema, sql: str) -> list[tuple[tuple[str, str], tuple[s
     return pairs
 
 
-def _resolve(node: exp.Expression, aliases: dict[str, Table]) -> tuple[str, str] | None:
+def _resolve(node: exp.Expr, aliases: dict[str, Table]) -> tuple[str, str] | None:
     if not isinstance(node, exp.Column):
         return None
     if node.table:
@@ -355,6 +359,9 @@ def _resolve(node: exp.Expression, aliases: dict[str, Table]) -> tuple[str, str]
         candidates = [table] if table is not None else []
     else:
         candidates = [table for table in aliases.values() if table.column(node.name) is not None]
-    if len(candidates) != 1 or candidates[0].column(node.name) is None:
+    if len(candidates) != 1:
         return None
-    return candidates[0].name, candidates[0].column(node.name).name
+    column = candidates[0].column(node.name)
+    if column is None:
+        return None
+    return candidates[0].name, column.name

@@ -206,12 +206,21 @@ def cut_short_grammar_run(directory: Path) -> Path:
     return directory
 
 
+def grammar_run_with_a_json_log(directory: Path) -> Path:
+    """A grammar-attack directory whose attack_log.csv holds a JSON summary instead of the CSV log."""
+    directory.mkdir()
+    (directory / "attack_log.csv").write_text('{"Attack Results": {}}', encoding="utf-8")
+    (directory / "summary.json").write_text('{"recipe": "nucle-greedy", "error_types": {}}', encoding="utf-8")
+    return directory
+
+
 @pytest.mark.parametrize(
     ("make", "message"),
     [
         (lambda root: root / "missing", "does not exist"),
         (lambda root: root, "is not a run directory"),
         (lambda root: cut_short_grammar_run(root / "grammar"), "is not valid JSON"),
+        (lambda root: grammar_run_with_a_json_log(root / "grammar"), "is a JSON summary, not the grammar attack's CSV"),
     ],
 )
 def test_bad_inputs_are_refused_naming_the_fix(make, message, tmp_path):

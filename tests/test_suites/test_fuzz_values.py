@@ -138,3 +138,8 @@ def test_same_seed_gives_the_same_draws():
 
     assert draws(1) == draws(1)
     assert draws(1) != draws(2)
+
+
+def test_bounded_needs_a_bound():
+    with pytest.raises(ValueError, match="needs a constraint with a lower or an upper bound"):
+        _sampler().bounded(ClassConstraints())

@@ -47,10 +47,10 @@ from executor_cache import geoquery_workload, synthetic_workload
 
 from textattack_semparse.errors import DatasetError
 from textattack_semparse.scoring.databases import Databases
-from textattack_semparse.scoring.execution_scorer import ExecutionScorer
+from textattack_semparse.scoring.execution_scorer import MODES, ExecutionScorer
 from textattack_semparse.scoring.outcome import Outcome
 from textattack_semparse.scoring.scoring import Scoring
-from textattack_semparse.sql.execution import MODES, clear_caches, execution_match
+from textattack_semparse.sql.execution import clear_caches, execution_match
 
 COLD_TARGET = 0.5  # cold judgments per second, as a fraction of bare sqlite3's
 CACHED_TARGET = 100_000  # cached judgments per second
@@ -108,13 +108,21 @@ def bare_judgments(database: Path, pairs: list[tuple[str, str]]) -> Callable[[],
 
 
 def project_judgments(database: Path, pairs: list[tuple[str, str]], mode: str) -> Callable[[], Counter[str]]:
-    """``execution_match`` on every pair (a failing gold counted, as it raises)."""
+    """``execution_match`` on every pair, with the scorer's settings for ``mode`` (a failing gold
+    counted, as it raises)."""
+    scorer = ExecutionScorer(mode=mode)
+    settings = {
+        "test_suite": scorer.test_suite,
+        "timeout": scorer.timeout,
+        "gold_timeout": scorer.gold_timeout,
+        "max_rows": scorer.max_rows,
+    }
 
     def run() -> Counter[str]:
         verdicts: Counter[str] = Counter()
         for predicted, gold in pairs:
             try:
-                verdicts["correct" if execution_match(predicted, gold, database, mode=mode).match else "wrong"] += 1
+                verdicts["correct" if execution_match(predicted, gold, database, **settings).match else "wrong"] += 1
             except DatasetError:
                 verdicts["gold error"] += 1
         return verdicts

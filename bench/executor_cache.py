@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from textattack_semparse.scoring.execution_scorer import TIMEOUT
 from textattack_semparse.sql.sqlite_executor import SQLiteExecutor
 
 
@@ -86,7 +87,7 @@ def main() -> None:
             database, queries = synthetic_workload(Path(scratch))
             workload = "synthetic queries (set SEMPARSE_DATA_DIR for GeoQuery)"
         distinct = list(dict.fromkeys(queries))
-        executor = SQLiteExecutor(database, cache_size=len(distinct))
+        executor = SQLiteExecutor(database, timeout=TIMEOUT, cache_size=len(distinct))
 
         def run_all() -> None:
             for sql in distinct:

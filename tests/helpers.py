@@ -8,6 +8,10 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from textattack_semparse.sql.execution import MatchOutcome
 
 VENV_BIN = Path(sys.executable).parent
 
@@ -132,6 +136,17 @@ packages = ["{plugin_module.split('.')[0]}"]
 def with_plugin_site(site: Path, **env: str) -> dict[str, str]:
     """Environment that puts an installed throwaway package on ``PYTHONPATH``."""
     return {"PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]), **env}
+
+
+def execution_match_at_defaults(predicted: Any, gold: str, database: Any, *, test_suite: bool = False, **settings: Any) -> MatchOutcome:
+    """:func:`~textattack_semparse.sql.execution.execution_match` with the scorer's default time
+    limits (``TIMEOUT``, ``GOLD_TIMEOUT`` of :mod:`textattack_semparse.scoring.execution_scorer`),
+    which ``settings`` may override; the classical comparison unless ``test_suite``."""
+    from textattack_semparse.scoring.execution_scorer import GOLD_TIMEOUT, TIMEOUT
+    from textattack_semparse.sql.execution import execution_match
+
+    limits = {"timeout": TIMEOUT, "gold_timeout": GOLD_TIMEOUT, **settings}
+    return execution_match(predicted, gold, database, test_suite=test_suite, **limits)
 
 
 def distinct_golds(benchmark: str) -> list[str]:

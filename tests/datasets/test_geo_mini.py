@@ -13,6 +13,7 @@ from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.datasets.geo_mini import geo_mini_paths
 from textattack_semparse.datasets.text2sql import load_text2sql
 from textattack_semparse.errors import DatasetError
+from textattack_semparse.scoring.execution_scorer import TIMEOUT
 from textattack_semparse.sql.sqlite_executor import SQLiteExecutor
 
 TABLE_COLUMNS = {
@@ -99,7 +100,7 @@ def test_size_templates_and_splits(examples: list[SemparseExample]) -> None:
 
 def test_every_gold_executes_non_empty(examples: list[SemparseExample]) -> None:
     _, database = geo_mini_paths()
-    executor = SQLiteExecutor(database)
+    executor = SQLiteExecutor(database, timeout=TIMEOUT)
     failures = {}
     for example in examples:
         result = executor.execute(example.gold)

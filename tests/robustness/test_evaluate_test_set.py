@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import execution_match_at_defaults
 from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.datasets.geo_mini import geo_mini_paths
@@ -19,7 +20,6 @@ from textattack_semparse.perturbations.perturbed_utterance import PerturbedUtter
 from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet
 from textattack_semparse.errors import RecipeError
 from textattack_semparse.scoring import Databases, ExactMatchScorer, ExecutionScorer, Scoring
-from textattack_semparse.sql.execution import execution_match
 from textattack_semparse.victims.prediction import Prediction
 from textattack_semparse.victims.resolution import resolve_victim
 from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser
@@ -81,7 +81,7 @@ def test_knn_perturbation_accuracy_matches_execution_match_of_each_utterance(knn
     items = geo_test_set.utterances["distraction"]
     predictions = knn([item.perturbed for item in items])
     database = knn.database
-    correct = sum(execution_match(p, item.gold, database).match for p, item in zip(predictions, items))
+    correct = sum(execution_match_at_defaults(p, item.gold, database).match for p, item in zip(predictions, items))
     assert report.perturbations["distraction"].utterances_correct == correct
     assert report.perturbations["distraction"].perturbation_accuracy == pytest.approx(100 * correct / len(items))
 

@@ -59,6 +59,10 @@ def test_modes_are_classical_and_test_suite():
     assert MODES == ("classical", "test-suite")
 
 
+def test_only_the_test_suite_mode_compares_as_test_suite_sql_eval():
+    assert [ExecutionScorer(mode=mode).test_suite for mode in MODES] == [False, True]
+
+
 def test_equivalent_query_matches_with_zero_distance(geo_db):
     equivalent = "SELECT capital FROM state WHERE state_name = 'texas'"
     assert ExecutionScorer().score(equivalent, TEXAS, [geo_db]) == Score(match=True, distance=0.0)

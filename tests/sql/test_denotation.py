@@ -6,6 +6,7 @@ import doctest
 
 import pytest
 
+from textattack_semparse.scoring.execution_scorer import TIMEOUT
 from textattack_semparse.sql import denotation as denotation_module
 from textattack_semparse.sql.denotation import denotations_match, query_is_ordered
 from textattack_semparse.sql.execution_result import ExecutionResult
@@ -169,7 +170,7 @@ def test_both_truncated_compare_kept_rows():
 
 
 def test_equivalent_queries_on_database_match(geo_db):
-    executor = SQLiteExecutor(geo_db)
+    executor = SQLiteExecutor(geo_db, timeout=TIMEOUT)
     gold = executor.execute("SELECT city_name FROM city WHERE state_name = 'texas'")
     predicted = executor.execute(
         "SELECT c.city_name FROM city c JOIN state s ON c.state_name = s.state_name WHERE s.capital = 'austin' ORDER BY 1"
@@ -178,14 +179,14 @@ def test_equivalent_queries_on_database_match(geo_db):
 
 
 def test_computed_density_matches_stored_density(geo_db):
-    executor = SQLiteExecutor(geo_db)
+    executor = SQLiteExecutor(geo_db, timeout=TIMEOUT)
     stored = executor.execute("SELECT round(density, 2) FROM state WHERE state_name = 'ohio'")
     computed = executor.execute("SELECT round(population / area, 2) FROM state WHERE state_name = 'ohio'")
     assert match(computed, stored)
 
 
 def test_count_int_matches_sum_float(geo_db):
-    executor = SQLiteExecutor(geo_db)
+    executor = SQLiteExecutor(geo_db, timeout=TIMEOUT)
     count = executor.execute("SELECT count(*) FROM city")
     total = executor.execute("SELECT sum(1.0) FROM city")
     assert count.rows == ((6,),) and total.rows == ((6.0,),)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from textattack_semparse.errors import SchemaError
+from textattack_semparse.scoring.execution_scorer import TIMEOUT
 from textattack_semparse.sql import sqlite_executor as sqlite_executor_module
 from textattack_semparse.sql.sqlite_executor import SQLiteExecutor, executor_for
 
@@ -157,23 +158,23 @@ def test_memory_bomb_value_is_an_error(executor):
 
 def test_oversized_result_is_an_error(geo_db, monkeypatch):
     monkeypatch.setattr(sqlite_executor_module, "MAX_RESULT_BYTES", 1_000_000)
-    result = SQLiteExecutor(geo_db).execute("SELECT zeroblob(100000) FROM city a, city b")
+    result = SQLiteExecutor(geo_db, timeout=TIMEOUT).execute("SELECT zeroblob(100000) FROM city a, city b")
     assert not result.ok and "result larger than 1000000 bytes" in result.error
 
 
 def test_max_rows_truncates(geo_db):
-    result = SQLiteExecutor(geo_db, max_rows=4).execute("SELECT city_name FROM city ORDER BY city_name")
+    result = SQLiteExecutor(geo_db, timeout=TIMEOUT, max_rows=4).execute("SELECT city_name FROM city ORDER BY city_name")
     assert result.truncated and result.ok
     assert result.rows == (("anchorage",), ("austin",), ("columbus",), ("dallas",))
 
 
 def test_exactly_max_rows_is_not_truncated(geo_db):
-    result = SQLiteExecutor(geo_db, max_rows=6).execute("SELECT city_name FROM city")
+    result = SQLiteExecutor(geo_db, timeout=TIMEOUT, max_rows=6).execute("SELECT city_name FROM city")
     assert not result.truncated and len(result.rows) == 6
 
 
 def test_large_result_truncated_at_max_rows(geo_db):
-    result = SQLiteExecutor(geo_db, max_rows=1000).execute("SELECT * FROM city a, city b, city c, city d")
+    result = SQLiteExecutor(geo_db, timeout=TIMEOUT, max_rows=1000).execute("SELECT * FROM city a, city b, city c, city d")
     assert result.truncated and len(result.rows) == 1000
 
 
@@ -187,7 +188,7 @@ def test_results_around_the_fetch_batch_size_are_complete(executor, count):
 @pytest.mark.parametrize("max_rows", [63, 64, 65])
 def test_truncation_around_the_fetch_batch_size(geo_db, max_rows):
     sql = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 64) SELECT x FROM c"
-    result = SQLiteExecutor(geo_db, max_rows=max_rows).execute(sql)
+    result = SQLiteExecutor(geo_db, timeout=TIMEOUT, max_rows=max_rows).execute(sql)
     assert len(result.rows) == min(max_rows, 64) and result.truncated == (max_rows < 64)
 
 
@@ -205,7 +206,7 @@ def test_cached_returns_a_known_result_without_counting(executor):
 
 
 def test_clear_shared_caches_empties_every_shared_executor(geo_db):
-    shared = executor_for(geo_db)
+    shared = executor_for(geo_db, timeout=TIMEOUT)
     shared.execute("SELECT count(*) FROM city")
     sqlite_executor_module.clear_shared_caches()
     assert shared.cache_info().currsize == 0
@@ -228,7 +229,7 @@ def test_failures_and_timeouts_are_cached(geo_db):
 
 
 def test_cache_evicts_least_recently_used(geo_db):
-    executor = SQLiteExecutor(geo_db, cache_size=2)
+    executor = SQLiteExecutor(geo_db, timeout=TIMEOUT, cache_size=2)
     a = executor.execute("SELECT 1")
     executor.execute("SELECT 2")
     assert executor.execute("SELECT 1") is a
@@ -241,7 +242,7 @@ def test_cache_evicts_least_recently_used(geo_db):
 
 
 def test_cache_size_zero_disables_caching(geo_db):
-    executor = SQLiteExecutor(geo_db, cache_size=0)
+    executor = SQLiteExecutor(geo_db, timeout=TIMEOUT, cache_size=0)
     first = executor.execute("SELECT 1")
     assert executor.execute("SELECT 1") is not first
     assert executor.cache_info() == (0, 2, 0, 0)
@@ -288,25 +289,25 @@ def test_concurrent_threads_get_correct_results(executor):
 def test_path_with_spaces_and_uri_characters(tmp_path, geo_db):
     odd = tmp_path / "my db #1?.sqlite"
     odd.write_bytes(geo_db.read_bytes())
-    assert SQLiteExecutor(odd).execute("SELECT count(*) FROM state").rows == ((4,),)
+    assert SQLiteExecutor(odd, timeout=TIMEOUT).execute("SELECT count(*) FROM state").rows == ((4,),)
 
 
 def test_missing_database_raises_schema_error_naming_path(tmp_path):
     missing = tmp_path / "nope.sqlite"
     with pytest.raises(SchemaError, match="nope.sqlite.*does not exist.*cached_sqlite_from_dump"):
-        SQLiteExecutor(missing)
+        SQLiteExecutor(missing, timeout=TIMEOUT)
 
 
 def test_directory_raises_schema_error(tmp_path):
     with pytest.raises(SchemaError, match="not a file"):
-        SQLiteExecutor(tmp_path)
+        SQLiteExecutor(tmp_path, timeout=TIMEOUT)
 
 
 def test_non_database_file_raises_schema_error(tmp_path):
     text = tmp_path / "geography-db.sql"
     text.write_text("CREATE TABLE `state` (`state_name` text);\n" * 100)
     with pytest.raises(SchemaError, match="geography-db.sql.*not a database"):
-        SQLiteExecutor(text)
+        SQLiteExecutor(text, timeout=TIMEOUT)
 
 
 @pytest.mark.parametrize(
@@ -325,27 +326,35 @@ def test_non_database_file_raises_schema_error(tmp_path):
 )
 def test_invalid_settings_are_rejected(geo_db, kwargs, error):
     with pytest.raises(error):
-        SQLiteExecutor(geo_db, **kwargs)
+        SQLiteExecutor(geo_db, **{"timeout": TIMEOUT, **kwargs})
+
+
+def test_the_time_limit_has_no_default_here(geo_db):
+    # The default limits are the scorer's (scoring.execution_scorer.TIMEOUT, GOLD_TIMEOUT).
+    with pytest.raises(TypeError, match="timeout"):
+        SQLiteExecutor(geo_db)
+    with pytest.raises(TypeError, match="timeout"):
+        executor_for(geo_db)
 
 
 def test_invalid_path_type_is_rejected():
     with pytest.raises(TypeError, match="db_path"):
-        SQLiteExecutor(3)
+        SQLiteExecutor(3, timeout=TIMEOUT)
 
 
 def test_executor_for_shares_one_instance_per_path_and_settings(geo_db, monkeypatch):
     monkeypatch.chdir(geo_db.parent)
-    shared = executor_for(geo_db)
-    assert executor_for(str(geo_db)) is shared
-    assert executor_for(Path("geo.sqlite")) is shared
+    shared = executor_for(geo_db, timeout=TIMEOUT)
+    assert executor_for(str(geo_db), timeout=TIMEOUT) is shared
+    assert executor_for(Path("geo.sqlite"), timeout=TIMEOUT) is shared
     assert executor_for(geo_db, timeout=1.0) is not shared
-    assert executor_for(geo_db, max_rows=5) is not shared
+    assert executor_for(geo_db, timeout=TIMEOUT, max_rows=5) is not shared
 
 
 def test_executor_for_shares_the_cache(geo_db):
-    executor_for(geo_db).execute("SELECT 1")
-    executor_for(str(geo_db)).execute("SELECT 1")
-    assert executor_for(geo_db).cache_info().hits == 1
+    executor_for(geo_db, timeout=TIMEOUT).execute("SELECT 1")
+    executor_for(str(geo_db), timeout=TIMEOUT).execute("SELECT 1")
+    assert executor_for(geo_db, timeout=TIMEOUT).cache_info().hits == 1
 
 
 def test_repr_lists_settings(geo_db):
@@ -363,7 +372,7 @@ def test_geoquery_gold_queries_execute(data_dir):
             for name, value in sentence["variables"].items():
                 sql = sql.replace(f'"{name}"', f'"{value}"')
             queries.append(sql)
-    executor = SQLiteExecutor(data_dir / "text2sql" / "geography.sqlite")
+    executor = SQLiteExecutor(data_dir / "text2sql" / "geography.sqlite", timeout=TIMEOUT)
     results = [executor.execute(sql) for sql in queries]
     kinds = Counter("error" if not r.ok else "rows" if r.rows else "empty" for r in results)
     assert kinds == {"rows": 843, "empty": 29, "error": 5}
@@ -404,18 +413,18 @@ def latin1_db(tmp_path: Path) -> Path:
 
 
 def test_strict_text_errors_fail_on_invalid_utf8(latin1_db):
-    result = SQLiteExecutor(latin1_db).execute("SELECT name FROM label")
+    result = SQLiteExecutor(latin1_db, timeout=TIMEOUT).execute("SELECT name FROM label")
     assert not result.ok and "decode" in result.error
 
 
 def test_ignore_text_errors_drop_undecodable_bytes(latin1_db):
-    result = SQLiteExecutor(latin1_db, text_errors="ignore").execute("SELECT id, name FROM label")
+    result = SQLiteExecutor(latin1_db, timeout=TIMEOUT, text_errors="ignore").execute("SELECT id, name FROM label")
     assert result.rows == ((1, "caf"),)
 
 
 def test_ignore_text_errors_keep_valid_text_and_the_sandbox(geo_db, file_digest):
     before = file_digest(geo_db)
-    executor = SQLiteExecutor(geo_db, text_errors="ignore")
+    executor = SQLiteExecutor(geo_db, timeout=TIMEOUT, text_errors="ignore")
     assert executor.execute("SELECT capital FROM state WHERE state_name = 'ohio'").rows == (("columbus",),)
     assert executor.execute("DROP TABLE state").error == "DatabaseError: not authorized"
     assert file_digest(geo_db) == before
@@ -423,20 +432,20 @@ def test_ignore_text_errors_keep_valid_text_and_the_sandbox(geo_db, file_digest)
 
 def test_unknown_text_errors_is_rejected_with_a_hint(geo_db):
     with pytest.raises(ValueError, match=r"'strict', 'ignore'.*'ignor'.*Did you mean 'ignore'\?"):
-        SQLiteExecutor(geo_db, text_errors="ignor")
+        SQLiteExecutor(geo_db, timeout=TIMEOUT, text_errors="ignor")
     with pytest.raises(ValueError, match="text_errors"):
-        executor_for(geo_db, text_errors="replace")
+        executor_for(geo_db, timeout=TIMEOUT, text_errors="replace")
 
 
 def test_executor_for_keys_on_text_errors(geo_db):
-    strict = executor_for(geo_db)
-    assert executor_for(geo_db, text_errors="strict") is strict
-    lenient = executor_for(geo_db, text_errors="ignore")
+    strict = executor_for(geo_db, timeout=TIMEOUT)
+    assert executor_for(geo_db, timeout=TIMEOUT, text_errors="strict") is strict
+    lenient = executor_for(geo_db, timeout=TIMEOUT, text_errors="ignore")
     assert lenient is not strict and lenient.text_errors == "ignore"
-    assert executor_for(str(geo_db), text_errors="ignore") is lenient
+    assert executor_for(str(geo_db), timeout=TIMEOUT, text_errors="ignore") is lenient
 
 
 def test_pickle_keeps_text_errors(latin1_db):
-    clone = pickle.loads(pickle.dumps(SQLiteExecutor(latin1_db, text_errors="ignore")))
+    clone = pickle.loads(pickle.dumps(SQLiteExecutor(latin1_db, timeout=TIMEOUT, text_errors="ignore")))
     assert clone.text_errors == "ignore" and "text_errors='ignore'" in repr(clone)
     assert clone.execute("SELECT name FROM label").rows == (("caf",),)

@@ -1,8 +1,9 @@
-"""execution_match(mode="test-suite"): the semantics of test-suite-sql-eval's eval_exec_match.
+"""execution_match(test_suite=True): the semantics of test-suite-sql-eval's eval_exec_match.
 
 Zhong, Yu and Klein 2020, "Semantic Evaluation for Text-to-SQL with Distilled Test Suites"
 (https://aclanthology.org/2020.emnlp-main.29/), with Spider's defaults. Every edge case runs
-on a small real SQLite database and is checked against the classical mode too.
+on a small real SQLite database and is checked against the classical comparison too, with the
+scorer's default time limits (``tests.helpers.execution_match_at_defaults``).
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import execution_match_at_defaults
 from textattack_semparse.errors import DatasetError
+from textattack_semparse.scoring.execution_scorer import GOLD_TIMEOUT
 from textattack_semparse.sql import denotation as denotation_module
 from textattack_semparse.sql import suite_preparation as suite_preparation_module
 from textattack_semparse.sql.denotation import denotations_match_test_suite, query_is_ordered_test_suite
-from textattack_semparse.sql.execution import execution_match
 from textattack_semparse.sql.execution_result import ExecutionResult
 from textattack_semparse.sql.sqlite_executor import executor_for
 from textattack_semparse.sql.suite_preparation import prepare_for_test_suite, remove_distinct
@@ -48,8 +50,8 @@ def concert_db(tmp_path: Path) -> Path:
 def both_modes(predicted: str, gold: str, database: Path, **kwargs) -> tuple[bool, bool]:
     """(classical match, test-suite match)."""
     return (
-        execution_match(predicted, gold, database, mode="classical", **kwargs).match,
-        execution_match(predicted, gold, database, mode="test-suite", **kwargs).match,
+        execution_match_at_defaults(predicted, gold, database, test_suite=False, **kwargs).match,
+        execution_match_at_defaults(predicted, gold, database, test_suite=True, **kwargs).match,
     )
 
 
@@ -77,7 +79,7 @@ def test_float_values_compare_exactly_without_tolerance(concert_db):
 def test_single_column_int_matches_float_by_python_equality(concert_db):
     gold = "SELECT count(*) FROM singer WHERE country = 'france'"
     predicted = "SELECT sum(1.0) FROM singer WHERE country = 'france'"
-    outcome = execution_match(predicted, gold, concert_db, mode="test-suite")
+    outcome = execution_match_at_defaults(predicted, gold, concert_db, test_suite=True)
     assert (outcome.gold.rows, outcome.predicted.rows) == (((2,),), ((2.0,),))
     assert outcome.match
 
@@ -85,10 +87,10 @@ def test_single_column_int_matches_float_by_python_equality(concert_db):
 def test_multi_column_int_against_float_is_rejected_by_the_row_precheck(concert_db):
     gold = "SELECT count(*), max(singer_id) FROM singer WHERE country = 'netherlands'"
     predicted = "SELECT sum(1.0), max(singer_id) FROM singer WHERE country = 'netherlands'"
-    outcome = execution_match(predicted, gold, concert_db, mode="test-suite")
+    outcome = execution_match_at_defaults(predicted, gold, concert_db, test_suite=True)
     assert (outcome.gold.rows, outcome.predicted.rows) == (((1, 1001),), ((1.0, 1001),))
     assert not outcome.match
-    assert execution_match(predicted, gold, concert_db, mode="classical").match
+    assert execution_match_at_defaults(predicted, gold, concert_db, test_suite=False).match
 
 
 def test_different_values_are_a_mismatch(concert_db):
@@ -111,9 +113,9 @@ def test_distinct_removed_from_the_prediction(concert_db):
 
 def test_distinct_removed_inside_count(concert_db):
     gold = "SELECT count(DISTINCT country) FROM singer"
-    outcome = execution_match("SELECT count(country) FROM singer", gold, concert_db, mode="test-suite")
+    outcome = execution_match_at_defaults("SELECT count(country) FROM singer", gold, concert_db, test_suite=True)
     assert outcome.match and outcome.gold.rows == ((4,),)
-    assert not execution_match("SELECT count(country) FROM singer", gold, concert_db).match
+    assert not execution_match_at_defaults("SELECT count(country) FROM singer", gold, concert_db).match
 
 
 def test_distinct_in_a_literal_or_is_distinct_from_is_kept(concert_db):
@@ -137,10 +139,10 @@ def test_order_by_only_in_a_subquery_makes_the_gold_ordered_in_test_suite(concer
         "SELECT name FROM singer WHERE age > (SELECT age FROM singer ORDER BY age LIMIT 1)"
     )  # rows in table order: joe sharp, timbaland, rose white
     predicted = "SELECT name FROM singer WHERE age > 29 ORDER BY name"
-    outcome = execution_match(predicted, gold, concert_db, mode="test-suite")
+    outcome = execution_match_at_defaults(predicted, gold, concert_db, test_suite=True)
     assert outcome.gold.rows == (("joe sharp",), ("timbaland",), ("rose white",))
     assert not outcome.match
-    assert execution_match(predicted, gold, concert_db, mode="classical").match
+    assert execution_match_at_defaults(predicted, gold, concert_db, test_suite=False).match
     assert query_is_ordered_test_suite(gold)
 
 
@@ -170,25 +172,25 @@ def test_order_by_must_be_one_space_as_in_the_original():
 
 def test_only_the_first_statement_of_the_prediction_is_judged(concert_db):
     gold = "SELECT name FROM singer"
-    outcome = execution_match("SELECT name FROM singer; SELECT 1", gold, concert_db, mode="test-suite")
+    outcome = execution_match_at_defaults("SELECT name FROM singer; SELECT 1", gold, concert_db, test_suite=True)
     assert outcome.match
-    classical = execution_match("SELECT name FROM singer; SELECT 1", gold, concert_db)
+    classical = execution_match_at_defaults("SELECT name FROM singer; SELECT 1", gold, concert_db)
     assert not classical.match and "one statement" in classical.predicted.error
 
 
 def test_only_the_first_statement_of_the_gold_is_run_and_checked_for_order(concert_db):
     gold = "SELECT name FROM singer; SELECT name FROM singer ORDER BY name"
     predicted = "SELECT name FROM singer ORDER BY name DESC"
-    assert execution_match(predicted, gold, concert_db, mode="test-suite").match
+    assert execution_match_at_defaults(predicted, gold, concert_db, test_suite=True).match
     with pytest.raises(DatasetError):
-        execution_match(predicted, gold, concert_db, mode="classical")
+        execution_match_at_defaults(predicted, gold, concert_db, test_suite=False)
 
 
 def test_hostile_second_statement_is_never_run(concert_db, file_digest):
     before = file_digest(concert_db)
-    outcome = execution_match("SELECT 1; DROP TABLE singer", "SELECT 1", concert_db, mode="test-suite")
+    outcome = execution_match_at_defaults("SELECT 1; DROP TABLE singer", "SELECT 1", concert_db, test_suite=True)
     assert outcome.match
-    assert not execution_match("DROP TABLE singer", "SELECT 1", concert_db, mode="test-suite").match
+    assert not execution_match_at_defaults("DROP TABLE singer", "SELECT 1", concert_db, test_suite=True).match
     assert file_digest(concert_db) == before
 
 
@@ -197,12 +199,12 @@ def test_spaced_comparison_operators_are_repaired(concert_db):
     predicted = "SELECT name FROM singer WHERE age > = 41 AND country ! = 'france'"
     assert both_modes(predicted, gold, concert_db) == (False, True)
     spaced_gold = "SELECT name FROM singer WHERE age < = 52 AND age > = 41 AND country ! = 'france'"
-    assert execution_match(gold, spaced_gold, concert_db, mode="test-suite").match
+    assert execution_match_at_defaults(gold, spaced_gold, concert_db, test_suite=True).match
 
 
 def test_current_year_is_replaced_by_2020(concert_db):
     gold = "SELECT name FROM singer WHERE YEAR(CURDATE()) - age < 1980"
-    outcome = execution_match("SELECT name FROM singer WHERE age > 40", gold, concert_db, mode="test-suite")
+    outcome = execution_match_at_defaults("SELECT name FROM singer WHERE age > 40", gold, concert_db, test_suite=True)
     assert outcome.match and len(outcome.gold.rows) == 2
 
 
@@ -228,58 +230,49 @@ def test_empty_prediction_against_non_empty_gold_is_a_mismatch(concert_db):
 
 def test_undecodable_text_is_tolerated(concert_db):
     gold = "SELECT name FROM stadium"
-    outcome = execution_match("SELECT name FROM stadium WHERE stadium_id = 1", gold, concert_db, mode="test-suite")
+    outcome = execution_match_at_defaults("SELECT name FROM stadium WHERE stadium_id = 1", gold, concert_db, test_suite=True)
     assert outcome.match and outcome.gold.rows == (("caf",),)
     with pytest.raises(DatasetError, match="decode"):
-        execution_match(gold, gold, concert_db, mode="classical")
+        execution_match_at_defaults(gold, gold, concert_db, test_suite=False)
 
 
 def test_undecodable_text_in_a_prediction_fails_only_in_classical(concert_db):
     gold = "SELECT count(*) FROM stadium"
     predicted = "SELECT count(name) FROM stadium WHERE name LIKE 'caf%'"
     assert both_modes(predicted, gold, concert_db) == (True, True)  # no text is returned
-    classical = execution_match("SELECT name FROM stadium", "SELECT 'caf'", concert_db)
+    classical = execution_match_at_defaults("SELECT name FROM stadium", "SELECT 'caf'", concert_db)
     assert not classical.match and "decode" in classical.predicted.error
-    assert execution_match("SELECT name FROM stadium", "SELECT 'caf'", concert_db, mode="test-suite").match
+    assert execution_match_at_defaults("SELECT name FROM stadium", "SELECT 'caf'", concert_db, test_suite=True).match
 
 
 def test_failing_prediction_is_a_mismatch(concert_db):
-    outcome = execution_match("SELECT name FROM singers", "SELECT name FROM singer", concert_db, mode="test-suite")
+    outcome = execution_match_at_defaults("SELECT name FROM singers", "SELECT name FROM singer", concert_db, test_suite=True)
     assert not outcome.match and "no such table" in outcome.predicted.error
 
 
 def test_timed_out_gold_raises_dataset_error_naming_gold_timeout(concert_db):
     with pytest.raises(DatasetError, match="raise `gold_timeout`"):
-        execution_match("SELECT 1", RUNAWAY_CTE, concert_db, mode="test-suite", gold_timeout=0.3)
+        execution_match_at_defaults("SELECT 1", RUNAWAY_CTE, concert_db, test_suite=True, gold_timeout=0.3)
 
 
 def test_timed_out_prediction_is_a_mismatch(concert_db):
-    outcome = execution_match(RUNAWAY_CTE, "SELECT 1", concert_db, mode="test-suite", timeout=0.3)
+    outcome = execution_match_at_defaults(RUNAWAY_CTE, "SELECT 1", concert_db, test_suite=True, timeout=0.3)
     assert not outcome.match and outcome.predicted.timed_out
 
 
 def test_failing_gold_names_the_query_as_run(concert_db):
     with pytest.raises(DatasetError, match=r"SELECT DISTINCT x FROM nowhere.*run as 'SELECT  x FROM nowhere'"):
-        execution_match("SELECT 1", "SELECT DISTINCT x FROM nowhere", concert_db, mode="test-suite")
+        execution_match_at_defaults("SELECT 1", "SELECT DISTINCT x FROM nowhere", concert_db, test_suite=True)
 
 
 def test_gold_result_is_cached_once_per_database(concert_db):
     gold = "SELECT name FROM singer WHERE country = 'france'"
-    execution_match("SELECT 1", gold, concert_db, mode="test-suite")
-    gold_executor = executor_for(concert_db, timeout=60.0, text_errors="ignore")
+    execution_match_at_defaults("SELECT 1", gold, concert_db, test_suite=True)
+    gold_executor = executor_for(concert_db, timeout=GOLD_TIMEOUT, text_errors="ignore")
     before = gold_executor.cache_info()
-    execution_match("SELECT 2", gold, concert_db, mode="test-suite")
+    execution_match_at_defaults("SELECT 2", gold, concert_db, test_suite=True)
     after = gold_executor.cache_info()
     assert (after.hits - before.hits, after.misses - before.misses) == (1, 0)
-
-
-def test_unknown_mode_error_names_accepted_modes_and_closest_match(concert_db):
-    with pytest.raises(ValueError) as error:
-        execution_match("SELECT 1", "SELECT 1", concert_db, mode="test_suite")
-    assert str(error.value) == (
-        "Unknown execution-match mode 'test_suite'; accepted modes: 'classical', 'test-suite'. "
-        "Did you mean 'test-suite'?"
-    )
 
 
 # --- the comparison on its own -------------------------------------------------------------

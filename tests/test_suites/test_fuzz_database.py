@@ -11,6 +11,7 @@ import pytest
 
 from tests.helpers import distinct_golds
 from textattack_semparse.errors import SchemaError
+from textattack_semparse.scoring.execution_scorer import TIMEOUT
 from textattack_semparse.sql.sqlite_executor import SQLiteExecutor
 from textattack_semparse.test_suites.fuzz_database import FuzzDatabaseGenerator
 from textattack_semparse.test_suites.schema import Column, ForeignKey, Schema, Table
@@ -188,7 +189,7 @@ def geo_suite(tmp_path_factory: pytest.TempPathFactory) -> tuple[Schema, Path, l
 
 def test_real_geoquery_gold_queries_return_rows_on_every_database(geo_suite):
     schema, original, golds, paths = geo_suite
-    runs_on_original = [sql for sql in golds if not SQLiteExecutor(original).execute(sql).error]
+    runs_on_original = [sql for sql in golds if not SQLiteExecutor(original, timeout=TIMEOUT).execute(sql).error]
     every = [all(flags) for flags in zip(*(_nonempty(path, runs_on_original) for path in paths))]
     assert sum(every) / len(every) > 0.95
     for path in paths:

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import execution_match_at_defaults
 from textattack_semparse.datasets.benchmark import Benchmark, load_benchmark
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.errors import DatasetError, VictimError
-from textattack_semparse.sql.execution import execution_match
 from textattack_semparse.victims.knn_template_parser import KNNTemplateParser
 
 
@@ -27,7 +27,7 @@ def accuracy(parser: KNNTemplateParser, examples: Sequence[SemparseExample], dat
             correct += 1
             continue
         try:
-            correct += execution_match(predicted, example.gold, database).match
+            correct += execution_match_at_defaults(predicted, example.gold, database).match
         except DatasetError:
             pass
     return correct / len(examples)
@@ -119,7 +119,7 @@ def test_ambiguous_value_gets_the_type_its_template_needs(
 ) -> None:
     (predicted,) = parser([question])
     assert value_filter in predicted
-    assert execution_match(predicted, gold, geo_mini.database).match
+    assert execution_match_at_defaults(predicted, gold, geo_mini.database).match
 
 
 def test_database_values_extend_the_lexicon(geo_mini: Benchmark) -> None:

@@ -23,7 +23,7 @@ from textattack_semparse.datasets.wtq import load_wtq
 from textattack_semparse.errors import DatasetError
 from textattack_semparse.scoring.databases import Databases
 from textattack_semparse.scoring.exact_match_scorer import ExactMatchScorer
-from textattack_semparse.scoring.execution_scorer import ExecutionScorer
+from textattack_semparse.scoring.execution_scorer import GOLD_TIMEOUT, ExecutionScorer
 from textattack_semparse.scoring.scoring import Scoring
 from textattack_semparse.scoring.table_answer_scorer import TableAnswerScorer
 from textattack_semparse.tables.table import Table
@@ -58,7 +58,7 @@ def load_text2sql_benchmark(
     stem: str,
     needs_database: bool,
     execution_mode: str = "classical",
-    gold_timeout: float = 60.0,
+    gold_timeout: float = GOLD_TIMEOUT,
 ) -> Benchmark:
     """``<data_dir>/text2sql/<stem>.json`` scored by execution on ``<stem>.sqlite`` (or the MySQL
     dump ``<stem>-db.sql``, converted once), or by exact match when there is neither and

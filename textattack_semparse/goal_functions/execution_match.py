@@ -11,7 +11,7 @@ from textattack_semparse.goal_functions.semantic_parsing_goal_function import (
     declare_compatibility,
 )
 from textattack_semparse.scoring.databases import Databases
-from textattack_semparse.scoring.execution_scorer import ExecutionScorer
+from textattack_semparse.scoring.execution_scorer import GOLD_TIMEOUT, TIMEOUT, ExecutionScorer
 from textattack_semparse.scoring.scoring import Scoring, scoring_for
 
 
@@ -31,9 +31,13 @@ class ExecutionMatch(SemanticParsingGoalFunction):
         database (str | os.PathLike | Databases | None, default None): A SQLite file, a folder
             of per-``db_id`` databases (Spider), or :class:`Databases`; default the databases
             of the benchmark the victim is bound to, else the victim's ``database``.
-        mode (str, default "classical"): ``"classical"`` or ``"test-suite"`` (``docs/sql.md``).
-        timeout (float, default 5.0): Seconds a predicted query may run.
-        gold_timeout (float, default 60.0): Seconds a gold query may run.
+        mode (str, default "classical"): One of
+            :data:`~textattack_semparse.scoring.execution_scorer.MODES` (``docs/sql.md``).
+        timeout (float, default :data:`~textattack_semparse.scoring.execution_scorer.TIMEOUT`):
+            Seconds a predicted query may run.
+        gold_timeout (float, default
+            :data:`~textattack_semparse.scoring.execution_scorer.GOLD_TIMEOUT`): Seconds a gold
+            query may run.
         max_rows (int, default 10000): Rows fetched per query.
         Other arguments: as :class:`SemanticParsingGoalFunction`.
 
@@ -53,8 +57,8 @@ class ExecutionMatch(SemanticParsingGoalFunction):
         *args: Any,
         database: str | os.PathLike[str] | Databases | None = None,
         mode: str = "classical",
-        timeout: float = 5.0,
-        gold_timeout: float = 60.0,
+        timeout: float = TIMEOUT,
+        gold_timeout: float = GOLD_TIMEOUT,
         max_rows: int = 10_000,
         **kwargs: Any,
     ) -> None:

@@ -13,12 +13,13 @@ from textattack_semparse.errors import ConfigurationError, DatasetError, SchemaE
 from textattack_semparse.scoring.scorer import GoldError, Score, Scorer
 
 MODES = ("classical", "test-suite")
-"""Result comparisons (``docs/sql.md``): ``classical`` compares results as multisets with
-numeric tolerance, ordered when the gold's outermost query orders; ``test-suite`` follows
-test-suite-sql-eval's ``result_eq``."""
+"""Result comparisons (``docs/sql.md``), the only list of them: ``classical`` compares results
+as multisets with numeric tolerance, ordered when the gold's outermost query orders;
+``test-suite`` follows test-suite-sql-eval's ``result_eq`` (``execution_match(test_suite=True)``)."""
 
 TIMEOUT = 5.0
-"""Seconds a predicted query may run by default: a model's SQL is hostile input."""
+"""Seconds a predicted query may run by default: a model's SQL is hostile input. The defaults
+are set here only; :mod:`textattack_semparse.sql` takes its limits from its caller."""
 
 GOLD_TIMEOUT = 60.0
 """Seconds a gold query may run by default: generous, its result is computed once per database."""
@@ -51,8 +52,8 @@ class ExecutionScorer(Scorer):
 
     Args:
         mode (str, default "classical"): One of :data:`MODES`.
-        timeout (float, default 5.0): Seconds a predicted query may run.
-        gold_timeout (float, default 60.0): Seconds a gold query may run.
+        timeout (float, default :data:`TIMEOUT`): Seconds a predicted query may run.
+        gold_timeout (float, default :data:`GOLD_TIMEOUT`): Seconds a gold query may run.
         max_rows (int, default 10_000): Rows kept per result.
 
     Example:
@@ -81,6 +82,12 @@ class ExecutionScorer(Scorer):
     def needs_databases(self) -> bool:
         return True
 
+    @property
+    def test_suite(self) -> bool:
+        """Whether :attr:`mode` compares as test-suite-sql-eval does: the ``test_suite`` flag of
+        :func:`~textattack_semparse.sql.execution.execution_match`."""
+        return self.mode == "test-suite"
+
     def score(self, prediction: str, gold: str, databases: Sequence[Path] = ()) -> Score:
         if not databases:
             raise SchemaError("Execution scoring needs at least one database; the benchmark gives none.")
@@ -91,7 +98,7 @@ class ExecutionScorer(Scorer):
                     prediction,
                     gold,
                     database,
-                    mode=self.mode,
+                    test_suite=self.test_suite,
                     timeout=self.timeout,
                     gold_timeout=self.gold_timeout,
                     max_rows=self.max_rows,

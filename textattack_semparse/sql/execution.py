@@ -7,7 +7,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from textattack_semparse.errors import DatasetError, closest_match_hint
+from textattack_semparse.errors import ConfigurationTypeError, DatasetError
 from textattack_semparse.sql.denotation import (
     denotations_match,
     denotations_match_test_suite,
@@ -27,11 +27,6 @@ from textattack_semparse.sql.suite_preparation import prepare_for_test_suite
 #: Smallest distance of a non-matching prediction, so a prediction whose tokens equal the
 #: gold's but whose result differs (it timed out, say) never scores like a match.
 MISMATCH_DISTANCE_FLOOR = 1e-3
-
-#: How :func:`execution_match` compares results (``docs/sql.md``, "How denotations compare"):
-#: ``classical`` is :func:`~textattack_semparse.sql.denotation.denotations_match`;
-#: ``test-suite`` follows test-suite-sql-eval (Zhong, Yu and Klein 2020).
-MODES = ("classical", "test-suite")
 
 #: Judgments :func:`execution_match` remembers (the oldest is forgotten first).
 MEMO_SIZE = 4096
@@ -66,19 +61,21 @@ def execution_match(
     gold_sql: str,
     database: str | os.PathLike[str],
     *,
-    mode: str = "classical",
-    timeout: float = 5.0,
-    gold_timeout: float = 60.0,
+    test_suite: bool,
+    timeout: float,
+    gold_timeout: float,
     max_rows: int = 10_000,
 ) -> MatchOutcome:
     """Run both queries on ``database`` and compare their denotations.
 
-    ``mode`` chooses the comparison (one of :data:`MODES`):
+    ``test_suite`` chooses the comparison; which one a benchmark uses, and the default time
+    limits, are the scorer's policy (:mod:`textattack_semparse.scoring.execution_scorer`, whose
+    modes ``classical`` and ``test-suite`` map to False and True):
 
-    - ``"classical"``: :func:`~textattack_semparse.sql.denotation.denotations_match`. Rows
+    - False: :func:`~textattack_semparse.sql.denotation.denotations_match`. Rows
       compare as multisets with numeric tolerance, in order only when the gold query's
       outermost ``SELECT`` has ``ORDER BY``; columns must come in the gold's order.
-    - ``"test-suite"``: the execution match of Zhong, Yu and Klein 2020, "Semantic
+    - True: the execution match of Zhong, Yu and Klein 2020, "Semantic
       Evaluation for Text-to-SQL with Distilled Test Suites"
       (https://aclanthology.org/2020.emnlp-main.29/), as its evaluator ``eval_exec_match``
       runs it with Spider's defaults. Both queries are first rewritten by
@@ -89,7 +86,7 @@ def execution_match(
       (:func:`~textattack_semparse.sql.denotation.query_is_ordered_test_suite`); text that
       is not valid UTF-8 is decoded with errors ignored.
 
-    Both modes run the queries in the same sandbox. The gold query runs with its own time
+    Both comparisons run the queries in the same sandbox. The gold query runs with its own time
     limit, ``gold_timeout``, and the prediction with ``timeout``; results are cached per
     (database, settings, SQL) through :func:`executor_for`, so a gold query runs once per
     database; a query both executors would run (a prediction equal to a gold query) runs once
@@ -103,13 +100,13 @@ def execution_match(
         predicted_sql: SQL produced by the model; treated as hostile.
         gold_sql: The dataset's gold SQL.
         database: Path of the SQLite database both queries run on.
-        mode: ``"classical"`` or ``"test-suite"``.
+        test_suite: Compare as test-suite-sql-eval does (else the classical comparison).
         timeout: Wall-clock limit of the predicted query, in seconds.
         gold_timeout: Wall-clock limit of the gold query, in seconds.
         max_rows: Rows kept per result.
 
     Raises:
-        ValueError: ``mode`` is not one of :data:`MODES`.
+        TypeError: ``test_suite`` is not a bool.
         DatasetError: The gold query fails or times out.
         SchemaError: The database file is missing or unreadable.
 
@@ -119,23 +116,25 @@ def execution_match(
         >>> with sqlite3.connect(db) as conn:
         ...     _ = conn.execute("CREATE TABLE city (city_name TEXT, population INT)")
         ...     _ = conn.executemany("INSERT INTO city VALUES (?, ?)", [("austin", 345496), ("dallas", 904078)])
+        >>> limits = {"timeout": 1.0, "gold_timeout": 10.0}
         >>> gold = "SELECT city_name FROM city WHERE population > 500000"
-        >>> execution_match("SELECT city_name FROM city WHERE city_name = 'dallas'", gold, db).match
+        >>> predicted = "SELECT city_name FROM city WHERE city_name = 'dallas'"
+        >>> execution_match(predicted, gold, db, test_suite=False, **limits).match
         True
-        >>> execution_match("SELECT city_name FROM city", gold, db).distance
+        >>> execution_match("SELECT city_name FROM city", gold, db, test_suite=False, **limits).distance
         0.5
         >>> gold = "SELECT city_name, population FROM city"
         >>> swapped = "SELECT population, city_name FROM city"
-        >>> execution_match(swapped, gold, db).match, execution_match(swapped, gold, db, mode="test-suite").match
-        (False, True)
+        >>> [execution_match(swapped, gold, db, test_suite=flag, **limits).match for flag in (False, True)]
+        [False, True]
     """
-    key = (_database_key(database), mode, timeout, gold_timeout, max_rows, predicted_sql, gold_sql)
+    key = (_database_key(database), test_suite, timeout, gold_timeout, max_rows, predicted_sql, gold_sql)
     try:
         outcome = _OUTCOMES.get(key)
     except TypeError:  # an unhashable prediction (a broken victim) or setting: judged, not remembered
-        return _judge(predicted_sql, gold_sql, database, mode, timeout, gold_timeout, max_rows)
+        return _judge(predicted_sql, gold_sql, database, test_suite, timeout, gold_timeout, max_rows)
     if outcome is None:
-        outcome = _judge(predicted_sql, gold_sql, database, mode, timeout, gold_timeout, max_rows)
+        outcome = _judge(predicted_sql, gold_sql, database, test_suite, timeout, gold_timeout, max_rows)
         with _MEMO_LOCK:
             _OUTCOMES[key] = outcome
             while len(_OUTCOMES) > MEMO_SIZE:
@@ -165,15 +164,15 @@ def _judge(
     predicted_sql: str,
     gold_sql: str,
     database: str | os.PathLike[str],
-    mode: str,
+    test_suite: bool,
     timeout: float,
     gold_timeout: float,
     max_rows: int,
 ) -> MatchOutcome:
     """:func:`execution_match` without the memo."""
-    _check_mode(mode)
+    if not isinstance(test_suite, bool):
+        raise ConfigurationTypeError(f"test_suite must be a bool, got {type(test_suite).__name__}: {test_suite!r}")
     _check_positive_number("gold_timeout", gold_timeout)
-    test_suite = mode == "test-suite"
     gold_executor, predicted_executor = _executors(
         database, timeout=timeout, gold_timeout=gold_timeout, max_rows=max_rows, test_suite=test_suite
     )
@@ -243,12 +242,3 @@ def _execute(sql: str, executor: SQLiteExecutor, other: SQLiteExecutor, limit: f
 def _prepare(sql: str) -> str:
     """Test-suite rewriting of SQL text; anything else is left for the executor to reject."""
     return prepare_for_test_suite(sql) if isinstance(sql, str) else sql
-
-
-def _check_mode(mode: object) -> None:
-    if mode not in MODES:
-        hint = closest_match_hint(mode, MODES) if isinstance(mode, str) else ""
-        raise ValueError(
-            f"Unknown execution-match mode {mode!r}; accepted modes: "
-            f"{', '.join(repr(name) for name in MODES)}.{hint}"
-        )

@@ -65,7 +65,8 @@ class SQLiteExecutor:
 
     Args:
         db_path (str | os.PathLike): Path of the SQLite database file.
-        timeout (float, default 5.0): Wall-clock limit per query, in seconds.
+        timeout (float): Wall-clock limit per query, in seconds; no default here, the limits
+            are the scorer's (:mod:`textattack_semparse.scoring.execution_scorer`).
         max_rows (int, default 10_000): Rows kept per result; more sets ``truncated``.
         cache_size (int, default 4096): Results kept in the LRU cache; 0 disables caching.
         text_errors (str, default "strict"): How TEXT values that are not valid UTF-8 are
@@ -103,7 +104,7 @@ class SQLiteExecutor:
         self,
         db_path: str | os.PathLike[str],
         *,
-        timeout: float = 5.0,
+        timeout: float,
         max_rows: int = 10_000,
         cache_size: int = 4096,
         text_errors: str = "strict",
@@ -282,7 +283,7 @@ _SHARED_LOCK = threading.Lock()
 def executor_for(
     db_path: str | os.PathLike[str],
     *,
-    timeout: float = 5.0,
+    timeout: float,
     max_rows: int = 10_000,
     text_errors: str = "strict",
 ) -> SQLiteExecutor:
@@ -295,7 +296,7 @@ def executor_for(
         >>> import sqlite3, tempfile, pathlib
         >>> path = pathlib.Path(tempfile.mkdtemp()) / "db.sqlite"
         >>> sqlite3.connect(path).execute("CREATE TABLE t (x)").connection.close()
-        >>> executor_for(path) is executor_for(str(path))
+        >>> executor_for(path, timeout=1.0) is executor_for(str(path), timeout=1.0)
         True
     """
     _check_text_errors(text_errors)

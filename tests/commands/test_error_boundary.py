@@ -174,3 +174,17 @@ def test_textattack_attack(not_a_model, broken_data_dir, capsys):
     refused(attack(), capsys, "geography.json")
     repair(broken_data_dir)
     assert attack()() == 0
+
+
+@pytest.mark.real_data
+def test_a_recipe_bound_to_sql_scoring_is_refused_for_a_logical_form_victim(real_data_dir, monkeypatch, tmp_path, capsys):
+    """semparse-geo judges GeoQuery SQL by execution; knn-geo-lambda writes logical forms: every gold would be a
+    gold error, so the pairing is refused up front (both CLIs), naming recipes that judge as geo-lambda does."""
+    monkeypatch.setenv("SEMPARSE_DATA_DIR", str(real_data_dir))
+    clear_benchmark_cache()
+    base = ("--recipe", "semparse-geo", "--model", "knn-geo-lambda", "--num-examples", "2")
+    fix = ("judges outputs as benchmark 'geo' does", "belongs to benchmark 'geo-lambda'", "Use semparse-insertion")
+    refused(semparse("attack", *base, "--output-dir", str(tmp_path / "run")), capsys, *fix)
+    refused(textattack("attack", *base, "--silent"), capsys, *fix)
+    assert not (tmp_path / "run").exists()
+    assert semparse("attack", *base[2:], "--recipe", "semparse-insertion", "--output-dir", str(tmp_path / "run"))() == 0

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import ast
 import functools
-import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
@@ -202,7 +201,3 @@ def run_context(args: argparse.Namespace) -> RunContext:
     """The context of a command's run: its options, messages printed on standard output."""
     return RunContext(run_options(args), say=print)
 
-
-def note(message: str) -> None:
-    """A message for the user that is not the command's output (standard error)."""
-    print(message, file=sys.stderr)

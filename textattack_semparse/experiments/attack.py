@@ -148,8 +148,6 @@ class AttackRun:
     results: list[Any]
     summary: dict[str, Any]
     paths: tuple[Path, ...]
-    available: int
-    """Examples the dataset had from the offset on (fewer than asked when it ran out)."""
 
 
 def check_example_range(num_examples: int, offset: int) -> None:
@@ -171,7 +169,7 @@ def run(config: AttackConfig, context: RunContext | None = None) -> AttackRun:
     """Attack the examples of ``config`` (resuming its output directory's journal) and write
     TextAttack's CSV log, text log and JSON summary there."""
     with (context or RunContext()) as context:
-        results, available = attack_results(config, context)
+        results = attack_results(config, context)
         output = Path(config.output_dir)
         paths = (output / CSV_LOG, output / TXT_LOG, output / SUMMARY)
         summary = write_attack_logs(
@@ -181,13 +179,12 @@ def run(config: AttackConfig, context: RunContext | None = None) -> AttackRun:
             summary_path=paths[2],
             csv_coloring_style=config.csv_coloring_style,
         )
-    return AttackRun(results=results, summary=summary, paths=paths, available=available)
+    return AttackRun(results=results, summary=summary, paths=paths)
 
 
-def attack_results(config: AttackConfig, context: RunContext, *, command: str = COMMAND) -> tuple[list[Any], int]:
+def attack_results(config: AttackConfig, context: RunContext, *, command: str = COMMAND) -> list[Any]:
     """Run (or resume) the sharded attack of ``config`` in its output directory: the results in
-    dataset order, and how many examples the dataset had from the offset on. Everything is
-    checked before the directory is written."""
+    dataset order. Everything is checked before the directory is written."""
     spec = config.spec()
     recipe_class(spec.recipe)  # an unknown recipe fails here
     check_attack_victim(spec)
@@ -205,7 +202,7 @@ def attack_results(config: AttackConfig, context: RunContext, *, command: str = 
             f"Attacking {len(indices)} examples: the dataset has no more after offset {config.num_examples_offset}."
         )
     tasks = attack_tasks(dataset, indices, config.seed)
-    return run_sharded_attack(spec, tasks, directory, context), len(indices)
+    return run_sharded_attack(spec, tasks, directory, context)
 
 
 @dataclass(frozen=True)

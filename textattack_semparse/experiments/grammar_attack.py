@@ -148,7 +148,7 @@ def run(config: GrammarAttackConfig, context: RunContext | None = None) -> Gramm
     recipe = grammar_recipe(config.recipe)
     attack = config.attack_config()
     with (context or RunContext()) as context:
-        results, _ = attack_results(attack, context, command=COMMAND)
+        results = attack_results(attack, context, command=COMMAND)
     output_dir = Path(config.output_dir)
     write_attack_logs(results, csv_path=output_dir / LOG, csv_coloring_style=attack.csv_coloring_style)
     budget = recipe.error_budget(config.max_modification_rate)

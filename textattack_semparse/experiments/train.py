@@ -168,8 +168,8 @@ def _adversarial_examples(
         from textattack_semparse.victims.resolution import load_dataset
 
         dataset = load_dataset(train_set)
-        kept = set(originals)  # the training part of the split (not a held-out dev slice)
-        indices = [index for index, example in enumerate(dataset.examples) if example in kept]
+        kept = {(example.question, example.gold) for example in originals}  # not a held-out dev slice
+        indices = [index for index, example in enumerate(dataset.examples) if (example.question, example.gold) in kept]
         indices = indices[: config.adversarial_examples] if config.adversarial_examples else indices
         context.say(
             f"--adversarial-from: attacking {len(indices)} training questions with {recipe} against "

@@ -125,3 +125,17 @@ def semparse_llm_backends() -> Mapping[str, EntrySpec]:
 
     Called once per plugin when the registry is built; all results are collected.
     """
+
+
+@hookspec
+def semparse_judges() -> Mapping[str, EntrySpec]:
+    """Meaning judges, selectable as ``--judge NAME`` or ``--judge NAME:TARGET``: is a rewrite of a
+    question the same question?
+
+    :return: name -> entry whose target is a
+        :class:`textattack_semparse.judges.meaning_judge.MeaningJudge` subclass, instantiated with
+        ``options`` and, for ``NAME:TARGET``, ``target=TARGET``. Built in: ``default`` (offline),
+        ``llm`` (``llm:<LLM victim name>``) and ``nli`` (``nli:<NLI model>``).
+
+    Called once per plugin when the registry is built; all results are collected.
+    """

@@ -449,3 +449,23 @@ def semparse_victims() -> Mapping[str, EntrySpec]:
             model_name_or_path="neulab/omnitab-large-finetuned-wtq",
         ),
     }
+
+
+@hookimpl
+def semparse_judges() -> Mapping[str, EntrySpec]:
+    return {
+        "default": {
+            "target": "textattack_semparse.judges.operator_judge:OperatorJudge",
+            "description": "Offline: the words that carry the question's operators, values and predicates survive; a "
+            "substituted word keeps its WordNet sense; free words, inflections and typos may change.",
+        },
+        "llm": {
+            "target": "textattack_semparse.judges.llm_judge:LLMJudge",
+            "description": "llm:<LLM victim name>: the LLM is asked whether both questions ask the same thing "
+            "(few-shot, greedy, cached).",
+        },
+        "nli": {
+            "target": "textattack_semparse.judges.nli_judge:NLIJudge",
+            "description": "nli:<model>: each question entails the other (default roberta-large-mnli, online).",
+        },
+    }

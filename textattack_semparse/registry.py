@@ -36,6 +36,7 @@ KIND_HOOKS: Mapping[str, str] = MappingProxyType(
         "dataset": "semparse_datasets",
         "perturbation": "semparse_perturbations",
         "llm-backend": "semparse_llm_backends",
+        "judge": "semparse_judges",
     }
 )
 

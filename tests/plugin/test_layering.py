@@ -19,7 +19,7 @@ LAYERS = (
     {"sql", "linguistics", "offline", "resources", "tables"},
     {"scoring", "datasets", "test_suites"},
     {"transformations"},
-    {"constraints", "victims", "perturbations"},
+    {"constraints", "victims", "perturbations", "judges"},
     {"search_methods", "goal_functions"},
     {"metrics", "augmentation"},
     {"recipes", "robustness", "training"},

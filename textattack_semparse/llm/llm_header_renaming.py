@@ -20,7 +20,7 @@ from textattack_semparse.arguments import check_choice, check_count
 from textattack_semparse.errors import ResourceError
 from textattack_semparse.transformations.table.answer_cells import normalize_value
 from textattack_semparse.transformations.table.header_renaming import HeaderRenaming
-from textattack_semparse.victims.llm_victim_name import parse_llm_victim_name, with_options
+from textattack_semparse.victims.llm.completer import llm_completer
 
 LLM_ENVIRONMENT_VARIABLE = "SEMPARSE_PERTURBATION_LLM"
 """The LLM victim name used when none is passed (so the stock ``textattack`` CLI can use it)."""
@@ -121,7 +121,7 @@ class LLMHeaderRenaming(HeaderRenaming):
     def completer(self) -> Any:
         """The LLM victim whose :meth:`complete` writes the names (zero-shot as a parser: the
         demonstrations are in :meth:`prompt`)."""
-        return parse_llm_victim_name(with_options(self.llm_name, shots=0)).create(benchmark=_prompt_benchmark())
+        return llm_completer(self.llm_name)
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
@@ -168,21 +168,3 @@ class LLMHeaderRenaming(HeaderRenaming):
 def _block(header: Sequence[str], column: str, label: str) -> str:
     return f"Columns: {SEPARATOR.join(header)}\nColumn: {column}\n{label}:"
 
-
-def _prompt_benchmark() -> Any:
-    """A one-example Table QA benchmark: LLM victims are built on a benchmark, and this one
-    makes them Table QA victims that need no database (only :meth:`complete` is used)."""
-    from textattack_semparse.datasets.benchmark import Benchmark
-    from textattack_semparse.datasets.example import SemparseExample
-    from textattack_semparse.scoring.scoring import Scoring
-    from textattack_semparse.scoring.table_answer_scorer import TableAnswerScorer
-    from textattack_semparse.tables.table import Table
-
-    columns, column, alternatives = DEMONSTRATIONS["synonym"][0]
-    example = SemparseExample(
-        question=f"what is another name for {column}?",
-        gold=alternatives[0],
-        table=Table(tuple(columns), (tuple([column, *alternatives][: len(columns)]),)),
-        question_split="train",
-    )
-    return Benchmark(name="llm-header-prompts", examples=(example,), scoring=Scoring(TableAnswerScorer()))

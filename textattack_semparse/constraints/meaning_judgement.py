@@ -1,0 +1,81 @@
+"""Meaning judgement
+=====================
+
+Keep a perturbation only when a meaning judge calls it the same question as the original.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from textattack.constraints import Constraint
+
+from textattack_semparse.attack_attrs import gold_output
+from textattack_semparse.judges.judgement import Judgement, RewritePair
+from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE, MeaningJudge, judges_from_names
+
+if TYPE_CHECKING:
+    from textattack.shared import AttackedText
+
+JUDGEMENT_ATTR = "meaning_judgement"
+"""``attack_attrs`` key of the :class:`~textattack_semparse.judges.judgement.Judgement` of a candidate."""
+
+
+class MeaningJudgement(Constraint):
+    """A TextAttack constraint that keeps a candidate only when ``judge`` calls its question the
+    same question as the original's (:mod:`textattack_semparse.judges`).
+
+    The question is the ``question`` input column (so a Table QA table perturbation, which leaves
+    it as it is, always passes); the gold output recorded on the original
+    (:func:`~textattack_semparse.attack_attrs.gold_output`) names the values and predicates the
+    rewrite must keep. Candidates are judged in one batch (``_check_constraint_many``); each
+    keeps its :class:`~textattack_semparse.judges.judgement.Judgement` in
+    ``attack_attrs["meaning_judgement"]``. Huang et al. (2021) kept a rewrite when two of three
+    crowd workers said it keeps the meaning; this constraint is the automatic substitute.
+
+    Args:
+        judge (str | Sequence[str] | MeaningJudge, default "default"): Registered judge names
+            (several: all must say same) or a judge.
+        compare_against_original (bool, default True): Judge against the original question
+            (``False``: against the text the candidate was derived from).
+
+    Example:
+        >>> MeaningJudgement().judge.name
+        'default'
+    """
+
+    def __init__(
+        self, judge: str | Sequence[str] | MeaningJudge = DEFAULT_JUDGE, compare_against_original: bool = True
+    ) -> None:
+        super().__init__(compare_against_original)
+        if isinstance(judge, MeaningJudge):
+            self.judge = judge
+        else:
+            self.judge = judges_from_names([judge] if isinstance(judge, str) else list(judge))
+
+    def judgements(self, transformed_texts: Sequence[AttackedText], reference_text: AttackedText) -> list[Judgement]:
+        """The judgement of each candidate against ``reference_text``."""
+        gold = gold_output(reference_text)
+        original = _question(reference_text)
+        return self.judge.judge([RewritePair(original, _question(text), gold) for text in transformed_texts])
+
+    def _check_constraint_many(self, transformed_texts: list[AttackedText], reference_text: AttackedText) -> list[AttackedText]:
+        kept = []
+        for text, judgement in zip(transformed_texts, self.judgements(transformed_texts, reference_text), strict=True):
+            text.attack_attrs[JUDGEMENT_ATTR] = judgement
+            if judgement.keeps_meaning:
+                kept.append(text)
+        return kept
+
+    def _check_constraint(self, transformed_text: AttackedText, reference_text: AttackedText) -> bool:
+        return len(self._check_constraint_many([transformed_text], reference_text)) == 1
+
+    def extra_repr_keys(self) -> list[str]:
+        return ["judge"] + super().extra_repr_keys()
+
+
+def _question(text: Any) -> str:
+    """The question of an attacked text: its ``question`` column, else its whole text."""
+    columns = getattr(text, "_text_input", {})
+    return str(columns["question"]) if "question" in columns else str(text.text)

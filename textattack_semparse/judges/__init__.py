@@ -1,0 +1,1 @@
+"""Meaning judges: is a rewrite of a question the same question? (:mod:`.meaning_judge`)."""

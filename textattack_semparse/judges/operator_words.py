@@ -1,0 +1,174 @@
+"""The words of a question that decide what it asks, which a meaning-preserving rewrite keeps.
+
+A database question's meaning sits in a few words: the question word (*what*, *where*, *how many*),
+quantifiers and negation (*most*, *all*, *not*), comparisons (*larger than*, *smallest*), numbers,
+the prepositions and conjunctions that connect conditions (*rivers in* vs *near texas*), the
+database values it names and, when the gold output is known, the words that name its predicates
+(*capital*, *population*, *state*). The rest (articles, forms of *be*, a few filler adverbs) can
+come and go without changing the question. Original to textattack-semparse: the word classes are
+read off the failure classes of perturbations judged by people (docs/validation.md).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from textattack_semparse.linguistics.function_words import load_function_word_classes
+
+WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*|_+[^\W_]*", re.UNICODE)
+"""A word as the judge reads it: letters and digits, with inner apostrophes and hyphens."""
+
+FREE_WORDS: frozenset[str] = frozenset({"a", "an", "the", "am", "is", "are", "was", "were", "be", "been", "being"}) | {
+    "there",
+    "also",
+    "please",
+    "really",
+    "actually",
+}
+"""Words a rewrite may add, drop or exchange for another of the same kind without changing the
+question: articles, forms of *be*, existential *there* and a few fillers."""
+
+FREE_CLASSES: tuple[frozenset[str], ...] = (
+    frozenset({"a", "an", "the"}),
+    frozenset({"am", "is", "are", "was", "were", "be", "been", "being"}),
+)
+"""Free words that may replace each other (an article by an article, *is* by *are*)."""
+
+QUESTION_WORDS: frozenset[str] = frozenset(
+    {"what", "which", "who", "whom", "whose", "where", "when", "why", "how", "whatever", "whichever", "whoever"}
+)
+QUANTIFIERS: frozenset[str] = frozenset(
+    {
+        "all", "any", "both", "each", "either", "enough", "every", "few", "fewer", "less", "least", "many", "more",
+        "most", "much", "neither", "no", "none", "several", "some", "only", "than", "another", "other", "same",
+        "total", "average", "number", "count", "sum", "maximum", "minimum", "highest", "lowest", "top",
+    }
+)  # fmt: skip
+NEGATION: frozenset[str] = frozenset({"not", "no", "never", "nor", "without", "except", "excluding", "cannot", "neither"})
+NUMBER_WORDS: frozenset[str] = frozenset(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million "
+    "billion first second third fourth fifth sixth seventh eighth ninth tenth once twice half".split()
+)
+RELATIVE_WORDS: frozenset[str] = frozenset({"that", "which", "who", "whom", "whose", "where", "when"})
+
+PROTECTED_CLASSES: tuple[tuple[str, frozenset[str]], ...] = (
+    ("question word", QUESTION_WORDS),
+    ("negation", NEGATION),
+    ("quantifier", QUANTIFIERS),
+    ("number", NUMBER_WORDS),
+    ("relative word", RELATIVE_WORDS),
+)
+"""Word classes that carry the question's operators, in the order their name is reported."""
+
+COMPARISON_TAGS = frozenset({"JJR", "JJS", "RBR", "RBS"})
+"""Penn Treebank tags of comparatives and superlatives (*larger*, *smallest*, *most*)."""
+
+
+def question_words(text: str) -> list[str]:
+    """The lower-cased words of ``text`` as the judge reads them (punctuation dropped).
+
+    Example:
+        >>> question_words("What's the capital of Rhode Island? (US)")
+        ["what's", 'the', 'capital', 'of', 'rhode', 'island', 'us']
+    """
+    return [word.lower().replace("’", "'") for word in WORD.findall(text)]
+
+
+def operator_class(word: str) -> str | None:
+    """The operator class of ``word`` (question word, negation, quantifier, number, relative word,
+    preposition, conjunction, modal), or ``None`` for a word no class protects.
+
+    Example:
+        >>> operator_class("most"), operator_class("isn't"), operator_class("42"), operator_class("near")
+        ('quantifier', 'negation', 'number', 'preposition')
+        >>> operator_class("river") is None
+        True
+    """
+    if any(character.isdigit() for character in word):
+        return "number"
+    if word.endswith("n't"):
+        return "negation"
+    for name, words in PROTECTED_CLASSES:
+        if word in words:
+            return name
+    classes = load_function_word_classes()
+    for name, label in (("prepositions", "preposition"), ("conjunctions", "conjunction"), ("modals", "modal")):
+        if word in classes.get(name, ()):
+            return label
+    return None
+
+
+def is_free(word: str) -> bool:
+    """Whether a rewrite may add or drop ``word`` (:data:`FREE_WORDS`)."""
+    return word in FREE_WORDS
+
+
+def same_free_class(first: str, second: str) -> bool:
+    """Whether two free words may replace each other (:data:`FREE_CLASSES`).
+
+    Example:
+        >>> same_free_class("the", "a"), same_free_class("is", "are"), same_free_class("the", "is")
+        (True, True, False)
+    """
+    return any(first in words and second in words for words in FREE_CLASSES)
+
+
+_SQL_ALIAS = re.compile(r"alias\d+$")
+_IDENTIFIER = re.compile(r"[a-z]+")
+
+
+def gold_predicate_words(gold: str | None) -> frozenset[str]:
+    """The words the gold output names its predicates with: SQL table and column names and
+    logical-form predicates, split at ``_``, ``.`` and case changes, lower-cased (``STATEalias0``
+    is ``state``; ``population:<lo,i>`` is ``population``). Keywords and short fragments are left out.
+
+    Example:
+        >>> sorted(gold_predicate_words("SELECT STATEalias0.CAPITAL FROM STATE AS STATEalias0 WHERE "
+        ...                             "STATEalias0.STATE_NAME = 'texas'"))
+        ['capital', 'name', 'state']
+        >>> sorted(gold_predicate_words("(population:<lo,i> austin_tx:c)"))
+        ['austin', 'population']
+    """
+    if not gold:
+        return frozenset()
+    words: set[str] = set()
+    text = re.sub(r"'[^']*'|\"[^\"]*\"", " ", gold)  # values are literals, protected as such
+    for token in re.split(r"[^A-Za-z0-9_]+", text):
+        token = _SQL_ALIAS.sub("", token.lower())
+        for part in re.split(r"_+", token):
+            for word in _IDENTIFIER.findall(part):
+                if len(word) > 2 and word not in _GOLD_KEYWORDS:
+                    words.add(word)
+    return frozenset(words)
+
+
+_GOLD_KEYWORDS: frozenset[str] = frozenset(
+    "select from where and not distinct count max min sum avg order group having limit desc asc join inner outer left "
+    "right union intersect except exists like between null lambda argmax argmin answer exists equals "
+    "the".split()
+)
+"""SQL and lambda-calculus keywords, which name no predicate."""
+
+
+def protected_positions(words: Sequence[str], tags: Sequence[str], literal_positions: set[int], predicates: frozenset[str],
+                        lemmas: Sequence[str]) -> dict[int, str]:  # fmt: skip
+    """Word position -> why a rewrite must keep it: its operator class, a comparison tag, a
+    database value (``literal_positions``) or a gold predicate (a word or lemma in ``predicates``)."""
+    protected: dict[int, str] = {}
+    for index, word in enumerate(words):
+        kind = operator_class(word)
+        if kind is None and index < len(tags) and tags[index] in COMPARISON_TAGS:
+            kind = "comparison"
+        if kind is None and index in literal_positions:
+            kind = "database value"
+        if kind is None and (word in predicates or (index < len(lemmas) and lemmas[index] in predicates)):
+            kind = "the gold's predicate"
+        if kind is not None:
+            protected[index] = kind
+    # "how many" / "how much" ask for a count or an amount: both words carry it.
+    for index in range(len(words) - 1):
+        if words[index] == "how" and words[index + 1] in ("many", "much"):
+            protected[index + 1] = "question word"
+    return protected

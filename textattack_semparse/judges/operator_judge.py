@@ -117,7 +117,7 @@ class OperatorJudge(MeaningJudge):
         return Judgement(Verdict.SAME, "only free words, inflections, typos or synonyms in their sense changed")
 
     def _paraphrase_or(
-        self, problem: Judgement, opcodes: list[tuple[str, int, int, int, int]], reading: _Reading, length: int
+        self, problem: Judgement, opcodes: Sequence[tuple[str, int, int, int, int]], reading: _Reading, length: int
     ) -> Judgement:
         """``problem``, unless the rewrite changed most words and kept every protected one: then a
         paraphrase the word alignment cannot judge (``unsure``)."""

@@ -15,22 +15,25 @@ import inspect
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 
 from textattack.constraints.pre_transformation import RepeatModification
 from textattack.shared import AttackedText
 from textattack.transformations import Transformation
 
-from textattack_semparse.attack_attrs import record_gold_output
+from textattack_semparse.attack_attrs import gold_output, record_gold_output
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.constraints.sentence_bert_similarity import SentenceBERTSimilarity
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError
+from textattack_semparse.judges.judgement import RewritePair
+from textattack_semparse.judges.meaning_judge import MeaningJudge
 from textattack_semparse.linguistics.sentence_embeddings import SentenceEmbeddings
 from textattack_semparse.perturbations.perturbed_utterance import PerturbedUtterance
 from textattack_semparse.registry import get_registry
 from textattack_semparse.runs.seeding import component_generators
-from textattack_semparse.tables.table_text import QUESTION_COLUMN, freeze_table_column, table_input, table_of
+from textattack_semparse.tables.table_text import freeze_table_column, question_of, table_input, table_of
 from textattack_semparse.transformations.derived_text import distinct_new_texts
 from textattack_semparse.transformations.table.table_transformation import TableTransformation
 from textattack_semparse.transformations.top_k_by_similarity import TopKBySimilarity
@@ -113,6 +116,18 @@ def perturb_examples(
     ]
 
 
+@dataclass(frozen=True)
+class ExamplePerturbation:
+    """What one perturbation made of one example: its utterances, why it got none (``None`` when
+    it got some), the distinct rewrites the transformation proposed, and those the judge rejected
+    with its reasons (``(rewrite, reason)``)."""
+
+    utterances: list[PerturbedUtterance]
+    left_out: str | None
+    proposed: int = 0
+    rejected: tuple[tuple[str, str], ...] = ()
+
+
 class ExamplePerturber:
     """One perturbation applied to one example at a time, as :func:`perturb_examples` applies it.
 
@@ -121,6 +136,10 @@ class ExamplePerturber:
     utterances (and their similarity scores, to the last digit) do not depend on which examples
     were perturbed before it: a resumed or distributed build equals the serial one. ``seed=None``
     leaves the generators as they are (no reproducibility asked for).
+
+    With a ``judge`` (:mod:`textattack_semparse.judges`), the rewrites it does not call the same
+    question are dropped before the selection samples and ranks: the utterances are drawn among
+    the rewrites that keep the meaning, so coverage stays as high as the judge allows.
     """
 
     def __init__(
@@ -132,6 +151,7 @@ class ExamplePerturber:
         keep: int | None = 1,
         seed: int | None = 0,
         encoder: SentenceBERTSimilarity | SentenceEmbeddings | None = None,
+        judge: MeaningJudge | None = None,
     ) -> None:
         check_selection(candidates, keep)
         self.perturbation = perturbation
@@ -140,7 +160,8 @@ class ExamplePerturber:
         self.table_perturbation = isinstance(transformation, TableTransformation)
         self.transformation = transformation
         self.encoder = encoder if encoder is not None else SentenceEmbeddings()
-        self.selector: Transformation = _DistinctOutputs(transformation)
+        self.judged = _JudgedOutputs(transformation, judge)
+        self.selector: Transformation = self.judged
         if self.k is not None and not self.table_perturbation:
             self.selector = TopKBySimilarity(
                 self.selector, k=self.k, num_candidates=candidates, encoder=self.encoder, seed=seed
@@ -150,6 +171,13 @@ class ExamplePerturber:
         self, example_id: int, example: SemparseExample, *, left_out: Counter[str] | None = None
     ) -> list[PerturbedUtterance]:
         """The utterances of ``example``; counts why it got none in ``left_out`` when given."""
+        perturbation = self.perturb(example_id, example)
+        if perturbation.left_out is not None and left_out is not None:
+            left_out[perturbation.left_out] += 1
+        return perturbation.utterances
+
+    def perturb(self, example_id: int, example: SemparseExample) -> ExamplePerturbation:
+        """The utterances of ``example``, why it got none, and what the judge rejected."""
         if self.seed is not None:
             for generator in component_generators(self.selector):
                 generator.seed(f"{self.seed}:{example_id}")
@@ -164,9 +192,14 @@ class ExamplePerturber:
         outputs = self.selector(text, pre_transformation_constraints=constraints)
         if self.table_perturbation and self.k is not None:
             outputs = _seeded_sample(outputs, self.k, self.seed, example_id)
-        if not outputs and left_out is not None:
-            reason = self.transformation.skip_reason(text) if self.table_perturbation else None
-            left_out[reason or "no candidate"] += 1
+        proposed, rejected = self.judged.last
+        left_out = None
+        if not outputs:
+            if rejected and len(rejected) == proposed:
+                left_out = "every rewrite changed the meaning (judge)"
+            else:
+                reason = self.transformation.skip_reason(text) if self.table_perturbation else None
+                left_out = reason or "no candidate"
         utterances = []
         for output in outputs:
             score = output.attack_attrs.get("similarity_score")
@@ -174,7 +207,7 @@ class ExamplePerturber:
                 PerturbedUtterance(
                     example_id=example_id,
                     original=example.question,
-                    perturbed=output._text_input[QUESTION_COLUMN] if example.table is not None else output.text,
+                    perturbed=question_of(output),
                     gold=example.gold,
                     perturbation=self.perturbation,
                     db_id=example.db_id,
@@ -182,7 +215,7 @@ class ExamplePerturber:
                     table=table_of(output),
                 )
             )
-        return utterances
+        return ExamplePerturbation(utterances, left_out, proposed, rejected)
 
 
 def _seeded_sample(outputs: list[AttackedText], k: int, seed: int | None, example_id: int) -> list[AttackedText]:
@@ -211,3 +244,37 @@ class _DistinctOutputs(Transformation):
 
     def extra_repr_keys(self) -> list[str]:
         return ["transformation"]
+
+
+class _JudgedOutputs(Transformation):
+    """The distinct outputs of ``transformation`` (without repeats and the unchanged text) that
+    ``judge`` calls the same question; ``last`` holds how many were proposed for the last text and
+    which were rejected, with the judge's reasons."""
+
+    def __init__(self, transformation: Transformation, judge: MeaningJudge | None) -> None:
+        self.distinct = _DistinctOutputs(transformation)
+        self.judge = judge
+        self.last: tuple[int, tuple[tuple[str, str], ...]] = (0, ())
+
+    def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
+        outputs = self.distinct(current_text, indices_to_modify=set(indices_to_modify))
+        if self.judge is None:
+            self.last = (len(outputs), ())
+            return outputs
+        original, gold = question_of(current_text), gold_output(current_text)
+        judgements = self.judge.judge([RewritePair(original, question_of(output), gold) for output in outputs])
+        kept = [output for output, judgement in zip(outputs, judgements, strict=True) if judgement.keeps_meaning]
+        rejected = tuple(
+            (question_of(output), judgement.reason)
+            for output, judgement in zip(outputs, judgements, strict=True)
+            if not judgement.keeps_meaning
+        )
+        self.last = (len(outputs), rejected)
+        return kept
+
+    @property
+    def deterministic(self) -> bool:
+        return self.distinct.deterministic
+
+    def extra_repr_keys(self) -> list[str]:
+        return ["distinct", "judge"]

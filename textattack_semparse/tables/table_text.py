@@ -56,6 +56,13 @@ def table_of(attacked_text: AttackedText) -> Table | None:
     return Table.from_json(attacked_text._text_input[TABLE_COLUMN])
 
 
+def question_of(attacked_text: AttackedText) -> str:
+    """The question of ``attacked_text``: its question column when it has a table, else its text."""
+    if TABLE_COLUMN in attacked_text.column_labels:
+        return attacked_text._text_input[QUESTION_COLUMN]
+    return attacked_text.text
+
+
 def question_word_count(attacked_text: AttackedText) -> int:
     """Words of the question column (the first); the table's words follow them."""
     return len(attacked_text.words_per_input[0])

@@ -185,6 +185,35 @@ def scoring_parent(*, prediction_timeout: bool = True) -> argparse.ArgumentParse
     return parser
 
 
+@functools.cache
+def judge_parent() -> argparse.ArgumentParser:
+    """``--judge NAME`` (repeatable) and ``--no-judge``: which meaning judge keeps a rewrite."""
+    from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE
+
+    parser = argparse.ArgumentParser(add_help=False)
+    group = parser.add_argument_group("meaning judge").add_mutually_exclusive_group()
+    group.add_argument(
+        "--judge",
+        action="append",
+        metavar="NAME",
+        help=f"keep only the rewrites this judge calls the same question (default {DEFAULT_JUDGE!r}; repeat to "
+        "require several; llm:<LLM victim name>, nli:<model>; textattack-semparse list judge)",
+    )
+    group.add_argument(
+        "--no-judge", action="store_true", help="no meaning judge: the perturbations' raw output, unchecked"
+    )
+    return parser
+
+
+def judge_names(args: argparse.Namespace) -> tuple[str, ...]:
+    """The judges the options of :func:`judge_parent` name (empty: no judge)."""
+    from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE
+
+    if args.no_judge:
+        return ()
+    return tuple(args.judge) if args.judge else (DEFAULT_JUDGE,)
+
+
 def run_options(args: argparse.Namespace) -> RunOptions:
     """The :class:`RunOptions` the parsed options of :func:`run_parent` ask for."""
     return RunOptions(

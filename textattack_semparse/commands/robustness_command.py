@@ -16,6 +16,8 @@ from textattack_semparse.commands.arguments import (
     comma_list,
     count_or_all,
     examples_parent,
+    judge_names,
+    judge_parent,
     positive_int,
     run_context,
     run_parent,
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
         EvaluateSettings,
         EvaluationResult,
     )
+    from textattack_semparse.robustness.robustness_test_set import JudgedRewrites
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -118,7 +121,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def build_parent() -> argparse.ArgumentParser:
     """The options that decide how a test set is made."""
-    parser = argparse.ArgumentParser(add_help=False, parents=[seed_parent(), examples_parent()])
+    parser = argparse.ArgumentParser(add_help=False, parents=[seed_parent(), examples_parent(), judge_parent()])
     parser.add_argument(
         "--perturbations",
         nargs="+",
@@ -172,6 +175,7 @@ def build_settings(args: argparse.Namespace) -> BuildSettings:
         keep=args.keep,
         seed=args.seed,
         num_examples=args.num_examples,
+        judges=judge_names(args),
     )
 
 
@@ -228,21 +232,31 @@ def print_test_set(built: BuildResult, settings: BuildSettings, *, left_out: boo
     for name, reason in test_set.skipped.items():
         print(f"Skipped perturbation {name!r}: {reason}")
     manifest = test_set.manifest()
+    judged = ("judge kept",) if test_set.judge is not None else ()
     print_table(
         f"Robustness test set of {test_set.dataset} ({manifest['examples']} examples; setting {settings.setting}, "
-        f"seed {settings.seed})",
-        ("perturbation", "selection", "utterances", "examples", "examples without candidates"),
+        f"seed {settings.seed}; meaning judge: {test_set.judge or 'none'})",
+        ("perturbation", "selection", "utterances", "examples", "coverage", "examples without candidates", *judged),
         (
             (
                 name,
                 describe_selection(*test_set.selection_of(name)),
                 counts["utterances"],
                 counts["examples"],
+                f"{counts['examples'] / max(manifest['examples'], 1):.0%}",
                 len(manifest["no_candidates"][name]),
+                *((_judge_kept(test_set.judged[name]),) if judged else ()),
             )
             for name, counts in manifest["counts"].items()
         ),
     )
+    for name, rejected in test_set.judged.items():
+        if rejected.examples:
+            example_id, rewrite, reason = rejected.examples[0]
+            print(
+                f"Rejected from {name}, e.g. {test_set.originals[example_id].question!r} -> {rewrite!r}: {reason} "
+                "(more in manifest.json, 'judged')"
+            )
     for name, counts in test_set.left_out.items() if left_out else ():
         if counts:
             reasons = "; ".join(f"{count} {reason}" for reason, count in counts.items())
@@ -252,6 +266,13 @@ def print_test_set(built: BuildResult, settings: BuildSettings, *, left_out: boo
         f"Wrote {built.directory} ({len(test_set.perturbations)} perturbation files, originals.jsonl, manifest.json"
         f"{tables})"
     )
+
+
+def _judge_kept(judged: JudgedRewrites) -> str:
+    """``kept/proposed (share)`` of a perturbation's rewrites."""
+    if judged.acceptance is None:
+        return "none proposed"
+    return f"{judged.proposed - judged.rejected}/{judged.proposed} ({judged.acceptance:.0%})"
 
 
 def print_evaluation(result: EvaluationResult) -> None:

@@ -7,13 +7,14 @@ Keep a perturbation only when a meaning judge calls it the same question as the 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textattack.constraints import Constraint
 
 from textattack_semparse.attack_attrs import gold_output
 from textattack_semparse.judges.judgement import Judgement, RewritePair
 from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE, MeaningJudge, judges_from_names
+from textattack_semparse.tables.table_text import question_of
 
 if TYPE_CHECKING:
     from textattack.shared import AttackedText
@@ -57,8 +58,8 @@ class MeaningJudgement(Constraint):
     def judgements(self, transformed_texts: Sequence[AttackedText], reference_text: AttackedText) -> list[Judgement]:
         """The judgement of each candidate against ``reference_text``."""
         gold = gold_output(reference_text)
-        original = _question(reference_text)
-        return self.judge.judge([RewritePair(original, _question(text), gold) for text in transformed_texts])
+        original = question_of(reference_text)
+        return self.judge.judge([RewritePair(original, question_of(text), gold) for text in transformed_texts])
 
     def _check_constraint_many(self, transformed_texts: list[AttackedText], reference_text: AttackedText) -> list[AttackedText]:
         kept = []
@@ -74,8 +75,3 @@ class MeaningJudgement(Constraint):
     def extra_repr_keys(self) -> list[str]:
         return ["judge"] + super().extra_repr_keys()
 
-
-def _question(text: Any) -> str:
-    """The question of an attacked text: its ``question`` column, else its whole text."""
-    columns = getattr(text, "_text_input", {})
-    return str(columns["question"]) if "question" in columns else str(text.text)

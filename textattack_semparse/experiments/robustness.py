@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from textattack_semparse.errors import ConfigurationError
+from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE, judges_from_names
 from textattack_semparse.robustness.robustness_report import RobustnessReport
 from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet
 from textattack_semparse.robustness.selection_settings import (
@@ -58,6 +59,11 @@ class BuildSettings:
         keep: Most similar candidates kept (a count, or ``"all"``).
         seed: Seed of the perturbations and the sampler.
         num_examples: The first N examples of the dataset only (``None``: all).
+        judges: The meaning judges that keep only the rewrites asking the same question
+            (:mod:`textattack_semparse.judges`; several must all agree; empty: no judge, the
+            perturbations' raw output). The papers had people do this (Huang et al.'s three crowd
+            workers, Zhuo et al.'s experts); the judge is the automatic substitute, and
+            ``textattack-semparse validate`` runs the human step.
     """
 
     perturbations: tuple[str, ...] | None = None
@@ -66,9 +72,13 @@ class BuildSettings:
     keep: int | str | None = None
     seed: int = DEFAULT_SEED
     num_examples: int | None = None
+    judges: tuple[str, ...] = (DEFAULT_JUDGE,)
 
     def __post_init__(self) -> None:
         check_setting(self.setting)
+        object.__setattr__(self, "judges", tuple(self.judges))
+        if self.judges:
+            judges_from_names(self.judges)  # unknown judges fail before anything is written
         if self.perturbations is not None:
             object.__setattr__(self, "perturbations", tuple(self.perturbations))
         for name, value in (("--candidates", self.candidates), ("--keep", self.keep)):
@@ -109,6 +119,7 @@ class BuildSettings:
             "keep": self.keep,
             "seed": self.seed,
             "num_examples": self.num_examples,
+            "judges": list(self.judges),
         }
 
 
@@ -297,6 +308,7 @@ def _build(dataset: str, settings: BuildSettings, directory: RunDirectory, conte
             selection=settings.selection(),
             seed=settings.seed,
             limit=settings.num_examples,
+            judges=settings.judges,
             context=context,
             journal=journal,
             progress=bar,

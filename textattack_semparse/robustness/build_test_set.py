@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from textattack_semparse.constraints.sentence_bert_similarity import SentenceBERTSimilarity
@@ -15,10 +15,17 @@ from textattack_semparse.errors import (
     ResourceError,
     SemparseError,
 )
+from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE, MeaningJudge, judges_from_names
 from textattack_semparse.perturbations.example_perturber import ExamplePerturber, check_selection, create_perturbation
 from textattack_semparse.perturbations.perturbed_utterance import PerturbedUtterance
 from textattack_semparse.registry import get_registry
-from textattack_semparse.robustness.robustness_test_set import TABLE_FIELD, RobustnessTestSet, check_perturbation_name
+from textattack_semparse.robustness.robustness_test_set import (
+    REJECTED_EXAMPLES,
+    TABLE_FIELD,
+    JudgedRewrites,
+    RobustnessTestSet,
+    check_perturbation_name,
+)
 from textattack_semparse.robustness.selection_settings import (
     DEFAULT_SETTING,
     SELECTION_SETTINGS,
@@ -76,6 +83,7 @@ def build_test_set(
     seed: int | None = 0,
     limit: int | None = None,
     encoder: SentenceBERTSimilarity | None = None,
+    judges: Sequence[str] = (DEFAULT_JUDGE,),
     context: RunContext | None = None,
     journal: Journal | None = None,
     progress: ProgressBar | None = None,
@@ -98,6 +106,11 @@ def build_test_set(
     takes one) and reseeded per example (:class:`ExamplePerturber`), so equal arguments give
     equal files whatever the order or the machine examples are perturbed on.
 
+    ``judges`` (registered names, :mod:`textattack_semparse.judges`; several must all agree,
+    none: no judge) keep only the rewrites that ask the same question as the original: the
+    selection samples and ranks among those, and what the judge rejected is counted, with
+    examples, in :attr:`RobustnessTestSet.judged`.
+
     Examples are perturbed in chunks of :data:`BUILD_CHUNK` on the backend of ``context``
     (default: this process); each worker creates the perturbations itself. Each finished
     example is appended to ``journal`` (key ``<perturbation>/<example_id>``), and examples the
@@ -114,6 +127,8 @@ def build_test_set(
         raise ConfigurationError("build_test_set needs a setting (e.g. 'huang-2021') or a selection=(candidates, keep).")
     if selection is not None:
         check_selection(*selection)
+    judges = tuple(judges)
+    judge_name = judges_from_names(judges).name if judges else None  # unknown judges fail here
     registry = get_registry()
     explicit = perturbations is not None
     names = list(dict.fromkeys(perturbations)) if perturbations is not None else registry.names("perturbation")
@@ -133,6 +148,7 @@ def build_test_set(
         explicit=explicit,
         has_tables=any(example.table is not None for example in examples),
         encoder=encoder,
+        judges=judges,
     )
     done = journal.read() if journal is not None else {}
     tasks = [
@@ -166,12 +182,20 @@ def build_test_set(
     kept = [name for name in names if name not in skipped]
     utterances: dict[str, list[PerturbedUtterance]] = {name: [] for name in kept}
     left_out: dict[str, Counter[str]] = {name: Counter() for name in kept}
+    judged: dict[str, JudgedRewrites] = {}
     for name in kept:
+        proposed, rejected = 0, 0
+        rejections: list[tuple[int, str, str]] = []
         for index in range(len(examples)):
             record = done[_build_key(name, index)]
             utterances[name].extend(_utterance_from_record(item) for item in record["utterances"])
             if record["left_out"] is not None:
                 left_out[name][record["left_out"]] += 1
+            proposed += record["proposed"]
+            rejected += len(record["rejected"])
+            rejections.extend((index, rewrite, reason) for rewrite, reason in record["rejected"])
+        if judge_name is not None:
+            judged[name] = JudgedRewrites(proposed, rejected, tuple(rejections[:REJECTED_EXAMPLES]))
     return RobustnessTestSet(
         dataset=dataset,
         originals=examples,
@@ -183,6 +207,8 @@ def build_test_set(
         skipped=skipped,
         left_out={name: dict(left_out[name].most_common()) for name in utterances},
         selection={name: chosen[name] for name in utterances},
+        judge=judge_name,
+        judged=judged,
     )
 
 
@@ -217,7 +243,8 @@ def _utterance_from_record(record: dict[str, Any]) -> PerturbedUtterance:
 
 
 class _BuildWorker:
-    """What a build worker holds: the perturbations it has created and one Sentence-BERT scorer."""
+    """What a build worker holds: the perturbations it has created, one Sentence-BERT scorer and
+    the meaning judge (``None`` without one)."""
 
     def __init__(
         self,
@@ -229,6 +256,7 @@ class _BuildWorker:
         explicit: bool,
         has_tables: bool,
         encoder: SentenceBERTSimilarity | None,
+        judges: Sequence[str],
     ) -> None:
         self.dataset = dataset
         self.options = options
@@ -237,6 +265,7 @@ class _BuildWorker:
         self.explicit = explicit
         self.has_tables = has_tables
         self.encoder = encoder if encoder is not None else SentenceBERTSimilarity()
+        self.judge: MeaningJudge | None = judges_from_names(judges) if judges else None
         self.perturbers: dict[str, ExamplePerturber | str] = {}
 
     def perturber(self, name: str) -> ExamplePerturber | str:
@@ -248,7 +277,13 @@ class _BuildWorker:
             else:
                 candidates, keep = self.selection[name]
                 self.perturbers[name] = ExamplePerturber(
-                    transformation, name, candidates=candidates, keep=keep, seed=self.seed, encoder=self.encoder
+                    transformation,
+                    name,
+                    candidates=candidates,
+                    keep=keep,
+                    seed=self.seed,
+                    encoder=self.encoder,
+                    judge=self.judge,
                 )
         return self.perturbers[name]
 
@@ -262,10 +297,14 @@ def _perturb_chunk(worker: _BuildWorker, task: _BuildTask) -> list[dict[str, Any
             return perturber
         records = []
         for index, example in chunk:
-            reasons: Counter[str] = Counter()
-            utterances = perturber(index, example, left_out=reasons)
+            perturbation = perturber.perturb(index, example)
             records.append(
-                {"utterances": [_utterance_record(item) for item in utterances], "left_out": next(iter(reasons), None)}
+                {
+                    "utterances": [_utterance_record(item) for item in perturbation.utterances],
+                    "left_out": perturbation.left_out,
+                    "proposed": perturbation.proposed,
+                    "rejected": [list(pair) for pair in perturbation.rejected],
+                }
             )
         return records
     except UNAVAILABLE_ERRORS as error:

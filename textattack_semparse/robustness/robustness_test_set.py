@@ -2,7 +2,8 @@
 
 On disk (one directory)::
 
-    manifest.json            what was built, how, and what could not be perturbed
+    manifest.json            what was built, how, what could not be perturbed, and what the
+                             meaning judge rejected (per perturbation, with examples)
     originals.jsonl          {"example_id", "question", "gold", "db_id"?} per original example
     <perturbation>.jsonl     one PerturbedUtterance per line (see perturbed_utterance.py)
     tables/original/<example_id>.csv           Table QA only: each original's table
@@ -51,6 +52,54 @@ def check_perturbation_name(name: str) -> str:
     return name
 
 
+REJECTED_EXAMPLES = 5
+"""Rejected rewrites a manifest shows per perturbation, so a reader can check the judge's reasons."""
+
+
+@dataclass(frozen=True)
+class JudgedRewrites:
+    """What the meaning judge made of one perturbation's rewrites: how many distinct rewrites the
+    perturbation proposed over the examples, how many the judge rejected, and the first
+    :data:`REJECTED_EXAMPLES` rejections as ``(example_id, rewrite, reason)``.
+
+    Example:
+        >>> JudgedRewrites(proposed=40, rejected=10).acceptance
+        0.75
+    """
+
+    proposed: int
+    rejected: int
+    examples: tuple[tuple[int, str, str], ...] = ()
+
+    @property
+    def acceptance(self) -> float | None:
+        """The share of proposed rewrites the judge kept (``None`` when none was proposed)."""
+        return None if self.proposed == 0 else (self.proposed - self.rejected) / self.proposed
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "proposed": self.proposed,
+            "rejected": self.rejected,
+            "examples": [
+                {"example_id": example_id, "rewrite": rewrite, "reason": reason}
+                for example_id, rewrite, reason in self.examples
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, record: Any, source: str) -> JudgedRewrites:
+        try:
+            return cls(
+                int(record["proposed"]),
+                int(record["rejected"]),
+                tuple((int(item["example_id"]), str(item["rewrite"]), str(item["reason"])) for item in record["examples"]),
+            )
+        except (KeyError, TypeError, ValueError):
+            raise DatasetError(
+                f"{source}: expected {{\"proposed\", \"rejected\", \"examples\"}}, got {record!r:.200}. Rebuild the test set."
+            ) from None
+
+
 @dataclass(frozen=True)
 class RobustnessTestSet:
     """Original examples and, per perturbation, their meaning-preserving perturbations.
@@ -82,6 +131,10 @@ class RobustnessTestSet:
             Perturbation -> its own ``(candidates, keep)`` where it differs from the
             default pair (e.g. the ``huang-2021`` setting ranks all reorderings, keeps one);
             entries equal to the default pair are dropped.
+        judge (str | None, default None): The meaning judge that filtered the rewrites
+            (:mod:`textattack_semparse.judges`; ``None``: none did).
+        judged (Mapping[str, JudgedRewrites], default empty): Perturbation -> what the judge
+            rejected of its rewrites.
     """
 
     dataset: str
@@ -94,6 +147,8 @@ class RobustnessTestSet:
     skipped: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     selection: Mapping[str, tuple[int | None, int | None]] = field(default_factory=lambda: MappingProxyType({}))
     left_out: Mapping[str, Mapping[str, int]] = field(default_factory=lambda: MappingProxyType({}))
+    judge: str | None = None
+    judged: Mapping[str, JudgedRewrites] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "originals", tuple(self.originals))
@@ -108,6 +163,7 @@ class RobustnessTestSet:
                     )
         object.__setattr__(self, "utterances", MappingProxyType(utterances))
         object.__setattr__(self, "skipped", MappingProxyType(dict(self.skipped)))
+        object.__setattr__(self, "judged", MappingProxyType(dict(self.judged)))
         object.__setattr__(
             self, "left_out", MappingProxyType({name: MappingProxyType(dict(counts)) for name, counts in self.left_out.items()})
         )
@@ -161,6 +217,8 @@ class RobustnessTestSet:
             "no_candidates": self.no_candidates(),
             "left_out": {name: dict(counts) for name, counts in self.left_out.items()},
             "unperturbed_examples": self.unperturbed_examples(),
+            "judge": self.judge,
+            "judged": {name: judged.to_json() for name, judged in self.judged.items()},
         }
 
     def write(self, directory: str | os.PathLike[str]) -> list[Path]:
@@ -244,6 +302,11 @@ class RobustnessTestSet:
             setting=manifest.get("setting"),
             skipped=manifest.get("skipped") or {},
             left_out=manifest.get("left_out") or {},
+            judge=manifest.get("judge"),
+            judged={
+                name: JudgedRewrites.from_json(record, f"{manifest_path}: judged of {name!r}")
+                for name, record in (manifest.get("judged") or {}).items()
+            },
             selection={
                 name: _manifest_selection(record, f"{manifest_path}: selection of {name!r}")
                 for name, record in (manifest.get("selection") or {}).items()

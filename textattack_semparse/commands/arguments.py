@@ -38,7 +38,9 @@ def non_negative_int(value: str) -> int:
 
 def example_count(value: str) -> int:
     """An argparse type for ``--num-examples`` of the attacks: ``-1`` (all) or a positive number."""
-    return -1 if value.strip() == "-1" else _whole_number(value, minimum=1, description="-1 (all) or a positive integer")
+    return (
+        -1 if value.strip() == "-1" else _whole_number(value, minimum=1, description="-1 (all) or a positive integer")
+    )
 
 
 def count_or_all(value: str) -> int | str:
@@ -129,7 +131,8 @@ def run_parent(*, distributed: bool = True) -> argparse.ArgumentParser:
             "'textattack-semparse[ray]'); the files written are the same",
         )
         group.add_argument(
-            "--ray-address", help="Ray cluster to join, e.g. auto or ray://head:10001 (default: a local Ray for the run)"
+            "--ray-address",
+            help="Ray cluster to join, e.g. auto or ray://head:10001 (default: a local Ray for the run)",
         )
         group.add_argument("--workers", type=positive_int, default=2, help="Ray workers (default 2)")
     return parser
@@ -229,4 +232,3 @@ def run_options(args: argparse.Namespace) -> RunOptions:
 def run_context(args: argparse.Namespace) -> RunContext:
     """The context of a command's run: its options, messages printed on standard output."""
     return RunContext(run_options(args), say=print)
-

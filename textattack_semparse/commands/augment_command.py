@@ -7,6 +7,8 @@ import argparse
 
 from textattack_semparse.commands.arguments import (
     fraction,
+    judge_names,
+    judge_parent,
     positive_int,
     run_context,
     seed_parent,
@@ -22,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="augment a text2sql JSON, question<TAB>logical-form or CSV file, protecting database values",
         description="Write an augmented copy of a training file in its own format. The database values of each "
         "gold output are never perturbed.",
-        parents=[seed_parent()],
+        parents=[seed_parent(), judge_parent()],
     )
     parser.add_argument("--recipe", required=True, help="registered augmentation recipe (textattack-semparse list)")
     source = parser.add_mutually_exclusive_group(required=True)
@@ -103,10 +105,12 @@ def run(args: argparse.Namespace) -> int:
         transformations_per_example=args.transformations_per_example,
         pct_words_to_swap=args.pct_words_to_swap,
         seed=args.seed,
+        judges=judge_names(args),
         exclude_original=args.exclude_original,
         overwrite=args.overwrite,
     )
     result = augment(config, run_context(args))
+    judged = next((file.judged for file in reversed(result.files) if file.judged is not None), None)
     for file in result.files:
         if file.operation is not None:
             print(f"Wrote {file.written} {file.unit} ({file.added} augmented: {file.operation}) to {file.path}.")
@@ -122,4 +126,7 @@ def run(args: argparse.Namespace) -> int:
                 f"Wrote {file.written} questions ({file.added} augmented) to {file.path}; "
                 f"{file.rejected} augmentations dropped because they changed a protected literal."
             )
+    if judged is not None:
+        example = "" if not judged.examples else " e.g. {!r} -> {!r}: {}".format(*judged.examples[0])
+        print(f"Meaning judge {'+'.join(config.judges)} on the candidate rewrites: {judged.describe()};{example}")
     return 0

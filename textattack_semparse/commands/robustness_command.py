@@ -38,7 +38,6 @@ if TYPE_CHECKING:
         EvaluateSettings,
         EvaluationResult,
     )
-    from textattack_semparse.robustness.robustness_test_set import JudgedRewrites
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -61,7 +60,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     build.add_argument("--dataset", required=True, help="registered dataset, e.g. geo-question-test")
     build.add_argument(
-        "--output-dir", required=True, help="directory for manifest.json, the JSONL files and the journal of finished examples"
+        "--output-dir",
+        required=True,
+        help="directory for manifest.json, the JSONL files and the journal of finished examples",
     )
     build.set_defaults(func=run_build)
 
@@ -91,7 +92,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "rate of black-box attack per perturbation for a baseline and its defences (e.g. meaning-preserving data "
         "augmentation, adversarial training), with each defence's difference to the baseline in percentage points.",
     )
-    compare.add_argument("baseline", metavar="BASELINE.json", help="the baseline's `robustness evaluate --output-json` file")
+    compare.add_argument(
+        "baseline", metavar="BASELINE.json", help="the baseline's `robustness evaluate --output-json` file"
+    )
     compare.add_argument("defences", metavar="DEFENCE.json", nargs="+", help="the defences' result files")
     compare.add_argument(
         "--names",
@@ -245,18 +248,15 @@ def print_test_set(built: BuildResult, settings: BuildSettings, *, left_out: boo
                 counts["examples"],
                 f"{counts['examples'] / max(manifest['examples'], 1):.0%}",
                 len(manifest["no_candidates"][name]),
-                *((_judge_kept(test_set.judged[name]),) if judged else ()),
+                *((test_set.judged[name].describe(),) if judged else ()),
             )
             for name, counts in manifest["counts"].items()
         ),
     )
     for name, rejected in test_set.judged.items():
         if rejected.examples:
-            example_id, rewrite, reason = rejected.examples[0]
-            print(
-                f"Rejected from {name}, e.g. {test_set.originals[example_id].question!r} -> {rewrite!r}: {reason} "
-                "(more in manifest.json, 'judged')"
-            )
+            original, rewrite, reason = rejected.examples[0]
+            print(f"Rejected from {name}, e.g. {original!r} -> {rewrite!r}: {reason} (more in manifest.json, 'judged')")
     for name, counts in test_set.left_out.items() if left_out else ():
         if counts:
             reasons = "; ".join(f"{count} {reason}" for reason, count in counts.items())
@@ -266,13 +266,6 @@ def print_test_set(built: BuildResult, settings: BuildSettings, *, left_out: boo
         f"Wrote {built.directory} ({len(test_set.perturbations)} perturbation files, originals.jsonl, manifest.json"
         f"{tables})"
     )
-
-
-def _judge_kept(judged: JudgedRewrites) -> str:
-    """``kept/proposed (share)`` of a perturbation's rewrites."""
-    if judged.acceptance is None:
-        return "none proposed"
-    return f"{judged.proposed - judged.rejected}/{judged.proposed} ({judged.acceptance:.0%})"
 
 
 def print_evaluation(result: EvaluationResult) -> None:

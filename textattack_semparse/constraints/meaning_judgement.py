@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from textattack.constraints import Constraint
 
 from textattack_semparse.attack_attrs import gold_output
-from textattack_semparse.judges.judgement import Judgement, RewritePair
+from textattack_semparse.judges.judgement import JudgeTally, Judgement, RewritePair
 from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE, MeaningJudge, judges_from_names
 from textattack_semparse.tables.table_text import question_of
 
@@ -32,7 +32,8 @@ class MeaningJudgement(Constraint):
     (:func:`~textattack_semparse.attack_attrs.gold_output`) names the values and predicates the
     rewrite must keep. Candidates are judged in one batch (``_check_constraint_many``); each
     keeps its :class:`~textattack_semparse.judges.judgement.Judgement` in
-    ``attack_attrs["meaning_judgement"]``. Huang et al. (2021) kept a rewrite when two of three
+    ``attack_attrs["meaning_judgement"]``, and ``tally`` counts what was judged and rejected (an
+    augmentation or attack reports it). Huang et al. (2021) kept a rewrite when two of three
     crowd workers said it keeps the meaning; this constraint is the automatic substitute.
 
     Args:
@@ -54,12 +55,17 @@ class MeaningJudgement(Constraint):
             self.judge = judge
         else:
             self.judge = judges_from_names([judge] if isinstance(judge, str) else list(judge))
+        self.tally = JudgeTally()
 
     def judgements(self, transformed_texts: Sequence[AttackedText], reference_text: AttackedText) -> list[Judgement]:
-        """The judgement of each candidate against ``reference_text``."""
+        """The judgement of each candidate against ``reference_text`` (counted in ``tally``)."""
         gold = gold_output(reference_text)
         original = question_of(reference_text)
-        return self.judge.judge([RewritePair(original, question_of(text), gold) for text in transformed_texts])
+        pairs = [RewritePair(original, question_of(text), gold) for text in transformed_texts]
+        judgements = self.judge.judge(pairs)
+        for pair, judgement in zip(pairs, judgements, strict=True):
+            self.tally.add(pair, judgement)
+        return judgements
 
     def _check_constraint_many(self, transformed_texts: list[AttackedText], reference_text: AttackedText) -> list[AttackedText]:
         kept = []
@@ -75,3 +81,8 @@ class MeaningJudgement(Constraint):
     def extra_repr_keys(self) -> list[str]:
         return ["judge"] + super().extra_repr_keys()
 
+
+
+def judgement_constraints(judgement: MeaningJudgement | None) -> list[MeaningJudgement]:
+    """``[judgement]``, or no constraint without one: what a recipe adds to its constraints."""
+    return [] if judgement is None else [judgement]

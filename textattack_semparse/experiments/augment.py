@@ -24,7 +24,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,12 +37,14 @@ from textattack_semparse.errors import (
     ResourceError,
     SemparseError,
 )
+from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE, judges_from_names
 from textattack_semparse.runs.run_context import RunContext
 from textattack_semparse.runs.seeding import DEFAULT_SEED
 
 if TYPE_CHECKING:
     from textattack_semparse.augmentation.output_files import AugmentationCounts
     from textattack_semparse.augmentation.per_operation import AugmentationItem
+    from textattack_semparse.judges.judgement import JudgeTally
 
 UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (OSError, ImportError)
 """What an operation raises when its model cannot be had (offline hub lookups raise ``OSError``, a
@@ -88,6 +90,8 @@ class AugmentConfig:
         transformations_per_example: Augmentations per question (default 2).
         pct_words_to_swap: Share of words changed per augmentation (default 0.1).
         seed: Random seed.
+        judges: The meaning judges every augmentation must pass (:mod:`textattack_semparse.judges`;
+            several must all agree; empty: none, the operations' raw output).
         exclude_original: Write only the augmented questions.
         overwrite: Replace existing output files.
     """
@@ -107,10 +111,14 @@ class AugmentConfig:
     transformations_per_example: int | None = None
     pct_words_to_swap: float | None = None
     seed: int = DEFAULT_SEED
+    judges: tuple[str, ...] = (DEFAULT_JUDGE,)
     exclude_original: bool = False
     overwrite: bool = False
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "judges", tuple(self.judges))
+        if self.judges:
+            judges_from_names(self.judges)  # unknown judges fail before anything is written
         if (self.input is None) == (self.dataset is None):
             raise ConfigurationError("Give the file to augment (--input) or a registered dataset (--dataset), not both.")
         if self.dataset is not None and (self.file_format or self.splits or self.split_type):
@@ -159,6 +167,7 @@ class AugmentedFile:
             where not counted).
         operation: The operation a sampled file holds (``"union"`` for their union), else ``None``.
         unit: ``"questions"`` or ``"rows"``.
+        judged: The meaning judge's tally of the candidates it saw (``None`` without a judge).
     """
 
     path: Path
@@ -167,6 +176,7 @@ class AugmentedFile:
     rejected: int | None = None
     operation: str | None = None
     unit: str = "questions"
+    judged: JudgeTally | None = None
 
 
 @dataclass(frozen=True)
@@ -211,11 +221,12 @@ def build_augmenter(
     pct_words_to_swap: float,
     transformations_per_example: int,
     seed: int,
+    judges: Sequence[str] = (DEFAULT_JUDGE,),
     perturbations: Sequence[str] | None = None,
     **perturbation_keywords: Any,
 ) -> Any:
-    """The registered augmenter ``recipe`` with TextAttack's augmenter keywords (and ``seed``
-    when the recipe takes one, ``perturbations`` and ``perturbation_keywords``, e.g.
+    """The registered augmenter ``recipe`` with TextAttack's augmenter keywords (and ``seed`` and
+    ``judge`` when the recipe takes them, ``perturbations`` and ``perturbation_keywords``, e.g.
     ``most_similar``, when given)."""
     from textattack_semparse.registry import augmentation_recipe_class
 
@@ -224,8 +235,15 @@ def build_augmenter(
         "pct_words_to_swap": pct_words_to_swap,
         "transformations_per_example": transformations_per_example,
     }
-    if "seed" in inspect.signature(augmenter_class).parameters:
+    parameters = inspect.signature(augmenter_class).parameters
+    if "seed" in parameters:
         options["seed"] = seed
+    if "judge" in parameters:
+        options["judge"] = list(judges) or None
+    elif judges:
+        raise RecipeError(
+            f"Augmentation recipe {recipe!r} takes no meaning judge; pass --no-judge to use it without one."
+        )
     if perturbations is not None:
         if "perturbations" not in inspect.signature(augmenter_class).parameters:
             raise RecipeError(
@@ -340,22 +358,46 @@ def _augment(config: AugmentConfig, source: _Source, target: Path, context: RunC
         pct_words_to_swap=PCT_WORDS_TO_SWAP if config.pct_words_to_swap is None else config.pct_words_to_swap,
         transformations_per_example=config.transformations_per_example or TRANSFORMATIONS_PER_EXAMPLE,
         seed=config.seed,
+        judges=config.judges,
         perturbations=config.perturbations,
     )
     augment = protecting_literals(augmenter)
     with _progress(context, f"augment {source.path.name}", lambda: len(_items(config, source))) as advance:
         written = _write(config, source, target, _advancing(augment, advance))
-    return AugmentResult((_augmented_file(target, written),), source.file_format)
+    return AugmentResult((_augmented_file(target, written, judged=_tally(augmenter)),), source.file_format)
+
+
+def _merged(tallies: Iterable[JudgeTally | None]) -> JudgeTally | None:
+    """The sum of the operations' tallies (``None`` without a judge)."""
+    from textattack_semparse.judges.judgement import JudgeTally
+
+    present = [tally for tally in tallies if tally is not None]
+    if not present:
+        return None
+    merged = JudgeTally()
+    for tally in present:
+        merged.merge(tally)
+    return merged
+
+
+def _tally(augmenter: Any) -> JudgeTally | None:
+    """The tally of the augmenter's meaning judge (``None`` without one)."""
+    judgement = getattr(augmenter, "judgement", None)
+    return None if judgement is None else judgement.tally
 
 
 def _augmented_file(
-    path: Path, counts: AugmentationCounts | int, operation: str | None = None, added: int | None = None
+    path: Path,
+    counts: AugmentationCounts | int,
+    operation: str | None = None,
+    added: int | None = None,
+    judged: JudgeTally | None = None,
 ) -> AugmentedFile:
     """What :func:`_write` reports, as an :class:`AugmentedFile` (``added`` overrides the counts')."""
     if isinstance(counts, int):
-        return AugmentedFile(path, counts, added, operation=operation, unit="rows")
+        return AugmentedFile(path, counts, added, operation=operation, unit="rows", judged=judged)
     return AugmentedFile(
-        path, counts.written, counts.added if added is None else added, counts.rejected, operation=operation
+        path, counts.written, counts.added if added is None else added, counts.rejected, operation, judged=judged
     )
 
 
@@ -375,7 +417,7 @@ def _augment_table_qa(config: AugmentConfig, source: _Source, target: Path, cont
         )
     if config.sample is not None:
         raise RecipeError("--sample applies to text2sql and tsv files; a wtq file gets one augmentation per perturbation.")
-    options: dict[str, Any] = {"seed": config.seed}
+    options: dict[str, Any] = {"seed": config.seed, "judge": list(config.judges) or None}
     if config.perturbations:
         options["perturbations"] = tuple(config.perturbations)
     augmenter = recipe(**options)
@@ -390,7 +432,8 @@ def _augment_table_qa(config: AugmentConfig, source: _Source, target: Path, cont
             limit=config.num_examples,
             overwrite=config.overwrite,
         )
-    return AugmentResult((AugmentedFile(target, counts.written, counts.added, counts.rejected),), source.file_format)
+    file = AugmentedFile(target, counts.written, counts.added, counts.rejected, judged=_tally(augmenter))
+    return AugmentResult((file,), source.file_format)
 
 
 @contextmanager
@@ -491,6 +534,7 @@ def _augment_sampled(
         f"the {MDA_SETTING} setting's rule for the operation selects."
     )
     samples = []
+    tallies: dict[str, JudgeTally | None] = {}
     for operation in operations:
         options, most_similar, rule = mda_rule(operation)
         try:
@@ -499,6 +543,7 @@ def _augment_sampled(
                 pct_words_to_swap=0.0,  # TextAttack applies the transformation max(1, int(0 x words)) = 1 time
                 transformations_per_example=1,
                 seed=config.seed,
+                judges=config.judges,
                 perturbations=(operation,),
                 perturbation_options={operation: options},
                 most_similar=(operation,) if most_similar else (),
@@ -520,10 +565,12 @@ def _augment_sampled(
                 "was written."
             ) from error
         samples.append(sample)
+        tallies[operation] = _tally(augmenter)
         note = "" if len(sample.augmented) == size else f" (only {len(sample.augmented)} of the examples can be perturbed)"
+        judged = "" if tallies[operation] is None else f"; meaning judge: {tallies[operation].describe()}"
         context.say(
             f"  {operation:<22} {len(sample.augmented):>5} augmented{note}; {sample.tried} tried, "
-            f"{sample.unperturbable} with nothing to perturb, {sample.rejected} with every output rejected; "
+            f"{sample.unperturbable} with nothing to perturb, {sample.rejected} with every output rejected{judged}; "
             f"{time.monotonic() - started:.1f} s; {MDA_SETTING} rule: {rule}"
         )
     union: dict[int, list[str]] = {}
@@ -534,9 +581,9 @@ def _augment_sampled(
         augmented = {index: [question] for index, question in sample.augmented.items()}
         path = outputs[sample.operation]
         written = _write(config, source, path, replaying(items, augmented))
-        files.append(_augmented_file(path, written, sample.operation, len(sample.augmented)))
+        files.append(_augmented_file(path, written, sample.operation, len(sample.augmented), tallies[sample.operation]))
     written = _write(config, source, target, replaying(items, union))
     # Two operations may give one example the same question; the file functions write it once.
     added = sum(len(dict.fromkeys(questions)) for questions in union.values())
-    files.append(_augmented_file(target, written, "union", added))
+    files.append(_augmented_file(target, written, "union", added, _merged(tallies.values())))
     return AugmentResult(tuple(files), source.file_format)

@@ -27,7 +27,7 @@ from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.constraints.sentence_bert_similarity import SentenceBERTSimilarity
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError
-from textattack_semparse.judges.judgement import RewritePair
+from textattack_semparse.judges.judgement import JudgeTally, RewritePair
 from textattack_semparse.judges.meaning_judge import MeaningJudge
 from textattack_semparse.linguistics.sentence_embeddings import SentenceEmbeddings
 from textattack_semparse.perturbations.perturbed_utterance import PerturbedUtterance
@@ -64,7 +64,9 @@ def check_selection(candidates: int | None, keep: int | None) -> None:
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
             raise ConfigurationError(f"{name} must be a positive int or None (all), got {value!r}.")
     if candidates is not None and keep is not None and keep > candidates:
-        raise ConfigurationError(f"keep={keep} exceeds candidates={candidates}: cannot keep more candidates than are sampled.")
+        raise ConfigurationError(
+            f"keep={keep} exceeds candidates={candidates}: cannot keep more candidates than are sampled."
+        )
 
 
 def perturb_examples(
@@ -108,7 +110,9 @@ def perturb_examples(
         left_out: When given, counts each example that got no utterance under its reason (the
             table perturbation's ``skip_reason``, else ``"no candidate"``).
     """
-    perturber = ExamplePerturber(transformation, perturbation, candidates=candidates, keep=keep, seed=seed, encoder=encoder)
+    perturber = ExamplePerturber(
+        transformation, perturbation, candidates=candidates, keep=keep, seed=seed, encoder=encoder
+    )
     return [
         utterance
         for example_id, example in enumerate(examples)
@@ -119,13 +123,12 @@ def perturb_examples(
 @dataclass(frozen=True)
 class ExamplePerturbation:
     """What one perturbation made of one example: its utterances, why it got none (``None`` when
-    it got some), the distinct rewrites the transformation proposed, and those the judge rejected
-    with its reasons (``(rewrite, reason)``)."""
+    it got some), and the judge's tally of the distinct rewrites the transformation proposed
+    (without a judge: all counted, none rejected)."""
 
     utterances: list[PerturbedUtterance]
     left_out: str | None
-    proposed: int = 0
-    rejected: tuple[tuple[str, str], ...] = ()
+    tally: JudgeTally
 
 
 class ExamplePerturber:
@@ -192,10 +195,10 @@ class ExamplePerturber:
         outputs = self.selector(text, pre_transformation_constraints=constraints)
         if self.table_perturbation and self.k is not None:
             outputs = _seeded_sample(outputs, self.k, self.seed, example_id)
-        proposed, rejected = self.judged.last
+        tally = self.judged.last
         left_out = None
         if not outputs:
-            if rejected and len(rejected) == proposed:
+            if tally.judged and tally.rejected == tally.judged:
                 left_out = "every rewrite changed the meaning (judge)"
             else:
                 reason = self.transformation.skip_reason(text) if self.table_perturbation else None
@@ -215,7 +218,7 @@ class ExamplePerturber:
                     table=table_of(output),
                 )
             )
-        return ExamplePerturbation(utterances, left_out, proposed, rejected)
+        return ExamplePerturbation(utterances, left_out, tally)
 
 
 def _seeded_sample(outputs: list[AttackedText], k: int, seed: int | None, example_id: int) -> list[AttackedText]:
@@ -248,28 +251,26 @@ class _DistinctOutputs(Transformation):
 
 class _JudgedOutputs(Transformation):
     """The distinct outputs of ``transformation`` (without repeats and the unchanged text) that
-    ``judge`` calls the same question; ``last`` holds how many were proposed for the last text and
-    which were rejected, with the judge's reasons."""
+    ``judge`` calls the same question; ``last`` is the judge's tally of the last text's outputs."""
 
     def __init__(self, transformation: Transformation, judge: MeaningJudge | None) -> None:
         self.distinct = _DistinctOutputs(transformation)
         self.judge = judge
-        self.last: tuple[int, tuple[tuple[str, str], ...]] = (0, ())
+        self.last = JudgeTally()
 
     def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
         outputs = self.distinct(current_text, indices_to_modify=set(indices_to_modify))
         if self.judge is None:
-            self.last = (len(outputs), ())
+            self.last = JudgeTally(judged=len(outputs))
             return outputs
         original, gold = question_of(current_text), gold_output(current_text)
-        judgements = self.judge.judge([RewritePair(original, question_of(output), gold) for output in outputs])
-        kept = [output for output, judgement in zip(outputs, judgements, strict=True) if judgement.keeps_meaning]
-        rejected = tuple(
-            (question_of(output), judgement.reason)
-            for output, judgement in zip(outputs, judgements, strict=True)
-            if not judgement.keeps_meaning
-        )
-        self.last = (len(outputs), rejected)
+        pairs = [RewritePair(original, question_of(output), gold) for output in outputs]
+        self.last = JudgeTally()
+        kept = []
+        for output, pair, judgement in zip(outputs, pairs, self.judge.judge(pairs), strict=True):
+            self.last.add(pair, judgement)
+            if judgement.keeps_meaning:
+                kept.append(output)
         return kept
 
     @property

@@ -15,14 +15,13 @@ from textattack_semparse.errors import (
     ResourceError,
     SemparseError,
 )
+from textattack_semparse.judges.judgement import JudgeTally
 from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE, MeaningJudge, judges_from_names
 from textattack_semparse.perturbations.example_perturber import ExamplePerturber, check_selection, create_perturbation
 from textattack_semparse.perturbations.perturbed_utterance import PerturbedUtterance
 from textattack_semparse.registry import get_registry
 from textattack_semparse.robustness.robustness_test_set import (
-    REJECTED_EXAMPLES,
     TABLE_FIELD,
-    JudgedRewrites,
     RobustnessTestSet,
     check_perturbation_name,
 )
@@ -124,7 +123,9 @@ def build_test_set(
     if setting is not None:
         check_setting(setting)
     elif selection is None:
-        raise ConfigurationError("build_test_set needs a setting (e.g. 'huang-2021') or a selection=(candidates, keep).")
+        raise ConfigurationError(
+            "build_test_set needs a setting (e.g. 'huang-2021') or a selection=(candidates, keep)."
+        )
     if selection is not None:
         check_selection(*selection)
     judges = tuple(judges)
@@ -182,20 +183,14 @@ def build_test_set(
     kept = [name for name in names if name not in skipped]
     utterances: dict[str, list[PerturbedUtterance]] = {name: [] for name in kept}
     left_out: dict[str, Counter[str]] = {name: Counter() for name in kept}
-    judged: dict[str, JudgedRewrites] = {}
+    judged = {name: JudgeTally() for name in kept}
     for name in kept:
-        proposed, rejected = 0, 0
-        rejections: list[tuple[int, str, str]] = []
         for index in range(len(examples)):
             record = done[_build_key(name, index)]
             utterances[name].extend(_utterance_from_record(item) for item in record["utterances"])
             if record["left_out"] is not None:
                 left_out[name][record["left_out"]] += 1
-            proposed += record["proposed"]
-            rejected += len(record["rejected"])
-            rejections.extend((index, rewrite, reason) for rewrite, reason in record["rejected"])
-        if judge_name is not None:
-            judged[name] = JudgedRewrites(proposed, rejected, tuple(rejections[:REJECTED_EXAMPLES]))
+            judged[name].merge(JudgeTally.from_json(record["judged"], f"build journal {_build_key(name, index)}"))
     return RobustnessTestSet(
         dataset=dataset,
         originals=examples,
@@ -208,7 +203,7 @@ def build_test_set(
         left_out={name: dict(left_out[name].most_common()) for name in utterances},
         selection={name: chosen[name] for name in utterances},
         judge=judge_name,
-        judged=judged,
+        judged=judged if judge_name is not None else {},
     )
 
 
@@ -239,7 +234,9 @@ def _utterance_record(utterance: PerturbedUtterance) -> dict[str, Any]:
 def _utterance_from_record(record: dict[str, Any]) -> PerturbedUtterance:
     table = record.get(TABLE_FIELD)
     fields = {key: value for key, value in record.items() if key != TABLE_FIELD}
-    return PerturbedUtterance.from_json(fields, source="build journal", table=None if table is None else Table.from_json(table))
+    return PerturbedUtterance.from_json(
+        fields, source="build journal", table=None if table is None else Table.from_json(table)
+    )
 
 
 class _BuildWorker:
@@ -302,8 +299,7 @@ def _perturb_chunk(worker: _BuildWorker, task: _BuildTask) -> list[dict[str, Any
                 {
                     "utterances": [_utterance_record(item) for item in perturbation.utterances],
                     "left_out": perturbation.left_out,
-                    "proposed": perturbation.proposed,
-                    "rejected": [list(pair) for pair in perturbation.rejected],
+                    "judged": perturbation.tally.to_json(),
                 }
             )
         return records

@@ -28,6 +28,7 @@ from typing import Any
 
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.errors import ConfigurationError, DatasetError
+from textattack_semparse.judges.judgement import JudgeTally
 from textattack_semparse.perturbations.perturbed_utterance import PerturbedUtterance
 from textattack_semparse.runs.run_directory import atomic_write_text
 from textattack_semparse.tables.table import Table
@@ -50,54 +51,6 @@ def check_perturbation_name(name: str) -> str:
             f"(not starting with '.' or '-'), and not {' or '.join(sorted(_RESERVED))}."
         )
     return name
-
-
-REJECTED_EXAMPLES = 5
-"""Rejected rewrites a manifest shows per perturbation, so a reader can check the judge's reasons."""
-
-
-@dataclass(frozen=True)
-class JudgedRewrites:
-    """What the meaning judge made of one perturbation's rewrites: how many distinct rewrites the
-    perturbation proposed over the examples, how many the judge rejected, and the first
-    :data:`REJECTED_EXAMPLES` rejections as ``(example_id, rewrite, reason)``.
-
-    Example:
-        >>> JudgedRewrites(proposed=40, rejected=10).acceptance
-        0.75
-    """
-
-    proposed: int
-    rejected: int
-    examples: tuple[tuple[int, str, str], ...] = ()
-
-    @property
-    def acceptance(self) -> float | None:
-        """The share of proposed rewrites the judge kept (``None`` when none was proposed)."""
-        return None if self.proposed == 0 else (self.proposed - self.rejected) / self.proposed
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "proposed": self.proposed,
-            "rejected": self.rejected,
-            "examples": [
-                {"example_id": example_id, "rewrite": rewrite, "reason": reason}
-                for example_id, rewrite, reason in self.examples
-            ],
-        }
-
-    @classmethod
-    def from_json(cls, record: Any, source: str) -> JudgedRewrites:
-        try:
-            return cls(
-                int(record["proposed"]),
-                int(record["rejected"]),
-                tuple((int(item["example_id"]), str(item["rewrite"]), str(item["reason"])) for item in record["examples"]),
-            )
-        except (KeyError, TypeError, ValueError):
-            raise DatasetError(
-                f"{source}: expected {{\"proposed\", \"rejected\", \"examples\"}}, got {record!r:.200}. Rebuild the test set."
-            ) from None
 
 
 @dataclass(frozen=True)
@@ -133,8 +86,8 @@ class RobustnessTestSet:
             entries equal to the default pair are dropped.
         judge (str | None, default None): The meaning judge that filtered the rewrites
             (:mod:`textattack_semparse.judges`; ``None``: none did).
-        judged (Mapping[str, JudgedRewrites], default empty): Perturbation -> what the judge
-            rejected of its rewrites.
+        judged (Mapping[str, JudgeTally], default empty): Perturbation -> how many distinct
+            rewrites it proposed over the examples and which the judge rejected.
     """
 
     dataset: str
@@ -148,7 +101,7 @@ class RobustnessTestSet:
     selection: Mapping[str, tuple[int | None, int | None]] = field(default_factory=lambda: MappingProxyType({}))
     left_out: Mapping[str, Mapping[str, int]] = field(default_factory=lambda: MappingProxyType({}))
     judge: str | None = None
-    judged: Mapping[str, JudgedRewrites] = field(default_factory=lambda: MappingProxyType({}))
+    judged: Mapping[str, JudgeTally] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "originals", tuple(self.originals))
@@ -165,9 +118,13 @@ class RobustnessTestSet:
         object.__setattr__(self, "skipped", MappingProxyType(dict(self.skipped)))
         object.__setattr__(self, "judged", MappingProxyType(dict(self.judged)))
         object.__setattr__(
-            self, "left_out", MappingProxyType({name: MappingProxyType(dict(counts)) for name, counts in self.left_out.items()})
+            self,
+            "left_out",
+            MappingProxyType({name: MappingProxyType(dict(counts)) for name, counts in self.left_out.items()}),
         )
-        selection = {check_perturbation_name(name): _selection_pair(name, pair) for name, pair in self.selection.items()}
+        selection = {
+            check_perturbation_name(name): _selection_pair(name, pair) for name, pair in self.selection.items()
+        }
         default = (self.candidates, self.keep)
         object.__setattr__(
             self, "selection", MappingProxyType({name: pair for name, pair in selection.items() if pair != default})
@@ -304,7 +261,7 @@ class RobustnessTestSet:
             left_out=manifest.get("left_out") or {},
             judge=manifest.get("judge"),
             judged={
-                name: JudgedRewrites.from_json(record, f"{manifest_path}: judged of {name!r}")
+                name: JudgeTally.from_json(record, f"{manifest_path}: judged of {name!r}")
                 for name, record in (manifest.get("judged") or {}).items()
             },
             selection={
@@ -326,7 +283,7 @@ def _selection_pair(name: str, pair: Any) -> tuple[int | None, int | None]:
 
 def _manifest_selection(record: Any, source: str) -> tuple[int | None, int | None]:
     if not isinstance(record, dict) or set(record) != {"candidates", "keep"}:
-        raise DatasetError(f"{source}: expected {{\"candidates\": N|null, \"keep\": K|null}}, got {record!r:.200}.")
+        raise DatasetError(f'{source}: expected {{"candidates": N|null, "keep": K|null}}, got {record!r:.200}.')
     return record["candidates"], record["keep"]
 
 
@@ -362,7 +319,9 @@ def _read_table(folder: Path, record: Any, source: str) -> Table | None:
         return None
     path = folder / str(record[TABLE_FIELD])
     if not path.resolve().is_relative_to((folder / TABLES).resolve()):
-        raise DatasetError(f"{source}: table file {str(path)!r} is outside {TABLES}/ of the test set. Rebuild the test set.")
+        raise DatasetError(
+            f"{source}: table file {str(path)!r} is outside {TABLES}/ of the test set. Rebuild the test set."
+        )
     if not path.is_file():
         raise DatasetError(f"{source}: table file {str(path)!r} is missing. Rebuild the test set.")
     return Table.from_csv(path.read_text(encoding="utf-8"), name=record.get("db_id"))

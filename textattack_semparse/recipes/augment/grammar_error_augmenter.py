@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import Any
 
 from textattack.augmentation import Augmenter
 from textattack.constraints.pre_transformation import RepeatModification
 
+from textattack_semparse.constraints.meaning_judgement import MeaningJudgement, judgement_constraints
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
+from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE
 from textattack_semparse.transformations.grammar.error_model import ERROR_TYPES
 from textattack_semparse.transformations.grammar.grammar_error_combined import GrammarErrorCombined
 
@@ -37,6 +40,9 @@ class GrammarErrorAugmenter(Augmenter):
         error_types (tuple[str, ...], default all eight): error types to sample from.
         seed (int | None, default 0): seed of the sampled errors.
         pct_words_to_swap (float, default 0.03): error rate per word.
+        judge (str | Sequence[str] | None, default "default"): The meaning judges an augmentation
+            must pass (:mod:`textattack_semparse.judges`; ``None``: none); ``judgement.tally``
+            counts what they rejected.
         **kwargs: TextAttack's other augmenter keywords (``transformations_per_example``,
             ``high_yield``, ``fast_augment``, ``enable_advanced_metrics``).
     """
@@ -49,6 +55,7 @@ class GrammarErrorAugmenter(Augmenter):
         error_types: tuple[str, ...] = ERROR_TYPES,
         seed: int | None = 0,
         pct_words_to_swap: float = 0.03,
+        judge: str | Sequence[str] | None = DEFAULT_JUDGE,
         **kwargs: Any,
     ) -> None:
         transformation = GrammarErrorCombined(
@@ -58,9 +65,13 @@ class GrammarErrorAugmenter(Augmenter):
             rate=pct_words_to_swap,
             seed=seed,
         )
+        self.judgement: MeaningJudgement | None = MeaningJudgement(judge) if judge else None
         constraints = [RepeatModification(), PreserveLiterals(literals=tuple(literals))]
         super().__init__(
-            transformation=transformation, constraints=constraints, pct_words_to_swap=pct_words_to_swap, **kwargs
+            transformation=transformation,
+            constraints=constraints + judgement_constraints(self.judgement),
+            pct_words_to_swap=pct_words_to_swap,
+            **kwargs,
         )
 
     def augment(self, text: str) -> Any:

@@ -9,7 +9,9 @@ from textattack.constraints.pre_transformation import RepeatModification
 from textattack.transformations import CompositeTransformation
 
 from textattack_semparse.augmentation.word_list_augmenter import WordListAugmenter
+from textattack_semparse.constraints.meaning_judgement import MeaningJudgement, judgement_constraints
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
+from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE
 from textattack_semparse.recipes.attack.recipe_ingredients import perturbation
 from textattack_semparse.transformations.top_k_by_similarity import TopKBySimilarity
 
@@ -50,6 +52,9 @@ class MeaningPreservingAugmenter(WordListAugmenter):
             (:class:`~textattack_semparse.transformations.top_k_by_similarity.TopKBySimilarity`,
             ``k=1``, the packaged all-MiniLM-L6-v2); the others' outputs are all candidates,
             of which TextAttack's ``Augmenter`` draws one at random.
+        judge (str | Sequence[str] | None, default "default"): The meaning judges an augmentation
+            must pass (:mod:`textattack_semparse.judges`; ``None``: none), applied to every
+            candidate before one is drawn; ``judgement.tally`` counts what they rejected.
         **kwargs: TextAttack's augmenter keywords (``pct_words_to_swap``,
             ``transformations_per_example``, ...).
 
@@ -62,7 +67,9 @@ class MeaningPreservingAugmenter(WordListAugmenter):
         ...     perturbations=("deletion",), literals=("texas",), transformations_per_example=2, high_yield=True
         ... )
         >>> sorted(augmenter.augment("what is the capital of texas"))
-        ['what is capital of texas', 'what the capital of texas']
+        ['what is capital of texas']
+        >>> augmenter.judgement.tally.examples[0][1:]
+        ('is the capital of texas', "dropped 'what' (question word)")
     """
 
     def __init__(
@@ -72,6 +79,7 @@ class MeaningPreservingAugmenter(WordListAugmenter):
         literals: Sequence[str] = (),
         perturbation_options: Mapping[str, Mapping[str, Any]] | None = None,
         most_similar: Collection[str] = (),
+        judge: str | Sequence[str] | None = DEFAULT_JUDGE,
         **kwargs: Any,
     ) -> None:
         self.perturbations = tuple(perturbations)
@@ -83,5 +91,6 @@ class MeaningPreservingAugmenter(WordListAugmenter):
                 for name, transformation in zip(self.perturbations, transformations)
             ]
         )
+        self.judgement: MeaningJudgement | None = MeaningJudgement(judge) if judge else None
         constraints = [RepeatModification(), PreserveLiterals(literals=tuple(literals))]
-        super().__init__(transformation=transformation, constraints=constraints, **kwargs)
+        super().__init__(transformation=transformation, constraints=constraints + judgement_constraints(self.judgement), **kwargs)

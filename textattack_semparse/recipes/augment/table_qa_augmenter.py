@@ -9,6 +9,8 @@ from textattack.constraints.pre_transformation import RepeatModification
 from textattack.shared import AttackedText
 
 from textattack_semparse.attack_attrs import record_gold_output
+from textattack_semparse.constraints.meaning_judgement import MeaningJudgement
+from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE
 from textattack_semparse.registry import get_registry
 from textattack_semparse.tables import ROBUT_AUGMENTATION_PERTURBATIONS
 from textattack_semparse.tables.table import Table
@@ -35,14 +37,24 @@ class TableQAAugmenter:
             perturbations; each gives at most one augmented example per input.
         seed (int, default 0): Seed of the perturbations and of the choice among a question
             perturbation's outputs.
+        judge (str | Sequence[str] | None, default "default"): The meaning judges a question
+            perturbation's output must pass (:mod:`textattack_semparse.judges`; ``None``: none);
+            table perturbations leave the question as it is. ``judgement.tally`` counts rejections.
     """
 
     table_qa = True
     """Augments (question, table, answer) rows: ``textattack augment`` reads them from CSV columns
     ``question`` (``--input-column``), ``table`` (``Table.to_json()``) and ``answer``."""
 
-    def __init__(self, perturbations: Sequence[str] = ROBUT_AUGMENTATION_PERTURBATIONS, *, seed: int = 0) -> None:
+    def __init__(
+        self,
+        perturbations: Sequence[str] = ROBUT_AUGMENTATION_PERTURBATIONS,
+        *,
+        seed: int = 0,
+        judge: str | Sequence[str] | None = DEFAULT_JUDGE,
+    ) -> None:
         registry = get_registry()
+        self.judgement: MeaningJudgement | None = MeaningJudgement(judge) if judge else None
         self.perturbations = tuple(perturbations)
         self.seed = seed
         self._transformations = {}
@@ -57,6 +69,8 @@ class TableQAAugmenter:
             text = AttackedText(table_input(question, table))
             record_gold_output(text, gold)
             outputs = transformation(text, pre_transformation_constraints=[RepeatModification(), freeze_table_column()])
+            if self.judgement is not None:
+                outputs = self.judgement.call_many(outputs, text)
             if not outputs:
                 continue
             output = random.Random(f"{self.seed}:{name}:{question}").choice(outputs)

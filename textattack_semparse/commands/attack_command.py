@@ -8,6 +8,7 @@ from typing import Any
 
 from textattack_semparse.commands.arguments import (
     example_count,
+    judge_parent,
     non_negative_int,
     positive_int,
     recipe_options,
@@ -40,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="run an attack recipe sharded over workers, resumable; write TextAttack's CSV/text logs and summary",
         description=_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        parents=[attack_parent(), run_parent()],
+        parents=[attack_parent(), judge_parent(), run_parent()],
     )
     parser.add_argument(
         "--csv-coloring-style",
@@ -118,9 +119,12 @@ def run(args: argparse.Namespace) -> int:
     from textattack_semparse.commands.output import print_table, print_written
     from textattack_semparse.experiments import attack
 
+    options = recipe_options(args.recipe_option)
+    if args.no_judge or args.judge:  # else the recipe's own default (the semparse-* recipes: "default")
+        options["judge"] = list(args.judge) if args.judge else None
     config = attack.AttackConfig(
         recipe=args.recipe,
-        recipe_options=recipe_options(args.recipe_option),
+        recipe_options=options,
         output_dir=args.output_dir,
         csv_coloring_style=args.csv_coloring_style,
         **attack_settings(args),

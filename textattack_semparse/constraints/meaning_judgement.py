@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from textattack.constraints import Constraint
 
 from textattack_semparse.attack_attrs import gold_output
-from textattack_semparse.judges.judgement import JudgeTally, Judgement, RewritePair
+from textattack_semparse.judges.judgement import Judgement, JudgeTally, RewritePair
 from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE, MeaningJudge, judges_from_names
 from textattack_semparse.tables.table_text import question_of
 
@@ -67,7 +67,9 @@ class MeaningJudgement(Constraint):
             self.tally.add(pair, judgement)
         return judgements
 
-    def _check_constraint_many(self, transformed_texts: list[AttackedText], reference_text: AttackedText) -> list[AttackedText]:
+    def _check_constraint_many(
+        self, transformed_texts: list[AttackedText], reference_text: AttackedText
+    ) -> list[AttackedText]:
         kept = []
         for text, judgement in zip(transformed_texts, self.judgements(transformed_texts, reference_text), strict=True):
             text.attack_attrs[JUDGEMENT_ATTR] = judgement
@@ -80,7 +82,6 @@ class MeaningJudgement(Constraint):
 
     def extra_repr_keys(self) -> list[str]:
         return ["judge"] + super().extra_repr_keys()
-
 
 
 def judgement_constraints(judgement: MeaningJudgement | None) -> list[MeaningJudgement]:

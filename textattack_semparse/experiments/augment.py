@@ -120,7 +120,9 @@ class AugmentConfig:
         if self.judges:
             judges_from_names(self.judges)  # unknown judges fail before anything is written
         if (self.input is None) == (self.dataset is None):
-            raise ConfigurationError("Give the file to augment (--input) or a registered dataset (--dataset), not both.")
+            raise ConfigurationError(
+                "Give the file to augment (--input) or a registered dataset (--dataset), not both."
+            )
         if self.dataset is not None and (self.file_format or self.splits or self.split_type):
             raise ConfigurationError(
                 "--dataset names the file, split type and split; --format/--split/--split-type apply to --input only."
@@ -325,7 +327,9 @@ def _source(config: AugmentConfig) -> _Source:
         from textattack_semparse.augmentation.dataset_files import dataset_file
 
         found = dataset_file(str(config.dataset))
-        return _Source(found.path, found.file_format, found.split_type, None if found.splits is None else list(found.splits))
+        return _Source(
+            found.path, found.file_format, found.split_type, None if found.splits is None else list(found.splits)
+        )
     return _Source(
         Path(config.input),
         input_format(config.input, config.file_format),
@@ -416,7 +420,9 @@ def _augment_table_qa(config: AugmentConfig, source: _Source, target: Path, cont
             f"Recipe {config.recipe!r} does not augment Table QA examples; use robut-lapt or robut-leta for wtq files."
         )
     if config.sample is not None:
-        raise RecipeError("--sample applies to text2sql and tsv files; a wtq file gets one augmentation per perturbation.")
+        raise RecipeError(
+            "--sample applies to text2sql and tsv files; a wtq file gets one augmentation per perturbation."
+        )
     options: dict[str, Any] = {"seed": config.seed, "judge": list(config.judges) or None}
     if config.perturbations:
         options["perturbations"] = tuple(config.perturbations)
@@ -565,9 +571,11 @@ def _augment_sampled(
                 "was written."
             ) from error
         samples.append(sample)
-        tallies[operation] = _tally(augmenter)
-        note = "" if len(sample.augmented) == size else f" (only {len(sample.augmented)} of the examples can be perturbed)"
-        judged = "" if tallies[operation] is None else f"; meaning judge: {tallies[operation].describe()}"
+        tally = tallies[operation] = _tally(augmenter)
+        note = (
+            "" if len(sample.augmented) == size else f" (only {len(sample.augmented)} of the examples can be perturbed)"
+        )
+        judged = "" if tally is None else f"; meaning judge: {tally.describe()}"
         context.say(
             f"  {operation:<22} {len(sample.augmented):>5} augmented{note}; {sample.tried} tried, "
             f"{sample.unperturbable} with nothing to perturb, {sample.rejected} with every output rejected{judged}; "

@@ -10,8 +10,10 @@ from textattack.constraints.overlap import MaxWordsPerturbed
 from textattack.constraints.pre_transformation import RepeatModification
 from textattack.transformations import CompositeTransformation
 
+from textattack_semparse.constraints.meaning_judgement import MeaningJudgement, judgement_constraints
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.constraints.sentence_bert_similarity import SentenceBERTSimilarity
+from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE
 from textattack_semparse.recipes.attack.recipe_ingredients import benchmark_goal_function, perturbation
 from textattack_semparse.search_methods.greedy_word_importance_search import GreedyWordImportanceSearch
 
@@ -48,6 +50,7 @@ class MeaningPreservingAttackHuang2021:
         perturbations: Sequence[str] = WORD_LEVEL_PERTURBATIONS,
         similarity_threshold: float = 0.8,
         max_words_perturbed: int = 2,
+        judge: str | Sequence[str] | None = DEFAULT_JUDGE,
     ) -> Attack:
         """Compose the attack.
 
@@ -59,6 +62,10 @@ class MeaningPreservingAttackHuang2021:
             perturbations: Registered perturbation names to combine.
             similarity_threshold: Minimum Sentence-BERT cosine to the original question.
             max_words_perturbed: Words the search may edit per question.
+            judge: The meaning judges a candidate must pass (:mod:`textattack_semparse.judges`;
+                several must all agree; ``None``: none). The papers had people check the
+                rewrites (Huang et al.: two of three crowd workers; Zhuo et al.: experts); the
+                judge is the automatic substitute, applied before the victim sees a candidate.
         """
         # Goal: the victim's output stops matching the gold, judged as the benchmark judges (execution
         # match on its databases, exact match without); examples already wrong are skipped.
@@ -72,6 +79,8 @@ class MeaningPreservingAttackHuang2021:
             PreserveLiterals(),
             # Deviation: the papers apply one operation per utterance; search may combine a few.
             MaxWordsPerturbed(max_num_words=max_words_perturbed),
+            # A candidate must ask what the original asked (the papers' human check, automated).
+            *judgement_constraints(MeaningJudgement(judge) if judge else None),
         ]
         # Zhuo et al. keep candidates close to the original by Sentence-BERT similarity; checked only
         # on the candidates the search could pick (function-word edits rarely fall below it).

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from textattack import Attack
+from textattack.constraints import Constraint
 
+from textattack_semparse.constraints.meaning_judgement import MeaningJudgement, judgement_constraints
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.errors import ConfigurationError
+from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE
 from textattack_semparse.recipes.attack.recipe_ingredients import benchmark_goal_function, perturbation
 from textattack_semparse.search_methods.greedy_word_importance_search import GreedyWordImportanceSearch
 from textattack_semparse.search_methods.single_perturbation_search import SinglePerturbationSearch
@@ -52,6 +56,7 @@ class PerturbationAttackHuang2021:
         execution_mode: str | None = None,
         perturbation_options: dict[str, Any] | None = None,
         search: str | None = None,
+        judge: str | Sequence[str] | None = DEFAULT_JUDGE,
     ) -> Attack:
         """Compose the attack.
 
@@ -69,6 +74,10 @@ class PerturbationAttackHuang2021:
                 ``"word-importance"`` (greedy, the victim's most important words first);
                 ``None`` (default) = ``"word-importance"`` for the perturbations in
                 :data:`WORD_IMPORTANCE_PERTURBATIONS` (TB), ``"single"`` otherwise.
+            judge: The meaning judges a candidate must pass (:mod:`textattack_semparse.judges`;
+                several must all agree; ``None``: none). The papers had people check the
+                rewrites (Huang et al.: two of three crowd workers; Zhuo et al.: experts); the
+                judge is the automatic substitute, applied before the victim sees a candidate.
         """
         if search is None:
             search = "word-importance" if perturbation_name in WORD_IMPORTANCE_PERTURBATIONS else "single"
@@ -81,7 +90,9 @@ class PerturbationAttackHuang2021:
         if keep is not None:
             transformation = TopKBySimilarity(transformation, k=keep)
         # Words carrying the gold query's database values stay as they are.
-        constraints = [PreserveLiterals()]
+        constraints: list[Constraint] = [PreserveLiterals()]
+        # A candidate must ask what the original asked (the papers' human check, automated).
+        constraints += judgement_constraints(MeaningJudgement(judge) if judge else None)
         if search == "word-importance":
             # TextBugger (Li et al. 2019, Algorithm 2): words ranked by the victim's score drop when
             # deleted; most important first, the best bug of each word is kept while it helps, until

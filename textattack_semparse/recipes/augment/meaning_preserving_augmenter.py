@@ -93,4 +93,6 @@ class MeaningPreservingAugmenter(WordListAugmenter):
         )
         self.judgement: MeaningJudgement | None = MeaningJudgement(judge) if judge else None
         constraints = [RepeatModification(), PreserveLiterals(literals=tuple(literals))]
-        super().__init__(transformation=transformation, constraints=constraints + judgement_constraints(self.judgement), **kwargs)
+        super().__init__(
+            transformation=transformation, constraints=constraints + judgement_constraints(self.judgement), **kwargs
+        )

@@ -74,6 +74,8 @@ class TableQAAugmenter:
             if not outputs:
                 continue
             output = random.Random(f"{self.seed}:{name}:{question}").choice(outputs)
-            table_output = Table.from_json(output._text_input[TABLE_COLUMN])  # the output keeps the input's table column
+            table_output = Table.from_json(
+                output._text_input[TABLE_COLUMN]
+            )  # the output keeps the input's table column
             rows.append((name, output._text_input[QUESTION_COLUMN], table_output))
         return rows

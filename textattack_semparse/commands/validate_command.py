@@ -196,13 +196,18 @@ def run_agreement(args: argparse.Namespace) -> int:
         verdicts=args.verdicts, people=args.people, rule=args.rule, columns=args.columns, output_json=args.output_json
     )
     result = validate.agreement(config, run_context(args))
-    print_table(
-        "The judge against people (keep = same)",
-        ["rewrites", "pairs", "accuracy %", "Cohen's kappa", "people rejected", "rejected recall %"],
-        [
-            (row.group, row.pairs, row.accuracy, row.cohen_kappa, row.people_rejected, row.rejected_recall)
-            for row in result.rows
-        ],
-    )
+    columns = ["pairs", "accuracy %", "Cohen's kappa", "people rejected", "rejected recall %"]
+    for field, title in (("", "The judge against people (keep = same)"), ("class", "by class"), ("perturbation", "by perturbation")):
+        prefix = f"{field}: " if field else ""
+        rows = [row for row in result.rows if (row.group.startswith(prefix) if field else row.group == "all")]
+        if rows:
+            print_table(
+                title,
+                [field or "rewrites", *columns],
+                [
+                    (row.group.removeprefix(prefix), row.pairs, row.accuracy, row.cohen_kappa, row.people_rejected, row.rejected_recall)
+                    for row in rows
+                ],
+            )
     print_written(result.output_json)
     return 0

@@ -146,6 +146,7 @@
     var name = byId("annotator").value.trim();
     if (name) {
       state.annotator = name;
+      byId("annotator").blur();  // the keys now label items
       save();
       render();
     }

@@ -168,7 +168,8 @@ def run_import(args: argparse.Namespace) -> int:
     print(f"{report.rule}: {report.rule_description}")
     kappa = "n/a" if report.fleiss_kappa is None else f"{report.fleiss_kappa:.3f}"
     print(
-        f"{len(report.annotators)} annotators, {report.judgments} judgments; Fleiss' kappa {kappa}; "
+        f"{len(report.annotators)} annotator{'' if len(report.annotators) == 1 else 's'}, {report.judgments} judgments; "
+        f"Fleiss' kappa {kappa}; "
         f"{len(report.disputed)} disputed items; {report.rewrites_kept} rewrites kept, {report.rewrites_dropped} dropped"
     )
     print_written(*result.outputs, result.directory / REPORT_FILE)

@@ -14,6 +14,7 @@ from textattack_semparse.validation.kappa import fleiss_kappa
 from textattack_semparse.validation.validation_items import SAME_MEANING, ValidationItem
 
 FORMAT = "textattack-semparse validation"
+BEST_OF_K_VOTES = "; best-of-k: a vote is the choice of a candidate, and only the most chosen one can be kept"
 REPORT_FILE = "validation.json"
 
 
@@ -100,7 +101,7 @@ def validation_report(
     return ValidationReport(
         task=task,
         rule=rule,
-        rule_description=RULES[rule],
+        rule_description=RULES[rule] + ("" if task == SAME_MEANING else BEST_OF_K_VOTES),
         annotators=tuple(sorted({annotator for decision in judged for annotator in decision.labels})),
         judgment_files=tuple(judgment_files),
         judgments=sum(len(decision.labels) for decision in judged),

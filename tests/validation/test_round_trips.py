@@ -272,3 +272,33 @@ def test_several_sources_each_get_their_copy(augmented, tmp_path):
     result = import_(exported, annotate(exported, tmp_path, lambda item: "keep"), tmp_path / "out")
     assert result.outputs == (tmp_path / "out" / "first", tmp_path / "out" / "second", tmp_path / "out" / augmented[1].name)
     assert RobustnessTestSet.read(tmp_path / "out" / "second").utterances == RobustnessTestSet.read(second).utterances
+
+
+def test_the_original_may_be_the_registered_dataset_augment_read(tmp_path):
+    from textattack_semparse.augmentation.dataset_files import dataset_file
+    from textattack_semparse.datasets.text2sql import fill_placeholders
+
+    entries = json.loads(dataset_file("geo-mini-question-train").path.read_text(encoding="utf-8"))
+    added = []
+    for entry in entries[:3]:  # one rewrite of the first training sentence of each, as augment adds it
+        sentence = next(s for s in entry["sentences"] if s["question-split"] == "train")
+        entry["sentences"].append(dict(sentence, text="please tell me " + sentence["text"]))
+        added.append((fill_placeholders(sentence["text"], sentence["variables"]), "please tell me " + fill_placeholders(sentence["text"], sentence["variables"])))
+    augmented = tmp_path / "geo-mini-augmented.json"
+    augmented.write_text(json.dumps(entries, indent=4), encoding="utf-8")
+    exported = export(tmp_path, augmented, original="geo-mini-question-train")
+    pairs = [json.loads(line) for line in (exported / "pairs.jsonl").read_text().splitlines()]
+    assert sorted((pair["original"], pair["rewrite"]) for pair in pairs) == sorted(added)
+
+
+def test_a_source_moved_after_the_export_is_named(tmp_path):
+    from textattack_semparse.errors import DatasetError
+
+    source = tmp_path / "test-set"
+    geo_test_set(source)
+    exported = export(tmp_path, source)
+    files = annotate(exported, tmp_path, lambda item: "keep")
+    source.rename(tmp_path / "moved")
+    with pytest.raises(DatasetError, match="a source of this export, no longer exists; restore it"):
+        import_(exported, files, tmp_path / "out")
+    assert not (tmp_path / "out").exists()

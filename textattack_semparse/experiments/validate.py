@@ -323,6 +323,11 @@ def _reopened(record: SourceRecord) -> RewriteSource:
     """The source an export's key records, checked to be unchanged since the export."""
     from textattack_semparse.validation.sources import open_source
 
+    for path in (record.path, record.details.get("original")):
+        if path is not None and not Path(path).exists():
+            raise DatasetError(
+                f"{path!r}, a source of this export, no longer exists; restore it where it was exported from."
+            )
     source = open_source(record.path, original=record.details.get("original"))
     if source.kind != record.kind or source.digest() != record.digest:
         raise DatasetError(

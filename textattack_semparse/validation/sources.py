@@ -34,7 +34,7 @@ from textattack_semparse.validation.augmentation_source import (
     AugmentationSource,
 )
 from textattack_semparse.validation.rewrite_source import RewriteSource
-from textattack_semparse.validation.test_set_source import ICL_RUN, TEST_SET, TestSetSource
+from textattack_semparse.validation.robustness_source import ICL_RUN, TEST_SET, RobustnessSource
 
 KINDS = {
     TEST_SET: "a robustness test set (the --output-dir of robustness build or run: manifest.json)",
@@ -78,7 +78,7 @@ def open_source(path: str | os.PathLike[str], *, original: str | os.PathLike[str
         raise DatasetError(f"Source {str(path)!r} does not exist; pass {_accepted()}.")
     kind = source_kind(path)
     if kind in (TEST_SET, ICL_RUN):
-        return TestSetSource(path, kind=kind)
+        return RobustnessSource(path, kind=kind)
     if kind in (ATTACK_RUN, ATTACK_LOG):
         return AttackLogSource(path)
     if kind == AUGMENTATION:

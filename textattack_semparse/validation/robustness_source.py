@@ -15,7 +15,7 @@ from textattack_semparse.validation.rewrite_source import Location, Rewrite, Rew
 TEST_SET, ICL_RUN = "robustness-test-set", "icl-run"
 
 
-class TestSetSource(RewriteSource):
+class RobustnessSource(RewriteSource):
     """A robustness test set in ``path`` (``kind`` :data:`TEST_SET`), or the test set of the ICL
     study in ``path`` (``kind`` :data:`ICL_RUN`: in ``path/test_set``).
 
@@ -24,8 +24,6 @@ class TestSetSource(RewriteSource):
     ``textattack-semparse icl --output-dir OUTPUT`` takes it); a perturbation left without a
     rewrite is listed under the manifest's ``skipped``.
     """
-
-    __test__ = False  # not a pytest test class, despite its name
 
     def __init__(self, path: Path, *, kind: str = TEST_SET) -> None:
         self.path = path

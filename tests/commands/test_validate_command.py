@@ -104,6 +104,14 @@ def test_an_existing_output_needs_overwrite(exported, tmp_path):
     assert json.loads((tmp_path / "out" / "validation.json").read_text())["rule"] == "unanimous"
 
 
+def test_the_output_may_not_replace_a_source_or_the_export(exported, tmp_path):
+    files = annotate(exported, tmp_path, lambda item: "keep")
+    for target in (tmp_path / "test-set", exported, tmp_path):
+        line = refused(cli("import", exported, *files, "--output-dir", target, "--overwrite"), "import")
+        assert "which the import reads; write the validated copy to a new directory" in line
+    assert (tmp_path / "test-set" / "manifest.json").is_file() and (exported / "key.json").is_file()
+
+
 def test_a_platform_file_needs_its_columns(exported, tmp_path):
     item = json.loads((exported / "items.jsonl").read_text().splitlines()[0])["item_id"]
     results = tmp_path / "Batch_1_batch_results.csv"

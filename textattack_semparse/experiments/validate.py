@@ -273,6 +273,12 @@ def import_judgments(config: ImportConfig, context: RunContext | None = None) ->
         if item.item_id in labels
     }
     sources = [_reopened(record) for record in key.sources]
+    for read in [Path(config.export_dir), *(source.path for source in sources)]:
+        if read.resolve().is_relative_to(output.resolve()):
+            raise ConfigurationError(
+                f"--output-dir {str(output)!r} holds {str(read)!r}, which the import reads; write the validated "
+                "copy to a new directory."
+            )
     kept_locations: list[set[Location]] = [set() for _ in sources]
     for item in key.items:
         decision = decisions.get(item.item_id)

@@ -273,7 +273,8 @@ def import_judgments(config: ImportConfig, context: RunContext | None = None) ->
         if item.item_id in labels
     }
     sources = [_reopened(record) for record in key.sources]
-    for read in [Path(config.export_dir), *(source.path for source in sources)]:
+    originals = [Path(source.details["original"]) for source in sources if "original" in source.details]
+    for read in [Path(config.export_dir), *(source.path for source in sources), *originals]:
         if read.resolve().is_relative_to(output.resolve()):
             raise ConfigurationError(
                 f"--output-dir {str(output)!r} holds {str(read)!r}, which the import reads; write the validated "

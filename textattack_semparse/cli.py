@@ -37,6 +37,7 @@ COMMAND_MODULES = (
     "train_command",
     "icl_command",
     "report_command",
+    "validate_command",
 )
 """Modules of :mod:`textattack_semparse.commands`, each with ``register(subparsers)``."""
 

@@ -2,37 +2,9 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-
-from tools.browser import chromium_or_reason
-
-# --- Browser fixtures: headless Chromium (tools/browser.py) and where its artifacts are kept ---
-
-REPOSITORY = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="session")
-def chromium() -> Path:
-    """Debian's Chromium (installed first when missing and possible), or a skip naming the fix."""
-    executable, reason = chromium_or_reason()
-    if executable is None:
-        pytest.skip(f"headless Chromium unavailable: {reason}")
-    return executable
-
-
-@pytest.fixture(scope="session")
-def artifacts_dir() -> Path:
-    """Where browser tests leave screenshots and pages for a person (or a CI run) to look at:
-    ``$TEST_ARTIFACTS_DIR``, else ``test-artifacts/`` at the repository's root."""
-    directory = Path(os.environ.get("TEST_ARTIFACTS_DIR") or REPOSITORY / "test-artifacts")
-    directory.mkdir(parents=True, exist_ok=True)
-    return directory
-
-
-# --- end of the browser fixtures ---
 
 # --- Runs of the report tests: real CLI runs on the embedded geo-mini, made once per session ---
 

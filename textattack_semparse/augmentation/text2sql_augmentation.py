@@ -149,9 +149,15 @@ def augment_text2sql(
         added += len(new)
         if sentences:
             output_entries.append({**entry, "sentences": sentences})
-    text = json.dumps(output_entries, indent=4, ensure_ascii=False) + "\n"
-    output_json.write_text(text, encoding="utf-8", newline=line_ending(input_json))
+    write_text2sql_entries(output_json, output_entries, newline=line_ending(input_json))
     return AugmentationCounts(written=written, added=added, rejected=rejected)
+
+
+def write_text2sql_entries(path: Path, entries: list[Any], *, newline: str) -> None:
+    """Write text2sql-data ``entries`` as the augmented files are written: 4-space indentation
+    (the text2sql-data layout), non-ASCII kept, lines ending in ``newline``."""
+    text = json.dumps(entries, indent=4, ensure_ascii=False) + "\n"
+    path.write_text(text, encoding="utf-8", newline=newline)
 
 
 def text2sql_items(

@@ -19,6 +19,7 @@ module                        workflow
 ``test_suite``                distilled test suites (Zhong et al. 2020)
 ``train``                     a parser trained from scratch, with the papers' defences
 ``report``                    one report of several runs
+``validate``                  people's judgments of rewrites: export, import, judge, agreement
 ============================  ==========================================================
 
 Nothing here is imported with the package: ``textattack-semparse --help`` stays fast.

@@ -44,7 +44,7 @@ from textattack_semparse.llm.icl_grid import (
     default_test_perturbations,
     expand_grid,
 )
-from textattack_semparse.llm.icl_results import CellResult, ICLStudy, demonstration_diversity
+from textattack_semparse.llm.icl_results import ICL_TEST_SET_DIR, CellResult, ICLStudy, demonstration_diversity
 from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet
 from textattack_semparse.robustness.selection_settings import DEFAULT_SETTING, check_setting
 from textattack_semparse.runs.journal import Journal
@@ -53,7 +53,6 @@ from textattack_semparse.runs.run_directory import RUN_FILE, atomic_write_text
 from textattack_semparse.runs.seeding import DEFAULT_SEED
 
 COMMAND = "icl"
-TEST_SET_DIR = "test_set"
 CELLS_JOURNAL = "cells"
 """The journal of finished cells: ``cells.jsonl`` in the output directory."""
 JSON_FILE, CSV_FILE, PLOT_FILE = "icl.json", "icl.csv", "icl.png"
@@ -160,7 +159,7 @@ def run_study(config: ICLConfig, context: RunContext) -> ICLStudy:
         _victim(cell.victim_name(config.model, config.seed), config.dataset)  # fails before anything is written
     parameters = config.parameters()
     directory = context.open_directory(output, COMMAND, {"model": config.model, "dataset": config.dataset, **parameters})
-    test_set = _test_set(output / TEST_SET_DIR, config, perturbations)
+    test_set = _test_set(output / ICL_TEST_SET_DIR, config, perturbations)
     count = len(test_set.originals)
     context.say(f"Test set: {count} original{'' if count == 1 else 's'}, perturbed by {', '.join(test_set.perturbations)}")
     for name, reason in test_set.skipped.items():

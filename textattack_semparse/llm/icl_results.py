@@ -22,6 +22,8 @@ from textattack_semparse.runs.run_directory import atomic_write_text
 from textattack_semparse.victims.llm.response_cache import CacheCounts
 from textattack_semparse.victims.llm_victim_name import parse_llm_victim_name
 
+ICL_TEST_SET_DIR = "test_set"
+"""Where an ICL study's directory (:mod:`textattack_semparse.experiments.icl`) keeps its robustness test set."""
 CELL_FORMAT = "textattack-semparse icl cell"
 RESULT_FORMAT = "textattack-semparse icl result"
 

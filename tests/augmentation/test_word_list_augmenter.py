@@ -81,7 +81,15 @@ def test_every_output_is_a_candidate_of_the_transformation(transformation: objec
 @pytest.mark.parametrize("operation", ["random-deletion", "random-swap"])
 def test_real_geoquery_properties(geo_items: list[tuple[str, tuple[str, ...]]], operation: str) -> None:
     augment = protecting_literals(
-        build_augmenter("semparse-mda", pct_words_to_swap=0.1, transformations_per_example=2, seed=0, perturbations=[operation])
+        # No meaning judge: the operation's own outputs (a judge may stop TextAttack's steps early).
+        build_augmenter(
+            "semparse-mda",
+            pct_words_to_swap=0.1,
+            transformations_per_example=2,
+            seed=0,
+            judges=(),
+            perturbations=[operation],
+        )
     )
     outputs = protected = 0
     for question, literals in geo_items:

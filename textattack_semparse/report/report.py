@@ -202,6 +202,8 @@ def _tables(sources: Sequence[ReportSource], labels: dict[str, str]) -> list[Tab
     for source in sources:
         if source.kind == ROBUSTNESS and source.robustness is not None and source.has_tables:
             tables.append(_robut_table(source.id, source.robustness, labels[source.id]))
+        if source.kind == ROBUSTNESS and source.robustness is not None and source.robustness.test_set.get("judge"):
+            tables.append(_judge_table(source.id, source.robustness, labels[source.id]))
     attacks = {
         source.id: source.attack
         for source in sources
@@ -284,6 +286,45 @@ def _robut_table(source_id: str, report: RobustnessReport, label: str) -> Table:
         "examples among those whose original is correct), in % (Zhao et al. 2023).",
         tuple(columns),
         tuple(Row(source_id, str(row[0]), tuple(row[1:]), kind="perturbation") for row in report.robut_rows()),
+    )
+
+
+def _judge_table(source_id: str, report: RobustnessReport, label: str) -> Table:
+    """Per perturbation of a judged test set: coverage, the candidate rewrites the meaning judge
+    saw, the share it kept, and one rejection with the judge's reason."""
+    from textattack_semparse.judges.judgement import JudgeTally
+
+    test_set = report.test_set
+    coverage = test_set.get("coverage") or {}
+    rows = []
+    for name, record in (test_set.get("judged") or {}).items():
+        tally = JudgeTally.from_json(record, f"{label}: judged of {name!r}")
+        acceptance = None if tally.acceptance is None else 100 * tally.acceptance
+        share = coverage.get(name)
+        example = "" if not tally.examples else "{!r} → {!r}: {}".format(*tally.examples[0])
+        rows.append(
+            Row(
+                source_id,
+                name,
+                (None if share is None else 100 * share, tally.judged, tally.rejected, acceptance, example),
+                kind="perturbation",
+            )
+        )
+    return Table(
+        f"judge-{source_id}",
+        f"Meaning judge {test_set['judge']!r}: {label}",
+        "Coverage (% of the originals with a rewrite), the distinct candidate rewrites the judge saw, those it "
+        "rejected as asking another question, the share it kept (%), and a rejection with its reason. The papers "
+        "had people do this step (Huang et al. 2021: two of three crowd workers; Zhuo et al. 2023: experts); "
+        "`textattack-semparse validate` runs it.",
+        (
+            Column("coverage", "coverage (%)"),
+            Column("judged", "candidates"),
+            Column("rejected", "rejected"),
+            Column("kept", "kept (%)"),
+            Column("example", "e.g. rejected"),
+        ),
+        tuple(rows),
     )
 
 

@@ -273,6 +273,9 @@ def _report(
             "seed": test_set.seed,
             "skipped": dict(test_set.skipped),
             "left_out": {name: dict(counts) for name, counts in test_set.left_out.items()},
+            "coverage": test_set.coverage(),
+            "judge": test_set.judge,
+            "judged": {name: tally.to_json() for name, tally in test_set.judged.items()},
         },
         notes=notes,
     )

@@ -146,6 +146,15 @@ class RobustnessTestSet:
             name: sorted(set(every) - {item.example_id for item in items}) for name, items in self.utterances.items()
         }
 
+    def coverage(self) -> dict[str, float | None]:
+        """Perturbation -> the share of the originals that got at least one utterance (``None``
+        without originals): what a meaning judge costs a perturbation, beside what it rejected."""
+        total = len(self.originals)
+        return {
+            name: len({item.example_id for item in items}) / total if total else None
+            for name, items in self.utterances.items()
+        }
+
     def unperturbed_examples(self) -> list[int]:
         """Ids of the examples no perturbation applied to."""
         perturbed = {item.example_id for items in self.utterances.values() for item in items}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import sqlite3
 from pathlib import Path
 
@@ -256,9 +255,3 @@ def test_geoquery_gold_matches_itself_on_real_database(data_dir):
     wrong = gold.replace("MAX", "MIN")
     outcome = execution_match(wrong, gold, database)
     assert not outcome.match and 0.0 < outcome.distance < 0.1
-
-
-def test_docstring_examples_run():
-    results = doctest.testmod(execution_module)
-    assert results.attempted > 0 and results.failed == 0
-

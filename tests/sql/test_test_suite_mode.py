@@ -7,15 +7,12 @@ on a small real SQLite database and is checked against the classical mode too.
 
 from __future__ import annotations
 
-import doctest
 import sqlite3
 from pathlib import Path
 
 import pytest
 
 from textattack_semparse.errors import DatasetError
-from textattack_semparse.sql import denotation as denotation_module
-from textattack_semparse.sql import suite_preparation as suite_preparation_module
 from textattack_semparse.sql.denotation import denotations_match_test_suite, query_is_ordered_test_suite
 from textattack_semparse.sql.execution import execution_match
 from textattack_semparse.sql.execution_result import ExecutionResult
@@ -313,12 +310,6 @@ def test_prepare_applies_every_rewrite():
     assert prepare_for_test_suite("SELECT DISTINCT a FROM t WHERE b > = 1; DROP TABLE t") == (
         "SELECT  a FROM t WHERE b >= 1;"
     )
-
-
-def test_docstring_examples_run():
-    for module in (suite_preparation_module, denotation_module):
-        results = doctest.testmod(module)
-        assert results.attempted > 0 and results.failed == 0
 
 
 def test_remove_distinct_finds_the_keyword_spelled_with_a_dotless_i():

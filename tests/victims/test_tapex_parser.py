@@ -4,7 +4,6 @@ device and precision choice, OmniTab as the same architecture."""
 
 from __future__ import annotations
 
-import doctest
 import json
 import pickle
 
@@ -114,7 +113,3 @@ def test_device_is_cpu_here_and_cuda_half_precision_when_cuda_is_present(monkeyp
     on_gpu = TapexParser(device=None)
     assert on_gpu.device == "cuda" and on_gpu.dtype == torch.float16
     assert TapexParser(device=None, half_precision=False).dtype == torch.float32
-
-
-def test_docstring_examples_run():
-    assert doctest.testmod(tapex_parser).failed == 0

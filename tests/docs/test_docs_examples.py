@@ -19,13 +19,20 @@ Which blocks run (the rule; the parsing is in ``tests/docs/doc_blocks.py``):
 4. ``<!-- docs-test: slow -->`` marks a block that runs but takes more than about 20 s; it gets
    ``@pytest.mark.slow`` and still runs by default.
 
-How a block runs: in a fresh subprocess (``python example.py`` with this interpreter, or
-``bash -euo pipefail example.sh`` with this interpreter's ``bin`` first on ``PATH``, so ``python``,
-``textattack`` and ``textattack-semparse`` are the ones under test), in its own temporary directory
-(files it writes never land in the repository), with the Hugging Face hub offline and
-``SEMPARSE_DATA_DIR`` unset (so benchmarks resolve to the embedded geo-mini), and a time limit
-(``DOCS_TEST_TIMEOUT``, default 300 s). It must exit 0. Every process start pays for
-``import textattack`` (about 9 s), so the selected blocks are started ahead of their tests,
+How a block runs: in its own process (``python example.py``, or ``bash -euo pipefail example.sh``
+with this interpreter's ``bin`` on ``PATH``, so ``python``, ``textattack`` and ``textattack-semparse``
+are the ones under test), in its own temporary directory (files it writes never land in the
+repository), with the Hugging Face hub offline and ``SEMPARSE_DATA_DIR`` unset (so benchmarks resolve
+to the embedded geo-mini), and a time limit (``DOCS_TEST_TIMEOUT``, default 300 s; at the limit the
+block's process group is killed). It must exit 0.
+
+A fresh interpreter pays for ``import textattack`` (about 9 s) at every start, so ``python`` and the two
+console scripts are launchers of a preloaded interpreter (``tests/fork_server.py``): each command runs
+the real program in a child forked from it, with the command's own arguments, working directory,
+environment and standard streams, in its own process group. A command whose environment differs in
+a variable read at import time (a block that exports ``TEXTATTACK_SEMPARSE_CACHE``), or that passes
+``python`` an option such as ``-I``, runs in a fresh interpreter instead, and so does every command
+when ``SEMPARSE_TESTS_FRESH_INTERPRETER`` is set. The selected blocks are started ahead of their tests,
 ``DOCS_TEST_WORKERS`` at a time (default: 2, at most the CPU count; ``OMP_NUM_THREADS=1`` unless set);
 each test waits for its own. ``-m "not slow"`` leaves out the blocks marked slow.
 """
@@ -47,6 +54,7 @@ from pathlib import Path
 import pytest
 
 from tests.docs.doc_blocks import REPO_ROOT, CodeBlock, all_code_blocks
+from tests.fork_server import FRESH_VARIABLE, ForkServer
 
 BLOCKS = all_code_blocks()
 RUNNABLE = [block for block in BLOCKS if block.runnable]
@@ -68,8 +76,9 @@ README_ATTACK_SECTION = "Compose the attack in Python"
 README_ATTACK_SUMMARY = re.compile(r"successful attacks: (\d+) of (\d+)")
 
 
-def offline_environment() -> dict[str, str]:
-    """The environment of a docs example: offline hub, no real-data directory, this venv first on PATH."""
+def offline_environment(launchers: Path | None = None) -> dict[str, str]:
+    """The environment of a docs example: offline hub, no real-data directory, the preloaded
+    interpreter's ``launchers`` (if any), then this venv, first on PATH."""
     environment = {key: value for key, value in os.environ.items() if key != "SEMPARSE_DATA_DIR"}
     environment.update(
         HF_HUB_OFFLINE="1",
@@ -77,7 +86,7 @@ def offline_environment() -> dict[str, str]:
         HF_DATASETS_OFFLINE="1",
         TOKENIZERS_PARALLELISM="false",
         MPLBACKEND="Agg",
-        PATH=os.pathsep.join([str(VENV_BIN), os.environ.get("PATH", "")]),
+        PATH=os.pathsep.join([*([str(launchers)] if launchers else []), str(VENV_BIN), os.environ.get("PATH", "")]),
     )
     # Examples run side by side on few cores; one BLAS/OpenMP thread each avoids oversubscription.
     environment.setdefault("OMP_NUM_THREADS", "1")
@@ -103,10 +112,12 @@ class Outcome:
 
 
 class BlockRunner:
-    """Runs blocks in subprocesses, ``workers`` at a time, each once per session."""
+    """Runs blocks in subprocesses, ``workers`` at a time, each once per session; ``python`` and
+    the console scripts through ``server``'s launchers when it is given."""
 
-    def __init__(self, root: Path, workers: int) -> None:
+    def __init__(self, root: Path, workers: int, server: ForkServer | None = None) -> None:
         self._root = root
+        self._launchers = server.bin_dir if server is not None else None
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="docs-example")
         self._futures: dict[str, Future[Outcome]] = {}
         self._processes: set[subprocess.Popen[str]] = set()
@@ -127,7 +138,7 @@ class BlockRunner:
         workdir.mkdir(parents=True, exist_ok=True)
         if block.kind == "python":
             (workdir / "example.py").write_text(block.code, encoding="utf-8")
-            command = [sys.executable, "example.py"]
+            command = [str(self._launchers / "python") if self._launchers else sys.executable, "example.py"]
         else:
             (workdir / "example.sh").write_text(block.shell_script(), encoding="utf-8")
             command = ["bash", "-euo", "pipefail", "example.sh"]
@@ -138,7 +149,7 @@ class BlockRunner:
             process = subprocess.Popen(
                 command,
                 cwd=workdir,
-                env=offline_environment(),
+                env=offline_environment(self._launchers),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -187,7 +198,13 @@ def _param(block: CodeBlock):  # noqa: ANN202 (a pytest ParameterSet)
 
 @pytest.fixture(scope="module")
 def docs_runner(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BlockRunner]:
-    runner = BlockRunner(tmp_path_factory.mktemp("docs-examples"), WORKERS)
+    server = None
+    if not os.environ.get(FRESH_VARIABLE):
+        server = ForkServer(tmp_path_factory.mktemp("docs-fork-server"), offline_environment())
+        if not server.start():
+            server.stop()
+            server = None
+    runner = BlockRunner(tmp_path_factory.mktemp("docs-examples"), WORKERS, server)
     # Start every selected, unskipped block now, in test order, so the workers run ahead of the tests.
     for item in request.session.items:
         callspec = getattr(item, "callspec", None)
@@ -196,6 +213,8 @@ def docs_runner(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPat
                 runner.submit(callspec.params["block"])
     yield runner
     runner.close()
+    if server is not None:
+        server.stop()
 
 
 def _without_comments(block: CodeBlock) -> str:

@@ -20,8 +20,8 @@ A command runs in a fresh interpreter instead (the launcher ``exec``s the real p
 forked child could behave differently from one:
 
 * its environment differs from the server's in a variable read at import time, i.e. any but
-  :data:`RUN_TIME_VARIABLES` (``PYTHONPATH``, ``HOME``, ``OMP_NUM_THREADS``, the plugin's cache
-  directory, ...); a variable the preloaded imports set (TextAttack sets
+  :data:`RUN_TIME_VARIABLES` and :data:`REPLAYED_VARIABLES` (``PYTHONPATH``, ``HOME``,
+  ``OMP_NUM_THREADS``, ...); a variable the preloaded imports set (TextAttack sets
   ``TOKENIZERS_PARALLELISM=True``, torch ``KMP_*``) may hold the value they set, since a fresh
   interpreter's imports set it too;
 * it sets :data:`FRESH_VARIABLE` (``SEMPARSE_TESTS_FRESH_INTERPRETER=1 make test`` runs every
@@ -62,6 +62,10 @@ RUN_TIME_VARIABLES = frozenset(
 """Variables a command may set differently from the server: read only while running (the data
 directories by ``textattack_semparse.datasets.data_dir`` at each call, ``PATH`` by subprocess
 calls) or bookkeeping of the shell and of pytest. Any other difference runs the command fresh."""
+
+REPLAYED_VARIABLES = ("TEXTATTACK_SEMPARSE_CACHE",)
+"""Variables read at import time whose effect a child replays (:func:`_replay_cache_import`) when
+its value differs from the server's, instead of running fresh."""
 
 PRELOAD = (
     "textattack",  # torch, transformers, nltk, ...; through the import hook, the plugin's shim and registry
@@ -299,7 +303,7 @@ class _Server:
             return "standard streams missing"
         differing = sorted(
             key
-            for key in (environment.keys() | self.base_environment.keys()) - RUN_TIME_VARIABLES
+            for key in (environment.keys() | self.base_environment.keys()) - RUN_TIME_VARIABLES - set(REPLAYED_VARIABLES)
             if environment.get(key) != self.base_environment.get(key)
             and not (key in self.import_effects and environment.get(key) == self.import_effects[key])
         )
@@ -437,6 +441,8 @@ def _run_child(request: dict, descriptors: list[int], import_effects: dict[str, 
         for descriptor in descriptors:
             os.close(descriptor)
         os.chdir(request["cwd"])
+        replay = [variable for variable in REPLAYED_VARIABLES if request["environment"].get(variable) != os.environ.get(variable)]
+        server_cache = _plugin_cache_dir()
         os.environ.clear()
         os.environ.update(request["environment"])
         for key, value in import_effects.items():  # as this process's own imports would have
@@ -445,6 +451,8 @@ def _run_child(request: dict, descriptors: list[int], import_effects: dict[str, 
             else:
                 os.environ[key] = value
         importlib.invalidate_caches()  # see modules written since the server listed their folders
+        if "TEXTATTACK_SEMPARSE_CACHE" in replay:
+            _replay_cache_import(server_cache)
         if "numpy" in sys.modules:
             sys.modules["numpy"].random.seed()  # a fresh interpreter seeds it from the OS
         code = _run(request, venv_bin)
@@ -452,6 +460,28 @@ def _run_child(request: dict, descriptors: list[int], import_effects: dict[str, 
         _print_uncaught(error)
     finally:
         os._exit(_shut_down(code))
+
+
+def _plugin_cache_dir() -> Path:
+    from textattack_semparse.cache import cache_dir
+
+    return cache_dir()
+
+
+def _replay_cache_import(server_cache: Path) -> None:
+    """Do with this child's ``TEXTATTACK_SEMPARSE_CACHE`` what importing TextAttack did with the
+    server's: the plugin's import hook (``_textattack_shim.before_import``), when NLTK's own
+    search path lacks the English stopwords, puts its cache's ``nltk_data`` on ``nltk.data.path``,
+    writing the list there first if needed. The plugin reads the variable nowhere else at import
+    time (``cache_dir()`` is called inside functions only)."""
+    import nltk.data
+
+    from textattack_semparse import _textattack_shim
+
+    server_folder = str(server_cache / "nltk_data")
+    if server_folder in nltk.data.path:
+        nltk.data.path.remove(server_folder)
+    _textattack_shim.before_import()
 
 
 def _run(request: dict, venv_bin: str) -> int:

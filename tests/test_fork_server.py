@@ -77,6 +77,20 @@ def test_an_environment_read_at_import_time_gets_a_fresh_interpreter(server: For
     assert run_command(*probe, env={"SEMPARSE_DATA_DIR": ""}).stdout == "True\n"  # read at run time only
 
 
+def test_a_cache_directory_of_its_own_is_provisioned_as_by_a_fresh_interpreter(server: ForkServer, tmp_path: Path) -> None:
+    # The plugin's import hook puts NLTK's stopwords in TEXTATTACK_SEMPARSE_CACHE when NLTK lacks them;
+    # a forked child replays that with its own cache directory.
+    code = "import os, textattack, nltk.data; print([p.replace(os.environ['TEXTATTACK_SEMPARSE_CACHE'], '$C') for p in nltk.data.path])"
+    outputs, files = [], []
+    for fresh in (False, True):
+        cache = tmp_path / f"cache-{fresh}"
+        done = run_command("python", "-c", code, env={"TEXTATTACK_SEMPARSE_CACHE": str(cache)}, fresh=fresh)
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout)
+        files.append(sorted(path.relative_to(cache).as_posix() for path in cache.rglob("*")))
+    assert outputs[0] == outputs[1] and files[0] == files[1]
+
+
 def test_killing_the_launcher_kills_the_command(server: ForkServer, tmp_path: Path) -> None:
     pid_file = tmp_path / "pid"
     code = f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(600)"

@@ -19,11 +19,14 @@ SIGKILLs every child it still runs.
 A command runs in a fresh interpreter instead (the launcher ``exec``s the real program) when a
 forked child could behave differently from one:
 
-* its environment differs from the server's in a variable read at import time, i.e. any but
-  :data:`RUN_TIME_VARIABLES` and :data:`REPLAYED_VARIABLES` (``PYTHONPATH``, ``HOME``,
-  ``OMP_NUM_THREADS``, ...); a variable the preloaded imports set (TextAttack sets
-  ``TOKENIZERS_PARALLELISM=True``, torch ``KMP_*``) may hold the value they set, since a fresh
-  interpreter's imports set it too;
+* its environment differs from the server's in a variable that was read before the fork: one
+  the preloaded imports read from ``os.environ`` (the server records them: ``HF_HUB_OFFLINE``,
+  ``HOME``, ``MPLBACKEND``, ...) or one of :data:`NATIVE_PREFIXES`, read by the interpreter's
+  start-up or by native libraries (``PYTHONPATH``, ``OMP_NUM_THREADS``, ...), but for
+  :data:`RUN_TIME_VARIABLES` and :data:`REPLAYED_VARIABLES`. A variable no preloaded module read
+  (``RAY_ADDRESS``: Ray is not preloaded) is read by the child as by a fresh interpreter; a
+  variable the preloaded imports set (TextAttack sets ``TOKENIZERS_PARALLELISM=True``, torch
+  ``KMP_*``) may hold the value they set, since a fresh interpreter's imports set it too;
 * it sets :data:`FRESH_VARIABLE` (``SEMPARSE_TESTS_FRESH_INTERPRETER=1 make test`` runs every
   command the old way);
 * ``python`` gets an option other than ``-c``/``-m``, or no program (``-I``, ``-X ...``, ``-u``,
@@ -40,6 +43,7 @@ imports nothing of ``tests`` and the launchers (``python -I -S``) start in milli
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
@@ -50,7 +54,7 @@ import struct
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 FRESH_VARIABLE = "SEMPARSE_TESTS_FRESH_INTERPRETER"
@@ -62,6 +66,19 @@ RUN_TIME_VARIABLES = frozenset(
 """Variables a command may set differently from the server: read only while running (the data
 directories by ``textattack_semparse.datasets.data_dir`` at each call, ``PATH`` by subprocess
 calls) or bookkeeping of the shell and of pytest. Any other difference runs the command fresh."""
+
+NATIVE_PREFIXES = (
+    "PYTHON", "LANG", "LC_", "TZ", "HOME", "LD_", "MALLOC_", "OMP_", "KMP_", "GOMP_", "MKL_", "OPENBLAS_",
+    "GOTO", "BLIS_", "NUMEXPR_", "TORCH", "PYTORCH_", "CUDA", "ARROW_", "JE_", "TQDM_", "FSSPEC_",
+)  # fmt: skip
+"""Variables read before the fork but not through ``os.environ`` of a preloaded module: by the
+interpreter's start-up (``PYTHON*``, locale, ``HOME`` for the user site), by native libraries
+with ``getenv`` (OpenMP, BLAS, torch, Arrow, jemalloc), or by scanning the environment for a
+prefix (tqdm's ``TQDM_*``, fsspec's ``FSSPEC_*``; :func:`_recording_reads` names the scanners)."""
+
+ENVIRONMENT_SCANNERS = ("/tqdm/utils.py", "/fsspec/config.py")
+"""Modules known to iterate ``os.environ`` at import (for their prefix in :data:`NATIVE_PREFIXES`);
+another module doing so makes every variable count as read."""
 
 REPLAYED_VARIABLES = ("TEXTATTACK_SEMPARSE_CACHE",)
 """Variables read at import time whose effect a child replays (:func:`_replay_cache_import`) when
@@ -223,12 +240,14 @@ class _Server:
         venv_bin: str,
         base_environment: dict[str, str],
         import_effects: dict[str, str | None],
+        import_reads: frozenset[str] | None,
         listener: socket.socket,
     ) -> None:
         self.socket_path = socket_path
         self.venv_bin = venv_bin
         self.base_environment = base_environment  # before the preloaded imports
         self.import_effects = import_effects  # what they changed in os.environ (None: removed)
+        self.import_reads = import_reads  # what they read from it (None: possibly everything)
         self.listener = listener
         self.selector = selectors.DefaultSelector()
         self.children: dict[int, socket.socket] = {}  # pid -> its launcher's connection
@@ -306,6 +325,7 @@ class _Server:
             for key in (environment.keys() | self.base_environment.keys()) - RUN_TIME_VARIABLES - set(REPLAYED_VARIABLES)
             if environment.get(key) != self.base_environment.get(key)
             and not (key in self.import_effects and environment.get(key) == self.import_effects[key])
+            and (self.import_reads is None or key in self.import_reads or key.startswith(NATIVE_PREFIXES))
         )
         if differing:
             return f"environment differs in {', '.join(differing)}"
@@ -393,14 +413,18 @@ def serve(socket_path: str) -> None:
     sys.path[0] = venv_bin  # as for a console script; not this file's folder (``tests``)
     base_environment = dict(os.environ)
     started = time.monotonic()
-    for module in PRELOAD:
-        importlib.import_module(module)
+    with _recording_reads() as reads:
+        for module in PRELOAD:
+            importlib.import_module(module)
+    import_reads = None if reads.unknown_scanners else frozenset(reads.keys)
     import_effects = {
         key: os.environ.get(key)
         for key in os.environ.keys() | base_environment.keys()
         if os.environ.get(key) != base_environment.get(key)
     }
     _log(f"preloaded {', '.join(PRELOAD)} in {time.monotonic() - started:.1f} s; they set {import_effects}")
+    if import_reads is None:
+        _log(f"os.environ was scanned at import by {reads.unknown_scanners}: every variable counts as read")
     unsafe = _fork_unsafe()
     if unsafe is not None:
         _log(f"refusing to fork ({unsafe}): every command runs fresh")
@@ -409,7 +433,41 @@ def serve(socket_path: str) -> None:
     listener.bind(socket_path + ".tmp")
     listener.listen(64)
     os.rename(socket_path + ".tmp", socket_path)  # the socket appears when it accepts
-    _Server(socket_path, venv_bin, base_environment, import_effects, listener).serve()
+    _Server(socket_path, venv_bin, base_environment, import_effects, import_reads, listener).serve()
+
+
+class _Reads:
+    def __init__(self) -> None:
+        self.keys: set[str] = set()
+        self.unknown_scanners: list[str] = []
+
+
+@contextlib.contextmanager
+def _recording_reads() -> Iterator[_Reads]:
+    """Record the variables read through ``os.environ`` (``os.getenv`` included) meanwhile, and
+    who iterated over it other than :data:`ENVIRONMENT_SCANNERS`."""
+    reads = _Reads()
+    environ_class = type(os.environ)
+    getitem, iterate = environ_class.__getitem__, environ_class.__iter__
+
+    def recording_getitem(self: os._Environ[str], key: str) -> str:
+        reads.keys.add(key)
+        return getitem(self, key)
+
+    def recording_iter(self: os._Environ[str]) -> Iterator[str]:
+        frame = sys._getframe(1)
+        while frame is not None and frame.f_code.co_filename.startswith("<frozen"):
+            frame = frame.f_back
+        caller = frame.f_code.co_filename if frame is not None else "?"
+        if not caller.endswith(ENVIRONMENT_SCANNERS):
+            reads.unknown_scanners.append(caller)
+        return iterate(self)
+
+    environ_class.__getitem__, environ_class.__iter__ = recording_getitem, recording_iter
+    try:
+        yield reads
+    finally:
+        environ_class.__getitem__, environ_class.__iter__ = getitem, iterate
 
 
 # ---------------------------------------------------------------------------------------------

@@ -70,11 +70,13 @@ def test_commands_share_no_state(server: ForkServer) -> None:
     assert first.returncode == 0 and second.stdout == "None False\n"
 
 
-def test_an_environment_read_at_import_time_gets_a_fresh_interpreter(server: ForkServer) -> None:
+def test_an_environment_read_before_the_fork_gets_a_fresh_interpreter(server: ForkServer) -> None:
     probe = ("python", "-c", "import sys; print('torch' in sys.modules)")
     assert run_command(*probe).stdout == "True\n"  # forked from the preloaded interpreter
-    assert run_command(*probe, env={"OMP_NUM_THREADS": "1"}).stdout == "False\n"  # fresh
+    assert run_command(*probe, env={"OMP_NUM_THREADS": "1"}).stdout == "False\n"  # read by OpenMP: fresh
+    assert run_command(*probe, env={"HF_HUB_OFFLINE": "0"}).stdout == "False\n"  # read by huggingface_hub's import
     assert run_command(*probe, env={"SEMPARSE_DATA_DIR": ""}).stdout == "True\n"  # read at run time only
+    assert run_command(*probe, env={"RAY_ADDRESS": "local"}).stdout == "True\n"  # read by Ray, not preloaded
 
 
 def test_a_cache_directory_of_its_own_is_provisioned_as_by_a_fresh_interpreter(server: ForkServer, tmp_path: Path) -> None:

@@ -80,9 +80,9 @@ ENVIRONMENT_SCANNERS = ("/tqdm/utils.py", "/fsspec/config.py")
 """Modules known to iterate ``os.environ`` at import (for their prefix in :data:`NATIVE_PREFIXES`);
 another module doing so makes every variable count as read."""
 
-REPLAYED_VARIABLES = ("TEXTATTACK_SEMPARSE_CACHE",)
-"""Variables read at import time whose effect a child replays (:func:`_replay_cache_import`) when
-its value differs from the server's, instead of running fresh."""
+REPLAYED_VARIABLES = ("TEXTATTACK_SEMPARSE_CACHE", "MPLBACKEND")
+"""Variables read at import time whose effect a child replays (:func:`_replay`) when its value
+differs from the server's, instead of running fresh."""
 
 PRELOAD = (
     "textattack",  # torch, transformers, nltk, ...; through the import hook, the plugin's shim and registry
@@ -327,6 +327,11 @@ class _Server:
             and not (key in self.import_effects and environment.get(key) == self.import_effects[key])
             and (self.import_reads is None or key in self.import_reads or key.startswith(NATIVE_PREFIXES))
         )
+        differing += [
+            key
+            for key in REPLAYED_VARIABLES
+            if environment.get(key) != self.base_environment.get(key) and not _replayable(key, self.base_environment.get(key))
+        ]
         if differing:
             return f"environment differs in {', '.join(differing)}"
         if request["name"] == "python":
@@ -437,6 +442,8 @@ def serve(socket_path: str) -> None:
 
 
 class _Reads:
+    """The variables read, and the unknown modules that iterated over ``os.environ``."""
+
     def __init__(self) -> None:
         self.keys: set[str] = set()
         self.unknown_scanners: list[str] = []
@@ -499,7 +506,7 @@ def _run_child(request: dict, descriptors: list[int], import_effects: dict[str, 
         for descriptor in descriptors:
             os.close(descriptor)
         os.chdir(request["cwd"])
-        replay = [variable for variable in REPLAYED_VARIABLES if request["environment"].get(variable) != os.environ.get(variable)]
+        replayed = [variable for variable in REPLAYED_VARIABLES if request["environment"].get(variable) != os.environ.get(variable)]
         server_cache = _plugin_cache_dir()
         os.environ.clear()
         os.environ.update(request["environment"])
@@ -509,8 +516,8 @@ def _run_child(request: dict, descriptors: list[int], import_effects: dict[str, 
             else:
                 os.environ[key] = value
         importlib.invalidate_caches()  # see modules written since the server listed their folders
-        if "TEXTATTACK_SEMPARSE_CACHE" in replay:
-            _replay_cache_import(server_cache)
+        for variable in replayed:
+            _replay(variable, server_cache)
         if "numpy" in sys.modules:
             sys.modules["numpy"].random.seed()  # a fresh interpreter seeds it from the OS
         code = _run(request, venv_bin)
@@ -521,25 +528,41 @@ def _run_child(request: dict, descriptors: list[int], import_effects: dict[str, 
 
 
 def _plugin_cache_dir() -> Path:
+    """The plugin's cache directory as the server's environment sets it."""
     from textattack_semparse.cache import cache_dir
 
     return cache_dir()
 
 
-def _replay_cache_import(server_cache: Path) -> None:
-    """Do with this child's ``TEXTATTACK_SEMPARSE_CACHE`` what importing TextAttack did with the
-    server's: the plugin's import hook (``_textattack_shim.before_import``), when NLTK's own
-    search path lacks the English stopwords, puts its cache's ``nltk_data`` on ``nltk.data.path``,
-    writing the list there first if needed. The plugin reads the variable nowhere else at import
-    time (``cache_dir()`` is called inside functions only)."""
-    import nltk.data
+def _replayable(variable: str, server_value: str | None) -> bool:
+    """Whether :func:`_replay` can give a child any value of ``variable`` (the server's being
+    ``server_value``): ``MPLBACKEND`` only when the server had none (rcParams' default stands)."""
+    return variable != "MPLBACKEND" or not server_value
 
-    from textattack_semparse import _textattack_shim
 
-    server_folder = str(server_cache / "nltk_data")
-    if server_folder in nltk.data.path:
-        nltk.data.path.remove(server_folder)
-    _textattack_shim.before_import()
+def _replay(variable: str, server_cache: Path) -> None:
+    """Do with this child's value of ``variable`` what the preloaded imports did with the server's.
+
+    ``TEXTATTACK_SEMPARSE_CACHE``: the plugin's import hook (``_textattack_shim.before_import``),
+    when NLTK's own search path lacks the English stopwords, puts the cache's ``nltk_data`` on
+    ``nltk.data.path``, writing the list there first if needed; the plugin reads the variable
+    nowhere else at import time (``cache_dir()`` is called inside functions only).
+    ``MPLBACKEND``: matplotlib's import sets ``rcParams["backend"]`` from it (pyplot picks the
+    backend when it first draws, so setting it now is as early).
+    """
+    if variable == "TEXTATTACK_SEMPARSE_CACHE":
+        import nltk.data
+
+        from textattack_semparse import _textattack_shim
+
+        server_folder = str(server_cache / "nltk_data")
+        if server_folder in nltk.data.path:
+            nltk.data.path.remove(server_folder)
+        _textattack_shim.before_import()
+    elif variable == "MPLBACKEND" and os.environ.get("MPLBACKEND"):
+        import matplotlib
+
+        matplotlib.rcParams["backend"] = os.environ["MPLBACKEND"]
 
 
 def _run(request: dict, venv_bin: str) -> int:

@@ -93,6 +93,12 @@ def test_a_cache_directory_of_its_own_is_provisioned_as_by_a_fresh_interpreter(s
     assert outputs[0] == outputs[1] and files[0] == files[1]
 
 
+def test_a_matplotlib_backend_of_its_own_is_set_as_by_a_fresh_interpreter(server: ForkServer) -> None:
+    code = "import sys, matplotlib.pyplot; print(matplotlib.get_backend(), 'torch' in sys.modules)"
+    forked, fresh = _both("python", "-c", code, env={"MPLBACKEND": "svg"})
+    assert (forked.stdout, fresh.stdout) == ("svg True\n", "svg False\n")
+
+
 def test_killing_the_launcher_kills_the_command(server: ForkServer, tmp_path: Path) -> None:
     pid_file = tmp_path / "pid"
     code = f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(600)"

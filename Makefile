@@ -7,7 +7,7 @@ SERVER_STAMP := $(VENV)/.installed-llama-server
 export HF_HUB_OFFLINE ?= 1
 export TRANSFORMERS_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM ?= false
-# Docs blocks run two at a time beside the tests; the LLM and Ray blocks need more than 300 s on a busy 2-core machine.
+# Docs blocks run in the background beside the tests (tests/docs/runner.py); the LLM and Ray blocks need more than 300 s on a busy 2-core machine.
 export DOCS_TEST_TIMEOUT ?= 600
 
 .PHONY: install demo screenshot lint test bench clean

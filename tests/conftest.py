@@ -1,8 +1,10 @@
-"""Shared fixtures: offline settings, the real-data directory, headless Chromium for the pages the package writes."""
+"""Shared fixtures: offline settings, the real-data directory, the docs examples' background runner,
+headless Chromium for the pages the package writes."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -52,3 +54,32 @@ def artifacts_dir() -> Path:
 
 
 # --- end of the browser fixtures ---
+
+
+def _uses_docs_runner(item: pytest.Item) -> bool:
+    return "docs_runner" in getattr(item, "fixturenames", ())
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The docs examples' tests run last: their blocks run in the background meanwhile."""
+    items[:] = [item for item in items if not _uses_docs_runner(item)] + [item for item in items if _uses_docs_runner(item)]
+
+
+@pytest.fixture(scope="session")
+def docs_runner(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    """Runs the README's and docs' code blocks (``tests/docs/runner.py``); every block a selected
+    test will ask for is queued when the session starts."""
+    from tests.docs.runner import WORKERS, BlockRunner
+    from tests.docs.test_docs_examples import blocks_to_run
+
+    runner = BlockRunner(tmp_path_factory.mktemp("docs-examples"), WORKERS, os.environ)
+    runner.submit_all(block for item in request.session.items if _uses_docs_runner(item) for block in blocks_to_run(item))
+    yield runner
+    runner.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _docs_examples_in_background(request: pytest.FixtureRequest) -> None:
+    """Start the docs runner with the session when docs examples are selected."""
+    if any(_uses_docs_runner(item) for item in request.session.items):
+        request.getfixturevalue("docs_runner")

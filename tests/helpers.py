@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -13,12 +16,49 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from textattack_semparse.sql.execution import MatchOutcome
 
+from tests.fork_server import FRESH_VARIABLE, SERVED_PROGRAMS, ForkServer
+
 VENV_BIN = Path(sys.executable).parent
+SESSION_ENVIRONMENT = dict(os.environ)
+"""The environment the test session started with (after ``tests/conftest.py``'s defaults): the
+preloaded interpreter's, so a test's ``monkeypatch.setenv`` cannot leak into it."""
+
+_command_server: ForkServer | None = None
+_command_server_tried = False
 
 
-def run_command(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None, timeout: float = 900) -> subprocess.CompletedProcess[str]:
-    """Run a console script of the test's virtual environment and capture its output."""
-    command = [str(VENV_BIN / args[0]), *args[1:]] if (VENV_BIN / args[0]).exists() else list(args)
+def command_server() -> ForkServer | None:
+    """The session's preloaded interpreter for :func:`run_command`, started on first use (about
+    one ``import textattack``) and stopped when the session ends; ``None`` when it cannot serve
+    or ``SEMPARSE_TESTS_FRESH_INTERPRETER`` is set (then every command runs fresh)."""
+    global _command_server, _command_server_tried
+    if not _command_server_tried:
+        _command_server_tried = True
+        if not os.environ.get(FRESH_VARIABLE):
+            server = ForkServer(Path(tempfile.mkdtemp(prefix="semparse-commands-")), SESSION_ENVIRONMENT)
+            atexit.register(shutil.rmtree, server.directory, ignore_errors=True)
+            atexit.register(server.stop)
+            if server.start():
+                _command_server = server
+    return _command_server if _command_server is not None and _command_server.running else None
+
+
+def run_command(
+    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None, timeout: float = 900, fresh: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """Run a console script of the test's virtual environment (or ``python``) and capture its output.
+
+    The command runs in a child forked from the session's preloaded interpreter
+    (``tests/fork_server.py``), which skips the ~9 s ``import textattack`` of a fresh one, unless
+    ``fresh`` (a test of start-up behaviour: the import hook, import cost) or its environment
+    differs from the session's in a variable read at import time (then it runs fresh anyway).
+    """
+    program = VENV_BIN / args[0]
+    if not program.exists():
+        command = list(args)
+    else:
+        server = command_server() if args[0] in SERVED_PROGRAMS and not fresh else None
+        command = [str(server.launcher(args[0]) if server is not None else program), *args[1:]]
     return subprocess.run(
         command,
         capture_output=True,

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 from textattack.constraints.pre_transformation import MaxModificationRate
 from textattack.shared import AttackedText
 
-from textattack_semparse.constraints import max_grammar_error_rate
 from textattack_semparse.constraints.max_grammar_error_rate import MaxGrammarErrorRate
 from textattack_semparse.transformations.grammar.grammar_error_combined import GrammarErrorCombined
 from textattack_semparse.transformations.grammar.grammar_error_transformation import GRAMMAR_ERRORS_ATTR
@@ -22,10 +19,6 @@ def _first(outputs, error_type, changes_length=None):
         if edit.error_type == error_type and changes_length in (None, edit.changes_length):
             return output
     raise AssertionError(f"no {error_type} output")
-
-
-def test_doctests():
-    assert doctest.testmod(max_grammar_error_rate).failed == 0
 
 
 @pytest.mark.parametrize("words, rate, expected", [(1, 0.15, 1), (6, 0.15, 1), (7, 0.15, 1), (13, 0.15, 1), (14, 0.15, 2), (20, 0.15, 3), (30, 0.1, 3), (10, 1.0, 10)])

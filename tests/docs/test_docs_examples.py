@@ -19,40 +19,37 @@ Which blocks run (the rule; the parsing is in ``tests/docs/doc_blocks.py``):
 4. ``<!-- docs-test: slow -->`` marks a block that runs but takes more than about 20 s; it gets
    ``@pytest.mark.slow`` and still runs by default.
 
-How a block runs: in a fresh subprocess (``python example.py`` with this interpreter, or
-``bash -euo pipefail example.sh`` with this interpreter's ``bin`` first on ``PATH``, so ``python``,
-``textattack`` and ``textattack-semparse`` are the ones under test), in its own temporary directory
-(files it writes never land in the repository), with the Hugging Face hub offline and
-``SEMPARSE_DATA_DIR`` unset (so benchmarks resolve to the embedded geo-mini), and a time limit
-(``DOCS_TEST_TIMEOUT``, default 300 s). It must exit 0. Every process start pays for
-``import textattack`` (about 9 s), so the selected blocks are started ahead of their tests,
-``DOCS_TEST_WORKERS`` at a time (default: 2, at most the CPU count; ``OMP_NUM_THREADS=1`` unless set);
-each test waits for its own. ``-m "not slow"`` leaves out the blocks marked slow.
+How a block runs: in its own process (``python example.py``, or ``bash -euo pipefail example.sh``
+with this interpreter's ``bin`` on ``PATH``, so ``python``, ``textattack`` and ``textattack-semparse``
+are the ones under test), in its own temporary directory (files it writes never land in the
+repository), with the Hugging Face hub offline and ``SEMPARSE_DATA_DIR`` unset (so benchmarks resolve
+to the embedded geo-mini), and a time limit (``DOCS_TEST_TIMEOUT``, default 300 s; at the limit the
+block's process group is killed). It must exit 0.
+
+A fresh interpreter pays for ``import textattack`` (about 9 s) at every start, so ``python`` and the two
+console scripts are launchers of a preloaded interpreter (``tests/fork_server.py``): each command runs
+the real program in a child forked from it, with the command's own arguments, working directory,
+environment and standard streams, in its own process group. A command whose environment differs in
+a variable read at import time, or that passes ``python`` an option such as ``-I``, runs in a fresh
+interpreter instead, and so does every command when ``SEMPARSE_TESTS_FRESH_INTERPRETER`` is set.
+
+The blocks run in the background from the start of the session (``tests/docs/runner.py``: one at a
+time beside the other tests, slow-marked blocks first, then ``DOCS_TEST_WORKERS`` at a time, default
+2, once the docs tests, which run last, wait for them; ``OMP_NUM_THREADS=1`` unless set). ``-m "not
+slow"`` leaves out the blocks marked slow.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import subprocess
-import sys
-import threading
-import time
-from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
 from tests.docs.doc_blocks import REPO_ROOT, CodeBlock, all_code_blocks
+from tests.docs.runner import BlockRunner
 
 BLOCKS = all_code_blocks()
 RUNNABLE = [block for block in BLOCKS if block.runnable]
-TIMEOUT = float(os.environ.get("DOCS_TEST_TIMEOUT", "300"))
-WORKERS = int(os.environ.get("DOCS_TEST_WORKERS", str(max(1, min(2, os.cpu_count() or 1)))))
-VENV_BIN = Path(sys.executable).parent
 
 # What an unmarked runnable block may not contain (comments are ignored): rule 3 above.
 NEEDS_SKIP_MARKER = {
@@ -68,114 +65,6 @@ README_ATTACK_SECTION = "Compose the attack in Python"
 README_ATTACK_SUMMARY = re.compile(r"successful attacks: (\d+) of (\d+)")
 
 
-def offline_environment() -> dict[str, str]:
-    """The environment of a docs example: offline hub, no real-data directory, this venv first on PATH."""
-    environment = {key: value for key, value in os.environ.items() if key != "SEMPARSE_DATA_DIR"}
-    environment.update(
-        HF_HUB_OFFLINE="1",
-        TRANSFORMERS_OFFLINE="1",
-        HF_DATASETS_OFFLINE="1",
-        TOKENIZERS_PARALLELISM="false",
-        MPLBACKEND="Agg",
-        PATH=os.pathsep.join([str(VENV_BIN), os.environ.get("PATH", "")]),
-    )
-    # Examples run side by side on few cores; one BLAS/OpenMP thread each avoids oversubscription.
-    environment.setdefault("OMP_NUM_THREADS", "1")
-    return environment
-
-
-@dataclass(frozen=True)
-class Outcome:
-    command: str
-    returncode: int | None  # None: killed at the time limit
-    stdout: str
-    stderr: str
-    seconds: float
-    workdir: Path
-
-    def report(self, block: CodeBlock) -> str:
-        status = f"timed out after {TIMEOUT:.0f} s" if self.returncode is None else f"exit code {self.returncode}"
-        return (
-            f"{block.id} ({block.section}): `{self.command}` in {self.workdir}: {status} after {self.seconds:.1f} s\n"
-            f"--- block ---\n{block.code}--- stdout (end) ---\n{self.stdout[-3000:]}\n"
-            f"--- stderr (end) ---\n{self.stderr[-6000:]}"
-        )
-
-
-class BlockRunner:
-    """Runs blocks in subprocesses, ``workers`` at a time, each once per session."""
-
-    def __init__(self, root: Path, workers: int) -> None:
-        self._root = root
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="docs-example")
-        self._futures: dict[str, Future[Outcome]] = {}
-        self._processes: set[subprocess.Popen[str]] = set()
-        self._lock = threading.Lock()
-        self._closed = False
-
-    def submit(self, block: CodeBlock) -> None:
-        with self._lock:
-            if block.id not in self._futures:
-                self._futures[block.id] = self._pool.submit(self._run, block)
-
-    def result(self, block: CodeBlock) -> Outcome:
-        self.submit(block)
-        return self._futures[block.id].result()
-
-    def _run(self, block: CodeBlock) -> Outcome:
-        workdir = self._root / re.sub(r"[^\w.-]+", "_", block.id)
-        workdir.mkdir(parents=True, exist_ok=True)
-        if block.kind == "python":
-            (workdir / "example.py").write_text(block.code, encoding="utf-8")
-            command = [sys.executable, "example.py"]
-        else:
-            (workdir / "example.sh").write_text(block.shell_script(), encoding="utf-8")
-            command = ["bash", "-euo", "pipefail", "example.sh"]
-        started = time.monotonic()
-        with self._lock:
-            if self._closed:
-                raise RuntimeError("the docs runner was closed")
-            process = subprocess.Popen(
-                command,
-                cwd=workdir,
-                env=offline_environment(),
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                start_new_session=True,  # its own process group, so a time-out stops its children too
-            )
-            self._processes.add(process)
-        try:
-            stdout, stderr = process.communicate(timeout=TIMEOUT)
-            returncode: int | None = process.returncode
-        except subprocess.TimeoutExpired:
-            _kill_group(process)
-            stdout, stderr = process.communicate()
-            returncode = None
-        finally:
-            with self._lock:
-                self._processes.discard(process)
-        return Outcome(" ".join(command), returncode, stdout, stderr, time.monotonic() - started, workdir)
-
-    def close(self) -> None:
-        with self._lock:
-            self._closed = True
-            for future in self._futures.values():
-                future.cancel()
-            for process in list(self._processes):
-                _kill_group(process)
-        self._pool.shutdown(wait=True)
-
-
-def _kill_group(process: subprocess.Popen[str]) -> None:
-    """Stop a process this runner started, and the children in its process group."""
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-
-
 def _param(block: CodeBlock):  # noqa: ANN202 (a pytest ParameterSet)
     marks = []
     if block.marker == "skip":
@@ -183,19 +72,6 @@ def _param(block: CodeBlock):  # noqa: ANN202 (a pytest ParameterSet)
     elif block.marker == "slow":
         marks.append(pytest.mark.slow)
     return pytest.param(block, id=block.id, marks=marks)
-
-
-@pytest.fixture(scope="module")
-def docs_runner(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BlockRunner]:
-    runner = BlockRunner(tmp_path_factory.mktemp("docs-examples"), WORKERS)
-    # Start every selected, unskipped block now, in test order, so the workers run ahead of the tests.
-    for item in request.session.items:
-        callspec = getattr(item, "callspec", None)
-        if getattr(item, "originalname", None) == "test_docs_example" and callspec is not None:
-            if item.get_closest_marker("skip") is None:
-                runner.submit(callspec.params["block"])
-    yield runner
-    runner.close()
 
 
 def _without_comments(block: CodeBlock) -> str:
@@ -252,13 +128,29 @@ def test_docs_example(block: CodeBlock, docs_runner: BlockRunner) -> None:
     assert outcome.returncode == 0, outcome.report(block)
 
 
-def test_readme_composed_attack_finds_an_adversarial_example(docs_runner: BlockRunner) -> None:
-    """README's "Compose the attack in Python" builds a working attack that breaks geo-mini at least once."""
-    candidates = [
+def readme_attack_blocks() -> list[CodeBlock]:
+    """The python blocks under README's "Compose the attack in Python" (there must be one)."""
+    return [
         block
         for block in RUNNABLE
         if block.relative_path == "README.md" and block.section == README_ATTACK_SECTION and block.kind == "python"
     ]
+
+
+def blocks_to_run(item: pytest.Item) -> list[CodeBlock]:
+    """The blocks a collected test of this module will ask ``docs_runner`` for (none when skipped)."""
+    if item.get_closest_marker("skip") is not None:
+        return []
+    if getattr(item, "originalname", None) == "test_docs_example":
+        return [item.callspec.params["block"]]  # type: ignore[attr-defined]
+    if getattr(item, "originalname", None) == "test_readme_composed_attack_finds_an_adversarial_example":
+        return readme_attack_blocks()[:1]
+    return []
+
+
+def test_readme_composed_attack_finds_an_adversarial_example(docs_runner: BlockRunner) -> None:
+    """README's "Compose the attack in Python" builds a working attack that breaks geo-mini at least once."""
+    candidates = readme_attack_blocks()
     assert len(candidates) == 1, f"expected one python block under '## {README_ATTACK_SECTION}' in README.md"
     (block,) = candidates
     outcome = docs_runner.result(block)

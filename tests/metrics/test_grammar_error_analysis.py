@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import doctest
 import json
 
 import pytest
 
-from textattack_semparse.metrics import grammar_error_analysis
 from textattack_semparse.metrics.grammar_error_analysis import (
     GrammarAttackRecord,
     error_type_counts,
@@ -33,10 +31,6 @@ def test_left_out_examples_are_counted_apart_and_in_no_rate():
     summary = grammar_attack_summary(records)
     assert (summary["skipped"], summary["gold_errors"], summary["victim_errors"]) == (2, 1, 0)
     assert summary["standard_accuracy"] == 100 * 5 / 6  # the gold error is in no denominator
-
-
-def test_doctests():
-    assert doctest.testmod(grammar_error_analysis).failed == 0
 
 
 def test_table_4_counts_errors_and_attacks_per_type_in_successes_only():

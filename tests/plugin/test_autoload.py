@@ -75,12 +75,13 @@ def test_registration_twice_changes_nothing():
 
 
 def test_stock_cli_lists_plugin_recipe_and_augmenter():
-    recipes = run_command("textattack", "list", "attack-recipes")
+    # Fresh interpreters: what is tested is that the hook registers the names when the stock CLI starts.
+    recipes = run_command("textattack", "list", "attack-recipes", fresh=True)
     assert recipes.returncode == 0, recipes.stderr
     assert "semparse-geo" in recipes.stdout
-    augment_help = run_command("textattack", "augment", "--help")
+    augment_help = run_command("textattack", "augment", "--help", fresh=True)
     assert "semparse-function-words" in augment_help.stdout
-    attack_help = run_command("textattack", "attack", "--help")
+    attack_help = run_command("textattack", "attack", "--help", fresh=True)
     assert "semparse-geo" in attack_help.stdout
 
 

@@ -11,7 +11,6 @@ import json
 import random
 import shutil
 from collections import Counter
-from pathlib import Path
 
 import pytest
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
 from textattack_semparse.scoring.execution_scorer import TIMEOUT
@@ -307,9 +305,3 @@ def test_order_decision_from_text_agrees_with_the_parse_on_every_gold(real_data_
     assert [sql for sql, ordered in parsed.items() if ordered != settled[sql]] == []
     # The point of the text decision: on these benchmarks it never needs the parse.
     assert [sql for sql, ordered in settled.items() if ordered is None] == []
-
-
-def test_docstring_examples_run():
-    results = doctest.testmod(denotation_module)
-    assert results.attempted > 0 and results.failed == 0
-

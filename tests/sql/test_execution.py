@@ -6,7 +6,6 @@ classical comparison unless ``test_suite=True``.
 
 from __future__ import annotations
 
-import doctest
 import sqlite3
 from pathlib import Path
 
@@ -246,9 +245,3 @@ def test_geoquery_gold_matches_itself_on_real_database(data_dir):
     wrong = gold.replace("MAX", "MIN")
     outcome = execution_match_at_defaults(wrong, gold, database)
     assert not outcome.match and 0.0 < outcome.distance < 0.1
-
-
-def test_docstring_examples_run():
-    results = doctest.testmod(execution_module)
-    assert results.attempted > 0 and results.failed == 0
-

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-import doctest
 import pickle
 
 import pytest
 
-from textattack_semparse.sql import execution_result as execution_result_module
 from textattack_semparse.sql.execution_result import ExecutionResult
 
 
@@ -59,9 +57,3 @@ def test_running_time_is_not_part_of_the_value():
 def test_pickles():
     result = ExecutionResult(rows=((1.5, "texas"),), columns=("x", "y"), truncated=True)
     assert pickle.loads(pickle.dumps(result)) == result
-
-
-def test_docstring_examples_run():
-    results = doctest.testmod(execution_result_module)
-    assert results.attempted > 0 and results.failed == 0
-

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 
 from textattack_semparse.sql.literals import literal_word_indices, literal_words, sql_literals
 

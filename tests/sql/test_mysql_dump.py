@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import sqlite3
 from collections import Counter
 from pathlib import Path
@@ -10,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from textattack_semparse.errors import SchemaError
-from textattack_semparse.sql import mysql_dump as mysql_dump_module
 from textattack_semparse.cache import CACHE_ENV as CACHE_ENV_VAR
 from textattack_semparse.sql.mysql_dump import (
     cached_sqlite_from_dump,
@@ -201,9 +199,3 @@ def test_geoquery_dump_matches_reference_sqlite(data_dir, tmp_path):
     for table in GEO_COUNTS:
         assert Counter(rows(database, table)) == Counter(rows(reference, table)), table
         assert [c[0] for c in column_info(database, table)] == [c[0] for c in column_info(reference, table)]
-
-
-def test_docstring_examples_run():
-    results = doctest.testmod(mysql_dump_module)
-    assert results.attempted > 0 and results.failed == 0
-

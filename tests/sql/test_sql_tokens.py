@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import random
 
 import pytest
@@ -167,9 +166,3 @@ def test_cleared_token_cache_reads_again():
     sql_tokens_module.clear_token_cache()
     assert sql_tokens_module._cached_tokens.cache_info().currsize == 0
     assert sql_tokens("SELECT cache_probe FROM t") == ["select", "cache_probe", "from", "t"]
-
-
-def test_docstring_examples_run():
-    results = doctest.testmod(sql_tokens_module)
-    assert results.attempted > 0 and results.failed == 0
-

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import json
 import pickle
 import re
@@ -388,12 +387,6 @@ def test_real_database_is_not_modified(data_dir, file_digest):
     assert executor.execute(RUNAWAY_CTE).timed_out
     assert file_digest(database) == before
     assert executor.execute("SELECT count(*) FROM state").rows == ((51,),)
-
-
-def test_docstring_examples_run():
-    results = doctest.testmod(sqlite_executor_module)
-    assert results.attempted > 0 and results.failed == 0
-
 
 
 # --- text_errors: TEXT that is not valid UTF-8 ---------------------------------------------

@@ -8,7 +8,6 @@ scorer's default time limits (``tests.helpers.execution_match_at_defaults``).
 
 from __future__ import annotations
 
-import doctest
 import sqlite3
 from pathlib import Path
 
@@ -17,8 +16,6 @@ import pytest
 from tests.helpers import execution_match_at_defaults
 from textattack_semparse.errors import DatasetError
 from textattack_semparse.scoring.execution_scorer import GOLD_TIMEOUT
-from textattack_semparse.sql import denotation as denotation_module
-from textattack_semparse.sql import suite_preparation as suite_preparation_module
 from textattack_semparse.sql.denotation import denotations_match_test_suite, query_is_ordered_test_suite
 from textattack_semparse.sql.execution_result import ExecutionResult
 from textattack_semparse.sql.sqlite_executor import executor_for
@@ -306,12 +303,6 @@ def test_prepare_applies_every_rewrite():
     assert prepare_for_test_suite("SELECT DISTINCT a FROM t WHERE b > = 1; DROP TABLE t") == (
         "SELECT  a FROM t WHERE b >= 1;"
     )
-
-
-def test_docstring_examples_run():
-    for module in (suite_preparation_module, denotation_module):
-        results = doctest.testmod(module)
-        assert results.attempted > 0 and results.failed == 0
 
 
 def test_remove_distinct_finds_the_keyword_spelled_with_a_dotless_i():

@@ -5,7 +5,6 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 
-import pytest
 from textattack.shared import AttackedText
 
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals

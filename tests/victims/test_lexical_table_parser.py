@@ -4,7 +4,6 @@ whole random-split-1 dev set, scored by the WTQ denotation scorer."""
 
 from __future__ import annotations
 
-import doctest
 import random
 import time
 
@@ -14,7 +13,6 @@ from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.datasets.wtq import wtq_table
 from textattack_semparse.scoring.table_answer_scorer import TableAnswerScorer
 from textattack_semparse.tables.answers import parse_answer
-from textattack_semparse.victims import lexical_table_parser
 from textattack_semparse.victims.lexical_table_parser import LexicalTableParser
 
 SCORER = TableAnswerScorer()
@@ -92,7 +90,3 @@ def test_wtq_dev_accuracy_and_speed(real_data_dir):
     assert parser.inputs_failed == 0
     assert correct / len(dev) >= 0.33, correct
     assert len(dev) / elapsed * 60 >= 2000, f"{len(dev) / elapsed * 60:.0f} questions per minute"
-
-
-def test_docstring_example_runs():
-    assert doctest.testmod(lexical_table_parser).failed == 0

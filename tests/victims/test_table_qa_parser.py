@@ -3,7 +3,6 @@ isolation, and how Table QA victims are named (registered names and local model 
 
 from __future__ import annotations
 
-import doctest
 import json
 
 import pytest
@@ -11,7 +10,6 @@ import pytest
 from textattack_semparse.registry import get_registry
 from textattack_semparse.tables.answers import parse_answer
 from textattack_semparse.tables.table import Table
-from textattack_semparse.victims import table_qa_parser
 from textattack_semparse.victims.lexical_table_parser import LexicalTableParser
 from textattack_semparse.victims.prediction import Prediction
 from textattack_semparse.victims.resolution import is_plugin_victim, resolve_victim
@@ -93,7 +91,3 @@ def test_table_lexical_resolves_through_the_stock_cli_path(real_data_dir, monkey
     assert is_plugin_victim("table-lexical")
     victim, dataset = resolve_victim("table-lexical")
     assert isinstance(victim, LexicalTableParser) and dataset == "wtq-dev"
-
-
-def test_docstring_examples_run():
-    assert doctest.testmod(table_qa_parser).failed == 0

@@ -4,7 +4,6 @@ device and precision choice."""
 
 from __future__ import annotations
 
-import doctest
 import pickle
 
 import pytest
@@ -15,7 +14,6 @@ from tests.helpers import TINY_TABLES as TABLES
 from textattack_semparse.errors import VictimError
 from textattack_semparse.tables.answers import parse_answer
 from textattack_semparse.tables.table import Table
-from textattack_semparse.victims import tapas_parser
 from textattack_semparse.victims.tapas_parser import AGGREGATIONS, TapasParser, aggregate
 
 WORDS = "which who what how many team year city won most total oslo rome paris 2001 2004 2008 gold 3 5 7 is the in".split()
@@ -130,10 +128,6 @@ def test_device_is_cpu_here_and_cuda_float32_by_default_when_cuda_is_present(mon
     assert on_gpu.device == "cuda" and on_gpu.dtype == torch.float32  # TAPAS keeps float32 unless asked
     assert TapasParser(device=None, half_precision=True).dtype == torch.float16
     assert TapasParser(device="cpu", half_precision=True).dtype == torch.float32
-
-
-def test_docstring_examples_run():
-    assert doctest.testmod(tapas_parser).failed == 0
 
 
 def test_question_longer_than_max_length_is_cut_to_fit_not_failed(wtq_tapas):

@@ -4,7 +4,6 @@ device and precision choice, OmniTab as the same architecture."""
 
 from __future__ import annotations
 
-import doctest
 import json
 import pickle
 
@@ -116,10 +115,6 @@ def test_device_is_cpu_here_and_cuda_half_precision_when_cuda_is_present(monkeyp
     assert TapexParser(device=None, half_precision=False).dtype == torch.float32
 
 
-def test_docstring_examples_run():
-    assert doctest.testmod(tapex_parser).failed == 0
-
-
 def test_a_hub_model_not_on_this_machine_says_how_to_give_a_local_path(monkeypatch):
     """Offline, TAPEX's tokenizer raises TypeError on a vocabulary path of None; the victim says what to do."""
     from textattack_semparse.errors import VictimError
@@ -127,4 +122,4 @@ def test_a_hub_model_not_on_this_machine_says_how_to_give_a_local_path(monkeypat
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     parser = TapexParser(OMNITAB_WTQ, device="cpu")
     with pytest.raises(VictimError, match="not a local directory and not in this machine's Hugging Face cache.*local-dir"):
-        parser.model
+        _ = parser.model

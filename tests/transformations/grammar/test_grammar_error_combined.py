@@ -3,8 +3,6 @@ and the gold query's literals kept on GeoQuery when composed with PreserveLitera
 
 from __future__ import annotations
 
-import doctest
-import importlib
 from collections import Counter
 from pathlib import Path
 
@@ -16,7 +14,7 @@ from textattack_semparse.attack_attrs import record_gold_output
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.sql.literals import literal_words, sql_literals
-from textattack_semparse.transformations.grammar.error_model import ERROR_TYPES, ErrorModel
+from textattack_semparse.transformations.grammar.error_model import ErrorModel
 from textattack_semparse.transformations.grammar.grammar_error_combined import (
     TRANSFORMATION_OF_TYPE,
     GrammarErrorCombined,
@@ -102,13 +100,3 @@ def test_geoquery_literals_are_never_touched(geo_benchmark_examples: list) -> No
             assert all(f" {literal} " in joined for literal in present), (output.text, present)
         checked += bool(present)
     assert checked >= 5
-
-
-@pytest.mark.parametrize(
-    "module_name",
-    ["error_model", "grammar_error_nn", "grammar_error_sva", "grammar_error_worder", "grammar_error_combined"],
-)
-def test_docstring_examples(module_name: str) -> None:
-    module = importlib.import_module(f"textattack_semparse.transformations.grammar.{module_name}")
-    results = doctest.testmod(module)
-    assert results.attempted > 0 and results.failed == 0

@@ -9,7 +9,6 @@ import pickle
 import pytest
 
 from textattack_semparse.datasets.benchmark import load_benchmark
-from textattack_semparse.errors import VictimError
 from textattack_semparse.victims.llm.causal_lm_parser import CausalLMParser
 from textattack_semparse.victims.resolution import is_plugin_victim, resolve_victim
 from tests.helpers import smollm2_gguf

@@ -4,13 +4,10 @@ completion is read back as answer values in WTQ's targetValue format."""
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
 from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.tables.answers import parse_answer
-from textattack_semparse.victims.llm import table_prompt
 from textattack_semparse.victims.llm.causal_lm_parser import CausalLMParser
 from textattack_semparse.victims.llm.prompts import PromptTemplate
 from textattack_semparse.victims.llm.table_prompt import TablePrompt
@@ -77,7 +74,3 @@ def test_a_question_without_its_table_is_a_victim_error_naming_the_fix(wtq, tmp_
 def test_a_text_to_sql_template_is_refused_on_a_table_benchmark(wtq, tmp_path):
     with pytest.raises(ValueError, match="TablePrompt"):
         CausalLMParser("unused-model", benchmark=wtq, template=PromptTemplate(), cache_path=tmp_path / "r.sqlite")
-
-
-def test_docstring_examples_run():
-    assert doctest.testmod(table_prompt).failed == 0

@@ -165,7 +165,7 @@ class OperatorJudge(MeaningJudge):
         if Counter(_kept(original)) == Counter(_kept(rewrite)):
             judgement = self._reordered(reading, rewrite)
             return Judgement(judgement.verdict, "; ".join([*notes, judgement.reason]))
-        changed = self._read(rewrite, RewritePair(pair.rewrite, pair.rewrite), protect=False)
+        changed = self._read(rewrite)
         opcodes = difflib.SequenceMatcher(None, original, rewrite, autojunk=False).get_opcodes()
         for tag, i1, i2, j1, j2 in opcodes:
             if tag == "equal":
@@ -198,9 +198,9 @@ class OperatorJudge(MeaningJudge):
             f"judge (an llm: or nli: judge can tell); first change: {problem.reason}",
         )
 
-    def _read(self, words: list[str], pair: RewritePair, *, protect: bool = True) -> _Reading:
-        """Tag and lemmatise ``words`` and, with ``protect``, find what must survive (operator
-        words, and the values and predicates of the gold)."""
+    def _read(self, words: list[str], pair: RewritePair | None = None) -> _Reading:
+        """Tag and lemmatise ``words`` and, for the original of ``pair``, find what a rewrite must
+        keep (operator words, and the values and predicates of the gold)."""
         from textattack_semparse.linguistics.spacy_pipeline import parse_words
         from textattack_semparse.sql.literals import literal_word_indices
 
@@ -208,7 +208,7 @@ class OperatorJudge(MeaningJudge):
         tags = [token.tag_ for token in doc]
         lemmas = [token.lemma_.lower() for token in doc]
         protected = {}
-        if protect:
+        if pair is not None:
             literal_positions = literal_word_indices(words, _gold_literals(pair))
             protected = protected_positions(words, tags, literal_positions, gold_predicate_words(pair.gold), lemmas)
         return _Reading(words, tags, [token.pos_ for token in doc], lemmas, protected)

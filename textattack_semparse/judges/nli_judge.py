@@ -29,7 +29,8 @@ class NLIJudge(MeaningJudge):
 
     Args:
         target (str, default "roberta-large-mnli"): The NLI model.
-        batch_size (int, default 32): Pairs per forward pass (each pair is two: both directions).
+        batch_size (int, default 32): (premise, hypothesis) inputs per forward pass; a rewrite is
+            two inputs, one per direction.
         device (str | None, default None): ``None`` picks CUDA when present, else the CPU.
     """
 
@@ -76,6 +77,10 @@ class NLIJudge(MeaningJudge):
         """Whether each premise entails its hypothesis (the entailment label scores highest)."""
         import torch
 
+        if len(premises) != len(hypotheses):
+            raise ValueError(f"{len(premises)} premises but {len(hypotheses)} hypotheses; give one of each per input.")
+        if not premises:
+            return []  # nothing to judge: no model to load
         tokenizer, model, entailment = self._loaded
         entailed: list[bool] = []
         for start in range(0, len(premises), self.batch_size):
@@ -94,13 +99,17 @@ class NLIJudge(MeaningJudge):
     def judge(self, pairs: Sequence[RewritePair]) -> list[Judgement]:
         originals = [pair.original for pair in pairs]
         rewrites = [pair.rewrite for pair in pairs]
-        forward = self.entailments(originals, rewrites)
-        backward = self.entailments(rewrites, originals)
+        both = self.entailments(originals + rewrites, rewrites + originals)  # both directions, batched together
+        forward, backward = both[: len(pairs)], both[len(pairs) :]
         judgements = []
         for there, back in zip(forward, backward, strict=True):
             if there and back:
                 judgements.append(Judgement(Verdict.SAME, "each question entails the other"))
             else:
-                missing = "the original does not entail the rewrite" if not there else "the rewrite does not entail the original"
+                missing = (
+                    "the original does not entail the rewrite"
+                    if not there
+                    else "the rewrite does not entail the original"
+                )
                 judgements.append(Judgement(Verdict.DIFFERENT, missing))
         return judgements

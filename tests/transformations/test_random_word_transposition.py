@@ -47,13 +47,29 @@ def test_three_words_rotate() -> None:
 
 
 def test_both_swapped_words_must_be_modifiable() -> None:
+    # "how many" and "in" are protected too: only "people" and "live" can trade places.
     text = AttackedText("how many people live in new york")
     outputs = RandomWordTransposition(seed=0)(text, pre_transformation_constraints=[PreserveLiterals(literals=("new york",))])
-    assert len(outputs) == 10 and all(o.words[5:] == ["new", "york"] for o in outputs)
+    assert [o.text for o in outputs] == ["how many live people in new york"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["which is the highest peak not in alaska", "how many states border the state with the most rivers",
+     "what is the population of the largest city in texas"],
+)  # fmt: skip
+def test_words_the_question_needs_never_move(question: str) -> None:
+    text = AttackedText(question)
+    kept = {i for i, word in enumerate(text.words) if word in {"which", "how", "many", "what", "not", "in", "of", "with",
+                                                                "highest", "most", "largest"}}  # fmt: skip
+    outputs = RandomWordTransposition(seed=0)(text)
+    assert outputs
+    for output in outputs:
+        assert all(output.words[i] == text.words[i] for i in kept)
 
 
 def test_literals_survive_on_real_geoquery(geo_examples: list[AttackedText], check_literals: Callable) -> None:
-    assert check_literals(geo_examples, RandomWordTransposition(seed=0)) > 100
+    assert check_literals(geo_examples, RandomWordTransposition(seed=0)) > 50
 
 
 def test_one_word_cannot_be_swapped() -> None:

@@ -24,11 +24,17 @@ class RandomWordTransposition(RandomWordsTransformation):
     rotate one place to the left. Only sets of pairwise different words (ignoring case)
     are chosen, so exactly ``num_words`` positions change while the multiset of words stays
     the same. Both words of a swap must be modifiable: a protected database value is never
-    moved.
+    moved, and neither is a word the question needs (``keeps_protected_words``: question words,
+    quantifiers, negation, numbers, comparatives and superlatives, relative words, prepositions,
+    conjunctions, modals, the gold's predicates), whose place decides what it applies to. The
+    other words are drawn at random, as in the paper.
 
     Zhuo, Li, Huang, Shiri, Wang, Haffari and Li (2023), "On Robustness of Prompt-based
     Semantic Parsing with Large Pre-trained Language Model: An Empirical Study on Codex",
     EACL 2023, https://arxiv.org/abs/2301.12868 (random swap, RS).
+
+    Deviation: the paper swaps any two words; here the words the offline meaning judge
+    protects stay in place.
 
     Args:
         num_words (int): Words moved per candidate, at least 2. Default ``2``.
@@ -38,7 +44,7 @@ class RandomWordTransposition(RandomWordsTransformation):
     Example:
         >>> from textattack.shared import AttackedText
         >>> [t.text for t in RandomWordTransposition(num_candidates=1, seed=5)(AttackedText("what is the capital of texas"))]
-        ['what is capital the of texas']
+        ['what is texas capital of the']
         >>> RandomWordTransposition().word_edits("what is the capital of texas".split(), (2, 5))
         [(2, 'texas'), (5, 'the')]
     """
@@ -49,6 +55,7 @@ class RandomWordTransposition(RandomWordsTransformation):
             raise ConfigurationError(f"num_words must be at least 2 to swap words, got {num_words!r}.")
 
     edits_words_only = True
+    keeps_protected_words = True
 
     def accepts(self, words: Sequence[str], positions: tuple[int, ...]) -> bool:
         return len({words[i].lower() for i in positions}) == len(positions)

@@ -18,6 +18,8 @@ from textattack.shared import AttackedText
 from textattack.transformations import Transformation
 
 from textattack_semparse.arguments import check_count, check_seed
+from textattack_semparse.attack_attrs import gold_output
+from textattack_semparse.linguistics.operator_words import question_protection
 from textattack_semparse.transformations.derived_text import distinct_new_texts, question_word_count
 
 # Up to this many position sets are enumerated and sampled without replacement; beyond it
@@ -40,7 +42,11 @@ class RandomWordsTransformation(Transformation):
     dropped. Sampling, so not deterministic.
 
     Subclasses implement :meth:`_apply` and may narrow :meth:`eligible_positions` and
-    :meth:`accepts`. Those whose edit depends on the words alone (no model) also give it as
+    :meth:`accepts`. Those that set ``keeps_protected_words`` never choose a word the question
+    needs (:func:`~textattack_semparse.linguistics.operator_words.question_protection`: question
+    words, quantifiers, negation, numbers, comparatives and superlatives, relative words,
+    prepositions, conjunctions, modals, and the words naming the gold output's predicates when
+    the text carries the gold), the words the offline meaning judge protects. Those whose edit depends on the words alone (no model) also give it as
     :meth:`word_edits` and set ``edits_words_only``: TextAttack-shaped augmenters can then
     draw positions one set at a time with :meth:`position_sets_in_random_order` and edit
     only the set they keep
@@ -60,6 +66,9 @@ class RandomWordsTransformation(Transformation):
     edits_words_only: bool = False
     """Whether :meth:`word_edits` gives the candidates (the edit needs the words alone)."""
 
+    keeps_protected_words: bool = False
+    """Whether :meth:`eligible_positions` leaves out the words the question needs."""
+
     def __init__(self, num_words: int = 2, num_candidates: int = 20, seed: int | None = None) -> None:
         for name, value in (("num_words", num_words), ("num_candidates", num_candidates)):
             check_count(name, value)
@@ -69,13 +78,18 @@ class RandomWordsTransformation(Transformation):
         self.seed = seed
         self._rng = random.Random(seed)
 
-    def eligible_positions(self, word_count: int, indices: list[int]) -> list[int]:
-        """Positions that may be chosen in a question of ``word_count`` words, given its
-        modifiable indices (sorted)."""
-        return indices
+    def eligible_positions(self, words: Sequence[str], indices: list[int], *, gold: str | None = None) -> list[int]:
+        """Positions that may be chosen in the question ``words``, given its modifiable indices
+        (sorted) and, when known, the gold output naming the predicates a
+        ``keeps_protected_words`` subclass keeps."""
+        if not self.keeps_protected_words or not indices:
+            return indices
+        protected = question_protection(words, gold=gold)
+        return [index for index in indices if index not in protected]
 
     def _eligible_positions(self, current_text: AttackedText, indices: list[int]) -> list[int]:
-        return self.eligible_positions(question_word_count(current_text), indices)
+        words = current_text.words[: question_word_count(current_text)]
+        return self.eligible_positions(words, indices, gold=gold_output(current_text))
 
     def accepts(self, words: Sequence[str], positions: tuple[int, ...]) -> bool:
         """Whether a set of positions (ascending) of the question ``words`` can be edited."""

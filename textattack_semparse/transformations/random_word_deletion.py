@@ -51,7 +51,10 @@ class RandomWordDeletion(RandomWordsTransformation):
     keeps_protected_words = True
 
     def eligible_positions(self, words: Sequence[str], indices: list[int], *, gold: str | None = None) -> list[int]:
-        return super().eligible_positions(words, indices, gold=gold) if len(words) > self.num_words else []
+        if len(words) <= self.num_words:
+            return []
+        protected = self.protected_in(words, gold)
+        return [index for index in indices if index not in protected]
 
     def word_edits(self, words: Sequence[str], positions: tuple[int, ...]) -> list[tuple[int, str]]:
         return [(i, "") for i in positions]

@@ -73,7 +73,7 @@ def test_inserted_words_are_never_operator_words() -> None:
 
 def test_inserts_only_before_modifiable_indices() -> None:
     text = AttackedText("which rivers run through the state of texas")
-    candidates = FunctionWordInsertion(seed=3)(text, indices_to_modify={2})
+    candidates = FunctionWordInsertion(word_classes=EVERY_CLASS, seed=3)(text, indices_to_modify={2})
     assert len(candidates) == 10
     assert {inserted_position(text.words, c.words) for c in candidates} == {2}
 
@@ -100,14 +100,20 @@ def test_unlimited_candidates_enumerate_every_word_and_are_deterministic() -> No
 
 
 def test_sampling_is_not_deterministic() -> None:
-    assert not FunctionWordInsertion().deterministic
+    assert not FunctionWordInsertion(word_classes=EVERY_CLASS).deterministic
+
+
+def test_default_vocabulary_is_smaller_than_the_sample_so_every_word_is_tried() -> None:
+    # Articles and the discourse adverbs (also, however, there, therefore, thus): 8 words, fewer than 10.
+    insertion = FunctionWordInsertion()
+    assert len(insertion._vocabulary) == 8 and insertion.deterministic
 
 
 def test_seeded_runs_reproduce() -> None:
     text = AttackedText(QUESTION)
-    first = [c.text for c in FunctionWordInsertion(seed=11)(text)]
-    second = [c.text for c in FunctionWordInsertion(seed=11)(text)]
-    other = [c.text for c in FunctionWordInsertion(seed=12)(text)]
+    first = [c.text for c in FunctionWordInsertion(word_classes=EVERY_CLASS, seed=11)(text)]
+    second = [c.text for c in FunctionWordInsertion(word_classes=EVERY_CLASS, seed=11)(text)]
+    other = [c.text for c in FunctionWordInsertion(word_classes=EVERY_CLASS, seed=12)(text)]
     assert first == second
     assert first != other
 
@@ -172,12 +178,14 @@ def test_huang_list_inserts_its_words_that_keep_the_meaning_at_every_position() 
 
 def test_huang_list_never_inserts_numbers_quantifiers_or_content_words() -> None:
     """People judged "what is the smallest state" -> "what is the six smallest state" to change the
-    question: the list's numbers, quantifiers, negation, prepositions, contraction stems and
-    content words ("formerly", "show") are never inserted."""
+    question: the list's numbers, quantifiers, negation, prepositions, contraction stems, focus,
+    degree and time adverbs ("just", "very", "then") and content words ("formerly", "show") are
+    never inserted."""
     insertion = FunctionWordInsertion(word_list="huang-2021", max_candidates_per_position=None, insert_at_end=False)
     inserted = {c.text.split()[0] for c in insertion(AttackedText("rivers in texas"), indices_to_modify={0})}
-    assert {"the", "also", "very", "?", ","} <= inserted
-    assert not inserted & {"six", "many", "not", "in", "show", "isn", "becomes", "thru", "formerly", "mightn't"}
+    assert {"the", "also", "however", "?", ","} <= inserted
+    assert not inserted & {"six", "many", "not", "in", "show", "isn", "becomes", "thru", "formerly", "mightn't", "just",
+                           "very", "then"}  # fmt: skip
     assert not inserted & OPERATOR_MARKS
 
 

@@ -43,9 +43,11 @@ PUNCTUATION: frozenset[str] = frozenset(string.punctuation)
 
 MEANING_PRESERVING_CLASSES: tuple[str, ...] = ("articles", "forms of be", "function adverbs")
 """Classes whose insertion, deletion or substitution within the class rarely changes what a
-question asks. Quantifiers, wh-words, negation, modals, conjunctions, prepositions
-("rivers *in* texas" vs "rivers *near* texas") and have/do, which are often main verbs
-("which state *has* the most people"), do."""
+question asks (the function adverbs are discourse words: *also*, *however*, *there*,
+*therefore*, *thus*). Quantifiers, wh-words, negation, modals, conjunctions, prepositions
+("rivers *in* texas" vs "rivers *near* texas"), focus, degree, time and place adverbs ("rivers
+*just* in texas", "*then*") and have/do, which are often main verbs ("which state *has* the
+most people"), do."""
 
 
 @functools.lru_cache(maxsize=1)

@@ -44,6 +44,7 @@ from typing import Any
 from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.judges.judgement import Judgement, RewritePair, Verdict
 from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE, MeaningJudge
+from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 from textattack_semparse.linguistics.operator_words import (
     is_free,
     operator_class,
@@ -51,7 +52,6 @@ from textattack_semparse.linguistics.operator_words import (
     question_words,
     same_free_class,
 )
-from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 
 MAX_CHANGED_SHARE = 0.5
 """Above this share of changed words a rewrite is a paraphrase the word alignment cannot judge."""

@@ -17,7 +17,6 @@ from textattack_semparse.errors import ConfigurationTypeError
 from textattack_semparse.transformations.derived_text import check_question_length
 from textattack_semparse.transformations.function_word_transformation import FunctionWordTransformation
 
-
 INSERTION_BARRIERS: frozenset[str] = frozenset({"question word", "quantifier", "negation", "number", "comparison"})
 """Kinds of protected words (:func:`~textattack_semparse.linguistics.operator_words.question_protection`)
 no word is inserted next to: "how *the* many", "*the* six smallest", "the *also* largest" blur the

@@ -47,10 +47,10 @@ class RandomWordsTransformation(Transformation):
     :func:`~textattack_semparse.linguistics.operator_words.question_protection`, the words the
     offline meaning judge protects: question words, quantifiers, negation, numbers, comparatives
     and superlatives, relative words, prepositions, conjunctions, modals, and the words naming
-    the gold output's predicates when the text carries the gold) to leave alone. Those whose edit depends on the words alone (no model) also give it as
-    :meth:`word_edits` and set ``edits_words_only``: TextAttack-shaped augmenters can then
-    draw positions one set at a time with :meth:`position_sets_in_random_order` and edit
-    only the set they keep
+    the gold output's predicates when the text carries the gold) to leave alone. Those whose
+    edit depends on the words alone (no model) also give it as :meth:`word_edits` and set
+    ``edits_words_only``: TextAttack-shaped augmenters can then draw positions one set at a time
+    with :meth:`position_sets_in_random_order` and edit only the set they keep
     (:class:`~textattack_semparse.augmentation.word_list_augmenter.WordListAugmenter`).
 
     Zhuo, Li, Huang, Shiri, Wang, Haffari and Li (2023), "On Robustness of Prompt-based

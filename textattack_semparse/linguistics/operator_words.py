@@ -71,10 +71,10 @@ PROTECTED_CLASSES: tuple[tuple[str, frozenset[str]], ...] = (
 COMPARISON_TAGS = frozenset({"JJR", "JJS", "RBR", "RBS"})
 """Penn Treebank tags of comparatives and superlatives (*larger*, *smallest*, *most*)."""
 
-OPERATOR_MARKS: frozenset[str] = frozenset("<>=+%$#&*/^|~@")
+OPERATOR_MARKS: frozenset[str] = frozenset("<>=+%$#&*/^|~@_")
 """Punctuation marks that read as an operator, a unit or a conjunction (*> 1000*, *5 %*, *$*,
-*&*). The judge reads words only; perturbations that insert or delete punctuation leave these
-marks alone."""
+*&*), and ``_``, which joins identifiers and is a word to :data:`WORD`. The judge reads words
+only; perturbations that insert or delete punctuation leave these marks alone."""
 
 
 def question_words(text: str) -> list[str]:

@@ -273,7 +273,7 @@ def semparse_perturbations() -> Mapping[str, EntrySpec]:
         "insertion": entry(
             "function_word_insertion",
             "FunctionWordInsertion",
-            "Huang 2021: insert a meaning-preserving function word (word_list='huang-2021': any stop word).",
+            "Huang 2021: insert a meaning-preserving function word, never next to an operator word.",
             seed=0,
             keep=None,
         ),
@@ -286,7 +286,7 @@ def semparse_perturbations() -> Mapping[str, EntrySpec]:
         "substitution-f": entry(
             "function_word_substitution",
             "FunctionWordSubstitution",
-            "Huang 2021: swap a function word within its class (word_list='huang-2021': for any other).",
+            "Huang 2021: swap a meaning-preserving function word within its class.",
             seed=0,
             keep=None,
         ),

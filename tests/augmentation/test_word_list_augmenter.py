@@ -114,18 +114,21 @@ def test_real_geoquery_properties(geo_items: list[tuple[str, tuple[str, ...]]], 
                 assert not set(changed) & literal_positions
             outputs += 1
             protected += bool(literal_positions)
-    assert outputs > 1500 and protected > 1000
+    # Question words, operators and prepositions are never deleted or moved either, so a few
+    # questions with too few other words get fewer outputs.
+    assert outputs > 1500 and protected > 900
 
 
 def test_draws_are_uniform_over_position_sets_like_textattacks_augmenter() -> None:
     question, literals = "which rivers run through the state of colorado", ("colorado",)
     candidates = all_candidates(RandomWordDeletion(), question, literals)
-    assert len(candidates) == 21  # 7 modifiable words, 2 deleted, no repeated word: one text per set
+    # 4 deletable words (not "which", "through", "of" nor the literal), 2 deleted, no repeated word: one text per set
+    assert len(candidates) == 6
     fast = augmenter(RandomWordDeletion(seed=11), literals, transformations_per_example=1)
-    fast_counts = Counter(fast.augment(question)[0] for _ in range(4200))
+    fast_counts = Counter(fast.augment(question)[0] for _ in range(1200))
     random.seed(0)
     stock = Augmenter(RandomWordDeletion(seed=11), constraints=[RepeatModification(), PreserveLiterals(literals=literals)])
-    stock_counts = Counter(stock.augment(question)[0] for _ in range(1050))
+    stock_counts = Counter(stock.augment(question)[0] for _ in range(300))
     assert set(fast_counts) == set(stock_counts) == candidates
     # 200 expected per text: a 4-sigma band; the stock loop's 50 expected each, likewise.
     assert all(abs(count - 200) < 4 * 200**0.5 for count in fast_counts.values()), fast_counts
@@ -153,11 +156,14 @@ def test_nothing_to_edit_returns_the_question_as_textattack_does() -> None:
 
 
 def test_long_questions_take_several_steps_without_touching_a_word_twice() -> None:
-    question = " ".join(f"w{i}" for i in range(20))
-    deleted = augmenter(RandomWordDeletion(seed=0), ("w7",)).augment(question)
-    assert len(deleted) == 1 and len(text_words(deleted[0])) == 16 and "w7" in deleted[0]
+    # Twenty words none of which is protected (a word with a digit would be a number).
+    words = ("alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo lima mike november oscar papa quebec "
+             "romeo sierra tango").split()  # fmt: skip
+    question = " ".join(words)
+    deleted = augmenter(RandomWordDeletion(seed=0), ("hotel",)).augment(question)
+    assert len(deleted) == 1 and len(text_words(deleted[0])) == 16 and "hotel" in deleted[0]
     swapped = augmenter(RandomWordTransposition(seed=0), pct_words_to_swap=0.2).augment(question)[0].split()
-    assert len([i for i in range(20) if swapped[i] != f"w{i}"]) == 4 and sorted(swapped) == sorted(question.split())
+    assert len([i for i in range(20) if swapped[i] != words[i]]) == 4 and sorted(swapped) == sorted(words)
 
 
 def test_other_settings_take_textattacks_own_path() -> None:
@@ -173,5 +179,6 @@ def test_other_settings_take_textattacks_own_path() -> None:
 
 def test_stock_transformation_is_unchanged_for_attacks() -> None:
     # Transformation._get_transformations still gives up to num_candidates texts: attacks see every candidate.
-    outputs = RandomWordDeletion(seed=0)(AttackedText("which rivers run through the state with the largest population"))
+    question = "give me the names and lengths of major rivers running across each big southern state"
+    outputs = RandomWordDeletion(seed=0)(AttackedText(question))
     assert len(outputs) == 20 == len({output.text for output in outputs})

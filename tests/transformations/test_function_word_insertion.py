@@ -11,7 +11,13 @@ from textattack.shared import AttackedText
 from textattack.transformations import WordInsertion
 
 from textattack_semparse.transformations.function_word_insertion import FunctionWordInsertion
-from textattack_semparse.linguistics.function_words import FUNCTION_WORDS, load_function_word_classes, load_word_list
+from textattack_semparse.linguistics.function_words import (
+    FUNCTION_WORDS,
+    PUNCTUATION,
+    load_function_word_classes,
+    load_word_list,
+)
+from textattack_semparse.linguistics.operator_words import OPERATOR_MARKS, is_operator_word
 
 EVERY_CLASS = tuple(load_function_word_classes())
 
@@ -38,12 +44,36 @@ def test_inserts_exactly_one_function_word_and_keeps_order() -> None:
 def test_samples_per_position_including_the_end() -> None:
     text = AttackedText(QUESTION)
     candidates = FunctionWordInsertion(max_candidates_per_position=4, seed=1)(text)
-    assert len(candidates) == 4 * (len(text.words) + 1)
+    # Every gap but the two next to "what": before "the", "population", "of", "new", "york" and at the end.
+    assert len(candidates) == 4 * (len(text.words) + 1 - 2)
+
+
+def test_nothing_is_inserted_next_to_an_operator() -> None:
+    """People judged "what is the smallest state" -> "what is the six smallest state" to change
+    the question; no word goes next to a question word, quantifier, negation, number or
+    superlative, and "how many" stays whole."""
+    insertion = FunctionWordInsertion(function_words=["just"])
+    assert [c.text for c in insertion(AttackedText("what is the smallest state"))] == [
+        "what is just the smallest state",
+        "what is the smallest state just",
+    ]
+    assert [c.text for c in insertion(AttackedText("how many rivers are not in texas"))] == [
+        "how many rivers just are not in texas",
+        "how many rivers are not in just texas",
+        "how many rivers are not in texas just",
+    ]
+
+
+def test_inserted_words_are_never_operator_words() -> None:
+    insertion = FunctionWordInsertion(word_classes=EVERY_CLASS, max_candidates_per_position=None)
+    inserted = {c.words[3] for c in insertion(AttackedText("what is the capital of texas"), indices_to_modify={3})}
+    assert inserted and not {word for word in inserted if is_operator_word(word)}
+    assert not inserted & {"six", "many", "most", "not", "in", "that", "which", "must", "and"}
 
 
 def test_inserts_only_before_modifiable_indices() -> None:
     text = AttackedText("which rivers run through the state of texas")
-    candidates = FunctionWordInsertion(seed=3)(text, indices_to_modify={2})
+    candidates = FunctionWordInsertion(word_classes=EVERY_CLASS, seed=3)(text, indices_to_modify={2})
     assert len(candidates) == 10
     assert {inserted_position(text.words, c.words) for c in candidates} == {2}
 
@@ -66,18 +96,24 @@ def test_unlimited_candidates_enumerate_every_word_and_are_deterministic() -> No
     insertion = FunctionWordInsertion(word_classes=EVERY_CLASS, max_candidates_per_position=None, insert_at_end=False)
     candidates = insertion(text, indices_to_modify={0})
     assert insertion.deterministic
-    assert {c.words[0] for c in candidates} == FUNCTION_WORDS
+    assert {c.words[0] for c in candidates} == {word for word in FUNCTION_WORDS if not is_operator_word(word)}
 
 
 def test_sampling_is_not_deterministic() -> None:
-    assert not FunctionWordInsertion().deterministic
+    assert not FunctionWordInsertion(word_classes=EVERY_CLASS).deterministic
+
+
+def test_default_vocabulary_is_smaller_than_the_sample_so_every_word_is_tried() -> None:
+    # Articles and the discourse adverbs (also, however, there, therefore, thus): 8 words, fewer than 10.
+    insertion = FunctionWordInsertion()
+    assert len(insertion._vocabulary) == 8 and insertion.deterministic
 
 
 def test_seeded_runs_reproduce() -> None:
     text = AttackedText(QUESTION)
-    first = [c.text for c in FunctionWordInsertion(seed=11)(text)]
-    second = [c.text for c in FunctionWordInsertion(seed=11)(text)]
-    other = [c.text for c in FunctionWordInsertion(seed=12)(text)]
+    first = [c.text for c in FunctionWordInsertion(word_classes=EVERY_CLASS, seed=11)(text)]
+    second = [c.text for c in FunctionWordInsertion(word_classes=EVERY_CLASS, seed=11)(text)]
+    other = [c.text for c in FunctionWordInsertion(word_classes=EVERY_CLASS, seed=12)(text)]
     assert first == second
     assert first != other
 
@@ -120,29 +156,37 @@ def test_repr_lists_every_init_parameter() -> None:
 HUANG_QUESTION = "show me the rivers in texas ?"
 
 
-def test_huang_list_inserts_every_listed_word_at_every_position() -> None:
-    """Huang et al. (2021) insert *any* function word (their Table 1 inserts "in"), and
-    their test sets count stop-word-list words and punctuation as function words. Without
-    sampling: every listed entry before each of the n words and after the last one,
-    (n + 1) * |list| candidates."""
-    listed = load_word_list("huang-2021")
+def test_huang_list_inserts_its_words_that_keep_the_meaning_at_every_position() -> None:
+    """The huang-2021 list inserts its words of the default classes (articles, function
+    adverbs) and its punctuation marks but the operator marks. Without sampling: every such
+    entry before each of the n words and after the last one (no word of this question is an
+    operator the insertion keeps away from), (n + 1) * |entries| candidates."""
+    classes = load_function_word_classes()
+    insertable = classes["articles"] | classes["function adverbs"] | (PUNCTUATION - OPERATOR_MARKS)
+    entries = [word for word in load_word_list("huang-2021") if word in insertable]
     tokens = HUANG_QUESTION.split()  # the words and the final "?"
     n = len(tokens) - 1
     expected = [
-        " ".join(tokens[:p] + [word] + tokens[p:]) for p in range(n) for word in listed
-    ] + [" ".join(tokens[:n] + [word] + tokens[n:]) for word in listed]  # after "texas", before "?"
+        " ".join(tokens[:p] + [word] + tokens[p:]) for p in range(n) for word in entries
+    ] + [" ".join(tokens[:n] + [word] + tokens[n:]) for word in entries]  # after "texas", before "?"
     insertion = FunctionWordInsertion(word_list="huang-2021", max_candidates_per_position=None)
     candidates = [c.text for c in insertion(AttackedText(HUANG_QUESTION))]
-    assert len(candidates) == (n + 1) * len(listed) == len(expected)
+    assert len(candidates) == (n + 1) * len(entries) == len(expected)
     assert sorted(candidates) == sorted(expected)
     assert insertion.deterministic
 
 
-def test_huang_list_inserts_words_the_default_never_does() -> None:
+def test_huang_list_never_inserts_numbers_quantifiers_or_content_words() -> None:
+    """People judged "what is the smallest state" -> "what is the six smallest state" to change the
+    question: the list's numbers, quantifiers, negation, prepositions, contraction stems, focus,
+    degree and time adverbs ("just", "very", "then") and content words ("formerly", "show") are
+    never inserted."""
     insertion = FunctionWordInsertion(word_list="huang-2021", max_candidates_per_position=None, insert_at_end=False)
-    inserted = {c.words[0] for c in insertion(AttackedText("rivers in texas"), indices_to_modify={0})}
-    assert {"in", "show", "isn", "becomes", "thru"} <= inserted
-    assert "in" not in FunctionWordInsertion(max_candidates_per_position=None)._candidate_words()
+    inserted = {c.text.split()[0] for c in insertion(AttackedText("rivers in texas"), indices_to_modify={0})}
+    assert {"the", "also", "however", "?", ","} <= inserted
+    assert not inserted & {"six", "many", "not", "in", "show", "isn", "becomes", "thru", "formerly", "mightn't", "just",
+                           "very", "then"}  # fmt: skip
+    assert not inserted & OPERATOR_MARKS
 
 
 def test_question_over_the_word_limit_is_refused_with_its_length() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import string
 
 import pytest
 
@@ -55,7 +54,35 @@ def test_meaning_bearing_words_are_not_substituted_by_default() -> None:
 
 def test_wider_classes_still_substitute_within_a_class() -> None:
     swap = FunctionWordSubstitution(word_classes=EVERY_CLASS, max_candidates_per_position=None)
-    assert set(swap._get_replacement_words("in")) <= load_function_word_classes()["prepositions"]
+    pronouns = load_function_word_classes()["personal, possessive and reflexive pronouns"]
+    assert "us" in swap._get_replacement_words("me") and set(swap._get_replacement_words("me")) <= pronouns
+    assert set(swap._get_replacement_words("does")) <= load_function_word_classes()["forms of have and do (auxiliaries or main verbs)"]
+
+
+@pytest.mark.parametrize("word", ["in", "many", "most", "that", "what", "not", "six", "and", "must"])
+def test_wider_classes_never_substitute_operator_words(word: str) -> None:
+    swap = FunctionWordSubstitution(word_classes=EVERY_CLASS, max_candidates_per_position=None)
+    assert swap._get_replacement_words(word) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "kept"),
+    [("how many people live in utah", "many"), ("give me a state that borders indiana", "that"),
+     ("what is the smallest state", "what")],
+)  # fmt: skip
+def test_words_people_saw_replaced_are_kept(question: str, kept: str) -> None:
+    """People judged "how many people" -> "how mightn't people" and "a state that borders
+    indiana" -> "a state formerly borders indiana" to change the question."""
+    for word_list in (None, "huang-2021"):
+        swap = FunctionWordSubstitution(word_list=word_list, max_candidates_per_position=None)
+        for candidate in swap(AttackedText(question)):
+            assert kept in candidate.words
+            assert not any(word.endswith("n't") or word == "formerly" for word in candidate.words)
+
+
+def test_operator_words_only_are_refused() -> None:
+    with pytest.raises(ValueError, match="No word of \\['what', 'which'\\] may be inserted, deleted or substituted"):
+        FunctionWordSubstitution(function_words=["what", "which"])
 
 
 def test_unknown_word_class_suggests_the_closest() -> None:
@@ -64,22 +91,21 @@ def test_unknown_word_class_suggests_the_closest() -> None:
 
 
 def test_samples_per_position() -> None:
-    text = AttackedText(QUESTION)
+    text = AttackedText("which rivers are running through the state of texas")
     candidates = FunctionWordSubstitution(word_classes=EVERY_CLASS, max_candidates_per_position=3, seed=5)(text)
-    # "which", "through" and "of" sample 3 substitutes from their classes; "the" has only "a" and "an".
-    assert len(candidates) == 3 + 3 + 3 + 2
+    # "are" samples 3 substitutes from the forms of be; "the" has only "a" and "an"; "which",
+    # "through" and "of" are operator words.
+    assert len(candidates) == 3 + 2
 
 
 def test_capitalisation_is_kept() -> None:
-    swap = FunctionWordSubstitution(function_words=["what", "which"])
-    assert [c.text for c in swap(AttackedText("What rivers are there?"), indices_to_modify={0})] == [
-        "Which rivers are there?"
-    ]
+    swap = FunctionWordSubstitution(function_words=["the", "a"])
+    assert [c.text for c in swap(AttackedText("The rivers of Texas?"), indices_to_modify={0})] == ["A rivers of Texas?"]
 
 
 def test_capitalised_original_is_excluded() -> None:
-    swap = FunctionWordSubstitution(function_words=["what", "which"])
-    assert swap._get_replacement_words("What") == ["Which"]
+    swap = FunctionWordSubstitution(function_words=["the", "a"])
+    assert swap._get_replacement_words("The") == ["A"]
 
 
 def test_seeded_runs_reproduce() -> None:
@@ -112,12 +138,13 @@ def test_repr_lists_every_init_parameter() -> None:
 HUANG_QUESTION = "show me the rivers in texas ?"
 
 
-def test_huang_list_substitutes_every_different_listed_word() -> None:
-    """Huang et al. (2021): "substitution replaces a function word by a random different
-    function word", any listed word, not one of its class. Without sampling, each listed
-    word of the question gets every other listed word (punctuation marks are not words in
-    TextAttack, so they do not fill a word's slot)."""
-    words = [w for w in load_word_list("huang-2021") if w not in string.punctuation]
+def test_huang_list_substitutes_within_the_class_of_each_listed_word() -> None:
+    """The huang-2021 list replaces its words of the default classes (articles, forms of be,
+    function adverbs) by the list's other words of the same class. Without sampling, each such
+    word of the question gets every other one (punctuation marks are not words in TextAttack, so
+    they do not fill a word's slot)."""
+    listed = set(load_word_list("huang-2021"))
+    classes = load_function_word_classes()
     text = AttackedText(HUANG_QUESTION)
     swap = FunctionWordSubstitution(word_list="huang-2021", max_candidates_per_position=None)
     candidates = {c.text for c in swap(text)}
@@ -125,25 +152,26 @@ def test_huang_list_substitutes_every_different_listed_word() -> None:
     expected = {
         " ".join(tokens[:p] + [other] + tokens[p + 1 :])
         for p, token in enumerate(tokens)
-        if token in words
-        for other in words
+        for name in ("articles", "forms of be", "function adverbs")
+        if token in classes[name] & listed
+        for other in classes[name] & listed
         if other != token
     }
-    assert candidates == expected
-    assert len(expected) == 4 * (len(words) - 1)  # show, me, the, in
+    assert candidates == expected == {"show me a rivers in texas ?", "show me an rivers in texas ?"}
 
 
-def test_huang_list_substitutes_across_classes() -> None:
+def test_huang_list_substitutes_within_a_class() -> None:
     swap = FunctionWordSubstitution(word_list="huang-2021", max_candidates_per_position=None)
-    replacements = set(swap._get_replacement_words("in"))
-    assert {"on", "the", "show", "isn", "not", "many"} <= replacements and "in" not in replacements
-    assert swap._get_replacement_words("texas") == []
+    assert swap._get_replacement_words("the") == ["a", "an"]
+    assert set(swap._get_replacement_words("is")) == {"am", "are", "be", "been", "being", "was", "were"}
+    for word in ("in", "many", "that", "show", "isn", "me", "texas"):
+        assert swap._get_replacement_words(word) == []
 
 
 def test_huang_list_samples_per_word() -> None:
-    text = AttackedText(HUANG_QUESTION)
+    text = AttackedText("what is the capital of texas")
     candidates = FunctionWordSubstitution(word_list="huang-2021", max_candidates_per_position=3, seed=0)(text)
-    assert len(candidates) == 4 * 3
+    assert len(candidates) == 3 + 2  # "is": 3 of the 7 other forms of be; "the": "a" and "an"
 
 
 def test_question_over_the_word_limit_is_refused_with_its_length() -> None:

@@ -9,9 +9,11 @@ from textattack_semparse.transformations.function_word_substitution import Funct
 from textattack_semparse.linguistics.function_words import (
     FUNCTION_WORDS,
     MEANING_PRESERVING_CLASSES,
+    PUNCTUATION,
     load_function_word_classes,
     load_word_list,
 )
+from textattack_semparse.linguistics.operator_words import OPERATOR_MARKS, is_operator_word
 
 
 def test_custom_words_are_lowercased_deduplicated_and_sorted() -> None:
@@ -59,7 +61,15 @@ def test_bad_seed_rejected() -> None:
 
 def test_limit_at_least_vocabulary_size_is_deterministic() -> None:
     assert FunctionWordInsertion(function_words=["a", "the"], max_candidates_per_position=2).deterministic
-    assert not FunctionWordInsertion(function_words=["a", "the", "of"], max_candidates_per_position=2).deterministic
+    assert FunctionWordInsertion(function_words=["a", "the", "of"], max_candidates_per_position=2).deterministic
+    assert not FunctionWordInsertion(function_words=["a", "the", "very"], max_candidates_per_position=2).deterministic
+
+
+def test_operator_words_are_left_out_of_every_vocabulary() -> None:
+    insertion = FunctionWordInsertion(function_words=["the", "of", "six", "most", "mightn't", "%"])
+    assert insertion._vocabulary == ("the",)
+    every = FunctionWordSubstitution(word_classes=tuple(load_function_word_classes()), max_candidates_per_position=None)
+    assert not {word for word in every._vocabulary if is_operator_word(word)}
 
 
 def test_is_function_word_ignores_case() -> None:
@@ -73,10 +83,13 @@ def test_word_list_meaning_preserving_is_the_default() -> None:
     assert FunctionWordSubstitution().word_list is None
 
 
-def test_huang_word_list_is_one_group_of_the_whole_list() -> None:
+def test_huang_word_list_groups_its_words_of_the_default_classes_and_its_punctuation() -> None:
+    listed = set(load_word_list("huang-2021"))
+    classes = load_function_word_classes()
     swap = FunctionWordSubstitution(word_list="huang-2021", max_candidates_per_position=None)
-    assert swap._vocabulary == tuple(sorted(load_word_list("huang-2021")))
-    assert len(swap._groups) == 1 and swap.deterministic
+    expected = [tuple(sorted(classes[name] & listed)) for name in MEANING_PRESERVING_CLASSES]
+    assert list(swap._groups) == [*expected, tuple(sorted(listed & (PUNCTUATION - OPERATOR_MARKS)))]
+    assert swap.deterministic
 
 
 def test_unknown_word_list_suggests_the_closest() -> None:

@@ -47,13 +47,39 @@ def test_three_words_rotate() -> None:
 
 
 def test_both_swapped_words_must_be_modifiable() -> None:
+    # "how many" and "in" are protected too: only "people" and "live" can trade places.
     text = AttackedText("how many people live in new york")
     outputs = RandomWordTransposition(seed=0)(text, pre_transformation_constraints=[PreserveLiterals(literals=("new york",))])
-    assert len(outputs) == 10 and all(o.words[5:] == ["new", "york"] for o in outputs)
+    assert [o.text for o in outputs] == ["how many live people in new york"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["which is the highest peak not in alaska", "how many states border the state with the most rivers",
+     "what is the population of the largest city in texas"],
+)  # fmt: skip
+def test_words_the_question_needs_move_only_past_free_words(question: str) -> None:
+    """A protected word (question word, quantifier, negation, superlative, preposition ...) only
+    trades places with an article or a form of be with no other word between them, so every word
+    that is not free keeps its order."""
+    text = AttackedText(question)
+    protected = {"which", "how", "many", "what", "not", "in", "of", "with", "highest", "most", "largest"}
+    outputs = RandomWordTransposition(seed=0)(text)
+    assert outputs
+    moved_protected = 0
+    for output in outputs:
+        if any(a != b and (a in protected or b in protected) for a, b in zip(text.words, output.words)):
+            moved_protected += 1
+            assert not_free(output.words) == not_free(text.words), output.text
+    assert moved_protected
+
+
+def not_free(words: list[str]) -> list[str]:
+    return [word for word in words if word not in {"the", "a", "is", "are"}]
 
 
 def test_literals_survive_on_real_geoquery(geo_examples: list[AttackedText], check_literals: Callable) -> None:
-    assert check_literals(geo_examples, RandomWordTransposition(seed=0)) > 100
+    assert check_literals(geo_examples, RandomWordTransposition(seed=0)) > 50
 
 
 def test_one_word_cannot_be_swapped() -> None:

@@ -18,9 +18,18 @@ def reordering() -> SyntacticReordering:
     return SyntacticReordering()
 
 
+MOVABLE = (
+    "what rivers are there in texas",
+    "which rivers do not run through texas",
+    "what river runs through the state with the most cities",
+    "how many states are in the usa",
+)
+"""GeoQuery questions with a constituent that keeps its attachment when it moves."""
+
+
 def test_keeps_the_multiset_of_words(reordering: SyntacticReordering, geo_questions: list[AttackedText]) -> None:
     total = 0
-    for text in geo_questions:
+    for text in [*geo_questions, *map(AttackedText, MOVABLE)]:
         for output in reordering(text):
             assert Counter(output.words) == Counter(text.words) and output.words != text.words
             total += 1
@@ -28,19 +37,35 @@ def test_keeps_the_multiset_of_words(reordering: SyntacticReordering, geo_questi
 
 
 def test_moves_a_prepositional_phrase_to_the_front(reordering: SyntacticReordering) -> None:
-    outputs = reordering(AttackedText("what is the largest city in texas?"))
-    assert [o.text for o in outputs] == ["in texas what is the largest city?"]
+    outputs = reordering(AttackedText("how many people live in texas?"))
+    assert [o.text for o in outputs] == ["in texas how many people live?"]
 
 
 def test_moves_a_fronted_phrase_to_the_end(reordering: SyntacticReordering) -> None:
-    outputs = reordering(AttackedText("In Texas, what is the largest city?"))
-    assert [o.text for o in outputs] == ["what is the largest city In Texas?"]
+    outputs = reordering(AttackedText("In Texas, how many people live?"))
+    assert [o.text for o in outputs] == ["how many people live In Texas?"]
 
 
 def test_verb_attached_phrases_move_both_ways(reordering: SyntacticReordering) -> None:
-    outputs = {o.text for o in reordering(AttackedText("which rivers run through the state with the largest population"))}
-    assert "through the state which rivers run with the largest population" in outputs
-    assert "with the largest population which rivers run through the state" in outputs
+    outputs = {o.text for o in reordering(AttackedText("what river runs through the state with the most cities"))}
+    assert outputs == {
+        "through the state what river runs with the most cities",
+        "what river runs with the most cities through the state",
+    }
+
+
+def test_a_phrase_that_would_attach_elsewhere_stays(reordering: SyntacticReordering) -> None:
+    """Fronted, "in texas" modifies "is", not "city" (the parse of the moved question says so):
+    the largest city in texas is not what "in texas, what is the largest city" asks of a parser.
+    At the end, "in the state" would modify "city" where it modified "is"."""
+    assert reordering(AttackedText("what is the largest city in texas?")) == []
+    assert reordering(AttackedText("In Texas, what is the largest city?")) == []
+    assert reordering(AttackedText("which rivers run through the state with the largest population")) == []
+
+
+def test_free_words_move_without_a_parse_check(reordering: SyntacticReordering) -> None:
+    outputs = {o.text for o in reordering(AttackedText("what rivers are there in texas"))}
+    assert outputs == {"there what rivers are in texas", "what rivers are in texas there", "in texas what rivers are there"}
 
 
 def test_of_phrases_and_wh_phrases_stay(reordering: SyntacticReordering) -> None:
@@ -68,7 +93,7 @@ def test_span_cutting_a_protected_run_does_not_move(reordering: SyntacticReorder
 
 
 def test_no_modifiable_word_gives_nothing(reordering: SyntacticReordering) -> None:
-    assert reordering(AttackedText("what is the largest city in texas"), indices_to_modify=set()) == []
+    assert reordering(AttackedText("how many people live in texas"), indices_to_modify=set()) == []
 
 
 def test_literals_survive_on_real_geoquery(reordering: SyntacticReordering, geo_examples: list[AttackedText], check_literals: Callable) -> None:
@@ -76,9 +101,9 @@ def test_literals_survive_on_real_geoquery(reordering: SyntacticReordering, geo_
 
 
 def test_other_columns_are_left_alone(reordering: SyntacticReordering) -> None:
-    text = AttackedText(OrderedDict(question="what is the largest city in texas", db_id="geo"))
+    text = AttackedText(OrderedDict(question="how many people live in texas", db_id="geo"))
     (output,) = reordering(text)
-    assert output.text == "in texas what is the largest city\ngeo"
+    assert output.text == "in texas how many people live\ngeo"
 
 
 def test_is_deterministic_and_validates(reordering: SyntacticReordering) -> None:

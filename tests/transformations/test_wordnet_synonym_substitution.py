@@ -10,6 +10,7 @@ import pytest
 from textattack.shared import AttackedText
 from textattack.transformations import WordSwap
 
+from textattack_semparse.attack_attrs import record_gold_output
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.linguistics.wordnet import load_wordnet
 from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
@@ -43,14 +44,44 @@ def test_candidates_are_synonyms_and_exclude_the_original(substitution: WordNetS
             assert text.words[i] not in FUNCTION_WORDS
             assert share_a_synset(text.words[i], output.words[i]), (text.words[i], output.words[i])
             total += 1
-    assert total > 50
+    assert total >= 10  # first-sense synonyms of the words no operator or value protects: 11 on these questions
 
 
 def test_inflection_follows_the_original(substitution: WordNetSynonymSubstitution) -> None:
     text = AttackedText("what are the largest cities in texas")
-    swapped = {o.words[3] for o in substitution(text, indices_to_modify={3})}
-    assert {"biggest", "greatest"} <= swapped and "big" not in swapped
-    assert "metropolises" in {o.words[4] for o in substitution(text, indices_to_modify={4})}
+    assert [o.words[4] for o in substitution(text, indices_to_modify={4})] == ["metropolises"]
+    swapped = {o.words[2] for o in substitution(AttackedText("how many inhabitants does texas have"), indices_to_modify={2})}
+    assert swapped == {"dwellers", "denizens"}
+
+
+def test_candidates_come_from_the_first_sense_only(substitution: WordNetSynonymSubstitution) -> None:
+    """People judged "population" -> "universe", "mountains" -> "sights" and "state" -> "country"
+    to change the question: those are synonyms in other senses than the word's commonest."""
+    for question in ("what is the population of texas", "what mountains are in alaska", "which state is the largest"):
+        swapped = {o.words[i] for o in substitution(AttackedText(question)) for i in range(len(o.words))}
+        assert not swapped & {"universe", "sights", "country", "commonwealth", "mount", "land"}
+    assert substitution(AttackedText("what is the population of texas")) == []
+
+
+def test_a_synonym_read_first_in_another_sense_is_left_out(substitution: WordNetSynonymSubstitution) -> None:
+    # "area" and "country" share a sense of "area", but "country" means a nation first.
+    assert substitution.synonyms("area", "NOUN", "NN") == []
+    assert substitution.synonyms("city", "NOUN", "NN") == ["metropolis"]
+
+
+def test_operator_words_and_superlatives_are_never_replaced(substitution: WordNetSynonymSubstitution) -> None:
+    """People judged "smallest" -> "lowest" to change the question."""
+    for question, kept in (("what is the smallest state", "smallest"), ("which state has the most cities", "most"),
+                           ("how many rivers are longer than the rio grande", "longer")):  # fmt: skip
+        for output in substitution(AttackedText(question)):
+            assert kept in output.words
+
+
+def test_words_naming_the_gold_predicates_are_kept(substitution: WordNetSynonymSubstitution) -> None:
+    text = AttackedText("what is the largest city in texas")
+    assert [o.text for o in substitution(text)] == ["what is the largest metropolis in texas"]
+    record_gold_output(text, "SELECT CITYalias0.CITY_NAME FROM CITY AS CITYalias0")
+    assert substitution(text) == []
 
 
 def test_capitalisation_follows_the_original(substitution: WordNetSynonymSubstitution) -> None:
@@ -58,18 +89,16 @@ def test_capitalisation_follows_the_original(substitution: WordNetSynonymSubstit
     assert "Metropolises" in {o.words[0] for o in outputs}
 
 
-def test_proper_nouns_multiword_and_capitalised_lemmas_are_skipped(substitution: WordNetSynonymSubstitution) -> None:
-    text = AttackedText("what is the capital of texas")
-    outputs = substitution(text)
-    assert all(o.words[5] == "texas" for o in outputs)
-    swapped = {o.words[3] for o in outputs}
-    assert swapped and not swapped & {"washington", "Washington", "capital_letter"}
+def test_proper_nouns_and_multiword_lemmas_are_skipped(substitution: WordNetSynonymSubstitution) -> None:
+    outputs = substitution(AttackedText("which city is the capital of texas"))
+    assert [o.text for o in outputs] == ["which metropolis is the capital of texas"]  # not "urban_center" nor "working_capital"
 
 
-def test_max_candidates_keeps_the_first_senses() -> None:
-    text = AttackedText("which rivers run through texas")
+def test_max_candidates_keeps_the_first_synonyms() -> None:
+    text = AttackedText("how many inhabitants does texas have")
     every = [o.words[2] for o in WordNetSynonymSubstitution()(text, indices_to_modify={2})]
-    assert [o.words[2] for o in WordNetSynonymSubstitution(max_candidates=3)(text, indices_to_modify={2})] == every[:3]
+    assert len(every) == 2
+    assert [o.words[2] for o in WordNetSynonymSubstitution(max_candidates=1)(text, indices_to_modify={2})] == every[:1]
 
 
 def test_new_york_is_never_altered(substitution: WordNetSynonymSubstitution) -> None:
@@ -79,7 +108,8 @@ def test_new_york_is_never_altered(substitution: WordNetSynonymSubstitution) -> 
 
 
 def test_literals_survive_on_real_geoquery(substitution: WordNetSynonymSubstitution, geo_examples: list[AttackedText], check_literals: Callable) -> None:
-    assert check_literals(geo_examples, substitution) > 100
+    # Gold-query words (city, state, population ...) are predicates the substitution keeps: 26 rewrites on 40 questions.
+    assert check_literals(geo_examples, substitution) > 20
 
 
 def test_is_a_deterministic_word_swap(substitution: WordNetSynonymSubstitution) -> None:

@@ -148,7 +148,7 @@ class WordListAugmenter(Augmenter):
         ...     transformations_per_example=2,
         ... )
         >>> augmenter.augment("what is the capital of texas?")
-        ['what capital of texas?', 'what is capital texas?']
+        ['what capital of texas?', 'what is of texas?']
     """
 
     def augment(self, text: str) -> list[str]:
@@ -203,7 +203,7 @@ class WordListAugmenter(Augmenter):
             step.words = text_words(step.text)
         excluded = step.protected | step.modified if repeat else step.protected
         count = len(step.words)
-        eligible = transformation.eligible_positions(count, [i for i in range(count) if i not in excluded])
+        eligible = transformation.eligible_positions(step.words, [i for i in range(count) if i not in excluded])
         for positions in transformation.position_sets_in_random_order(step.words, eligible):
             edited = _edited(step, transformation.word_edits(step.words, positions))
             if edited.text != step.text and edited.text not in made:

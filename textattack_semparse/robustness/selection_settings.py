@@ -54,9 +54,10 @@ SETTING_PERTURBATION_SELECTION: Mapping[str, Mapping[str, Selection]] = MappingP
 
 SETTING_PERTURBATION_OPTIONS: Mapping[str, Mapping[str, Mapping[str, object]]] = MappingProxyType(
     {
-        # Huang et al. (2021) insert, delete and substitute *any* function word, their test
-        # sets counting stop-word-list words (NLTK | scikit-learn) and punctuation as function
-        # words; a substitute is any different one. Every output is a candidate.
+        # Huang et al. (2021) insert, delete and substitute function words and keep the
+        # utterances crowd workers judged to keep the meaning. The function-word operations draw
+        # on the stop-word list NLTK | scikit-learn | punctuation, its words of the
+        # meaning-preserving classes only, never an operator word. Every output is a candidate.
         "huang-2021": MappingProxyType(
             {
                 "insertion": MappingProxyType({"word_list": "huang-2021", "max_candidates_per_position": None}),

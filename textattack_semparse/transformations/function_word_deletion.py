@@ -22,20 +22,23 @@ class FunctionWordDeletion(FunctionWordTransformation, WordDeletion):
     """Delete exactly one function word from the question.
 
     One candidate per index in ``indices_to_modify`` whose word is a function word (any
-    case); content words are never deleted, and, as in TextAttack's ``WordDeletion``, a
-    one-word text is left alone. Deterministic.
+    case) and not one the question needs (``protected_positions``: question words, "many"
+    after "how", quantifiers, negation, numbers, comparatives and superlatives, relative words,
+    prepositions, conjunctions, modals, the gold's predicates); content words are never
+    deleted, and, as in TextAttack's ``WordDeletion``, a one-word text is left alone.
+    Deterministic.
 
     Huang et al. (2021), "On Robustness of Neural Semantic Parsers", EACL 2021,
     https://aclanthology.org/2021.eacl-main.292/ (word-level perturbation by function-word
     deletion).
 
-    With ``word_list="huang-2021"`` any token of the paper's list may be deleted: the stop
-    words of NLTK and scikit-learn ("show", "me", "isn", ...) and punctuation marks ("?").
-    TextAttack's words never contain punctuation, so a punctuation mark of the list (or of
-    ``function_words``) between two words, or before the first or after the last word of a
-    column, is deleted on its own (one candidate per mark, a stand-alone mark takes one
-    adjacent space with it) unless both neighbouring words are outside
-    ``indices_to_modify`` (inside a protected span such as a literal) or no word of its
+    With ``word_list="huang-2021"`` the deletable words are those of the list in the default
+    classes (articles, forms of be, function adverbs) and its punctuation marks ("?") but the
+    operator marks ("%", "$", ">"). TextAttack's words never contain punctuation, so a
+    punctuation mark of the list (or of ``function_words``) between two words, or before the
+    first or after the last word of a column, is deleted on its own (one candidate per mark, a
+    stand-alone mark takes one adjacent space with it) unless both neighbouring words are
+    outside ``indices_to_modify`` (inside a protected span such as a literal) or no word of its
     column is modifiable.
 
     Args:
@@ -43,13 +46,15 @@ class FunctionWordDeletion(FunctionWordTransformation, WordDeletion):
             the packaged classes below.
         word_classes (Iterable[str] | None): Classes of the packaged list; default ``None``
             = articles, forms of be and function adverbs (see ``FunctionWordTransformation``).
-        word_list (str | None): ``"huang-2021"`` = the paper's list (see above);
+        word_list (str | None): ``"huang-2021"`` = the list of that name (see above);
             ``None``/``"meaning-preserving"`` = the classes. Default ``None``.
 
     Example:
         >>> from textattack.shared import AttackedText
         >>> [t.text for t in FunctionWordDeletion()(AttackedText("what is the capital of texas"))]
         ['what the capital of texas', 'what is capital of texas']
+        >>> [t.text for t in FunctionWordDeletion(word_list="huang-2021")(AttackedText("where is the most populous city ?"))]
+        ['where the most populous city ?', 'where is most populous city ?', 'where is the most populous city']
     """
 
     def __init__(
@@ -65,7 +70,9 @@ class FunctionWordDeletion(FunctionWordTransformation, WordDeletion):
         check_question_length(current_text, self)
         indices = sorted(indices_to_modify)
         words = current_text.words
-        transformed = super()._get_transformations(current_text, [i for i in indices if self.is_function_word(words[i])])
+        protected = self.protected_positions(current_text)
+        deletable = [i for i in indices if self.is_function_word(words[i]) and i not in protected]
+        transformed = super()._get_transformations(current_text, deletable)
         if self._punctuation:
             transformed.extend(self._punctuation_deletions(current_text, set(indices)))
         return transformed

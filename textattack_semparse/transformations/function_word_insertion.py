@@ -17,6 +17,11 @@ from textattack_semparse.errors import ConfigurationTypeError
 from textattack_semparse.transformations.derived_text import check_question_length
 from textattack_semparse.transformations.function_word_transformation import FunctionWordTransformation
 
+INSERTION_BARRIERS: frozenset[str] = frozenset({"question word", "quantifier", "negation", "number", "comparison"})
+"""Kinds of protected words (:func:`~textattack_semparse.linguistics.operator_words.question_protection`)
+no word is inserted next to: "how *the* many", "*the* six smallest", "the *also* largest" blur the
+operator they sit by."""
+
 
 class FunctionWordInsertion(FunctionWordTransformation, WordInsertion):
     """Insert one function word into the question.
@@ -29,15 +34,20 @@ class FunctionWordInsertion(FunctionWordTransformation, WordInsertion):
     ``InputColumnModification``) also protects the gaps inside it. TextAttack marks both the
     inserted word and its neighbour as modified, so ``RepeatModification`` then freezes both.
 
+    The inserted word is never an operator word (a number, quantifier, negation, question word,
+    preposition ...: ``FunctionWordTransformation``), and nothing is inserted next to a question
+    word, quantifier, negation, number, comparative or superlative (:data:`INSERTION_BARRIERS`):
+    "what is the smallest state" may become "what is also the smallest state", never "what is the
+    six smallest state" or "what is the very smallest state".
+
     Sampling keeps greedy search tractable: the packaged list has about 250 words, so a
     question of ``n`` words would yield ``250 * (n + 1)`` candidates per step; by default
     ten words are sampled per position from the transformation's own seeded generator.
 
-    With ``word_list="huang-2021"`` any word of the paper's list may be inserted at any
-    position (Huang et al. 2021 insert any function word, e.g. "in" in their Table 1): the
-    stop words of NLTK and scikit-learn and the ASCII punctuation marks, 378 + 32 entries.
-    With ``max_candidates_per_position=None`` the candidates are every (position, entry)
-    pair, ``410 * (n + 1)`` for ``n`` modifiable words with ``insert_at_end``.
+    With ``word_list="huang-2021"`` the inserted words are those of the list in the default
+    classes (articles, function adverbs) and its punctuation marks but the operator marks ("%",
+    ">"); with ``max_candidates_per_position=None`` the candidates are every (insertion point,
+    entry) pair.
 
     Huang et al. (2021), "On Robustness of Neural Semantic Parsers", EACL 2021,
     https://aclanthology.org/2021.eacl-main.292/ (word-level perturbation by function-word
@@ -49,7 +59,7 @@ class FunctionWordInsertion(FunctionWordTransformation, WordInsertion):
         word_classes (Iterable[str] | None): Classes of the packaged list; default ``None``
             = articles and function adverbs: an inserted form of *be* ("the capital *am* of
             texas") garbles a question more than it keeps it readable.
-        word_list (str | None): ``"huang-2021"`` = the paper's list (see above);
+        word_list (str | None): ``"huang-2021"`` = the list of that name (see above);
             ``None``/``"meaning-preserving"`` = the classes. Default ``None``.
         max_candidates_per_position (int | None): Words sampled per insertion point;
             ``None`` = all (then the transformation is deterministic). Default ``10``.
@@ -61,6 +71,8 @@ class FunctionWordInsertion(FunctionWordTransformation, WordInsertion):
         >>> insertion = FunctionWordInsertion(function_words=["just"], insert_at_end=False)
         >>> [t.text for t in insertion(AttackedText("rivers in texas"))]
         ['just rivers in texas', 'rivers just in texas', 'rivers in just texas']
+        >>> [t.text for t in insertion(AttackedText("what is the smallest state"))]
+        ['what is just the smallest state']
     """
 
     default_word_classes = ("articles", "function adverbs")
@@ -90,11 +102,13 @@ class FunctionWordInsertion(FunctionWordTransformation, WordInsertion):
 
     def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
         check_question_length(current_text, self)
+        barriers = {index for index, kind in self.protected_positions(current_text).items() if kind in INSERTION_BARRIERS}
         indices = sorted(indices_to_modify)
-        transformed = super()._get_transformations(current_text, indices)
+        before = [index for index in indices if index not in barriers and index - 1 not in barriers]
+        transformed = super()._get_transformations(current_text, before)
         if self.insert_at_end:
             column_ends = {end - 1 for end in accumulate(len(words) for words in current_text.words_per_input)}
-            for index in sorted(column_ends.intersection(indices)):
+            for index in sorted(column_ends.intersection(indices) - barriers):
                 transformed.extend(
                     current_text.insert_text_after_word_index(index, word) for word in self._candidate_words()
                 )

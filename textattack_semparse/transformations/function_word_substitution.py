@@ -17,17 +17,19 @@ from textattack_semparse.transformations.function_word_transformation import Fun
 
 
 class FunctionWordSubstitution(FunctionWordTransformation, WordSwap):
-    """Replace one function word by a different function word.
+    """Replace one function word by a different function word of its class.
 
     A ``WordSwap``, so TextAttack's word-swap constraints (``StopwordModification``,
     ``WordEmbeddingDistance`` ...) judge it as a one-word substitution. Only words in the
-    function-word list are replaced; candidates never include the original word (compared
-    case-insensitively) and take its capitalisation ("What" -> "Which").
+    function-word list are replaced, and only by words of their own class (an article by an
+    article, a form of *be* by a form of *be*); neither side is ever an operator word, a
+    contraction stem or a content word, and a word the question needs (``protected_positions``)
+    is never replaced. Candidates never include the original word (compared case-insensitively)
+    and take its capitalisation ("The" -> "A").
 
-    With ``word_list="huang-2021"`` the paper's rule applies: "substitution replaces a
-    function word by a random different function word", any listed word by any *different*
-    listed word, not within a class (the stop words of NLTK and scikit-learn; punctuation
-    marks are not words in TextAttack's sense, so they neither replace nor are replaced).
+    With ``word_list="huang-2021"`` the words are those of the list in the default classes
+    (articles, forms of be, function adverbs), each replaced within its class; punctuation marks
+    are not words in TextAttack's sense, so they neither replace nor are replaced.
 
     Huang et al. (2021), "On Robustness of Neural Semantic Parsers", EACL 2021,
     https://aclanthology.org/2021.eacl-main.292/ (word-level perturbation by function-word
@@ -42,14 +44,16 @@ class FunctionWordSubstitution(FunctionWordTransformation, WordSwap):
         max_candidates_per_position (int | None): Replacements sampled per word; ``None`` =
             all (then the transformation is deterministic). Default ``10``.
         seed (int | None): Seed of the sampler. Default ``None``.
-        word_list (str | None): ``"huang-2021"`` = the paper's list and rule (see above);
+        word_list (str | None): ``"huang-2021"`` = the list of that name (see above);
             ``None``/``"meaning-preserving"`` = the classes. Default ``None``.
 
     Example:
         >>> from textattack.shared import AttackedText
         >>> swap = FunctionWordSubstitution(function_words=["the", "a", "in"])
         >>> [t.text for t in swap(AttackedText("rivers in the south"))]
-        ['rivers a the south', 'rivers the the south', 'rivers in a south', 'rivers in in south']
+        ['rivers in a south']
+        >>> [t.text for t in FunctionWordSubstitution(word_list="huang-2021")(AttackedText("how many people live in the usa"))]
+        ['how many people live in a usa', 'how many people live in an usa']
     """
 
     def __init__(
@@ -78,7 +82,8 @@ class FunctionWordSubstitution(FunctionWordTransformation, WordSwap):
 
     def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
         check_question_length(current_text, self)
-        return super()._get_transformations(current_text, sorted(indices_to_modify))
+        protected = self.protected_positions(current_text)
+        return super()._get_transformations(current_text, sorted(set(indices_to_modify) - protected.keys()))
 
     def extra_repr_keys(self) -> list[str]:
         return super().extra_repr_keys() + ["max_candidates_per_position", "seed"]

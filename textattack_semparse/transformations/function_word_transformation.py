@@ -1,8 +1,13 @@
 """Function-word transformation base
 ======================================
 
-Shared part of the function-word perturbations of Huang et al. (2021), "On Robustness of
-Neural Semantic Parsers" (https://aclanthology.org/2021.eacl-main.292/).
+Shared part of the function-word perturbations (insertion, deletion, substitution) of Huang et
+al. (2021), "On Robustness of Neural Semantic Parsers"
+(https://aclanthology.org/2021.eacl-main.292/). Huang et al. kept only the perturbed utterances
+crowd workers judged to keep the question's meaning; a perturbation here proposes only rewrites
+that leave the words deciding the question alone
+(:func:`~textattack_semparse.linguistics.operator_words.question_protection`, the words the
+offline meaning judge also protects).
 """
 
 from __future__ import annotations
@@ -10,9 +15,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+from textattack.shared import AttackedText
 from textattack.transformations import Transformation
 
 from textattack_semparse.arguments import check_seed
+from textattack_semparse.attack_attrs import gold_output
 from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError, closest_match_hint
 from textattack_semparse.linguistics.function_words import (
     MEANING_PRESERVING_CLASSES,
@@ -21,40 +28,48 @@ from textattack_semparse.linguistics.function_words import (
     load_function_word_classes,
     load_word_list,
 )
+from textattack_semparse.linguistics.operator_words import OPERATOR_MARKS, is_operator_word, question_protection
+from textattack_semparse.transformations.derived_text import question_word_count
 
 
 class FunctionWordTransformation(Transformation):
-    """Base of the function-word transformations: the word list and the owned sampler.
+    """Base of the function-word transformations: the word list, the words they keep, and the
+    owned sampler.
 
     Subclasses combine it with a TextAttack base (``WordInsertion``, ``WordDeletion``,
     ``WordSwap``) placed after it in the bases, so ``isinstance`` checks in TextAttack's
     validators still see a word swap, insertion or deletion.
 
-    Deviation: Huang et al. perturb any function word and had annotators confirm that the
-    meaning survived. Without annotators, the default draws only on the classes in
-    :data:`MEANING_PRESERVING_CLASSES` (articles, forms of be, function adverbs), and a
-    substitute always comes from the replaced word's own class: "how *many* states" must not
-    become "how *each* states", nor "rivers *in* texas" "rivers *near* texas". Pass
-    ``word_classes`` (any class of the packaged list) to widen it.
+    Whatever the word list, a function-word transformation never inserts, deletes or replaces a
+    word of an operator class (question words, quantifiers, negation, numbers, relative words,
+    prepositions, conjunctions, modals: :func:`~textattack_semparse.linguistics.operator_words.is_operator_word`),
+    never deletes or replaces a word the question needs (those words, "many"/"much" after "how",
+    comparatives and superlatives, and the words naming the gold output's predicates:
+    :meth:`protected_positions`), and never puts a punctuation mark that reads as an operator
+    (:data:`~textattack_semparse.linguistics.operator_words.OPERATOR_MARKS`) in or out. A
+    substitute always comes from the replaced word's own class: "how *many* states" never becomes
+    "how *mightn't* states", nor "a state *that* borders" "a state *formerly* borders".
 
-    ``word_list="huang-2021"`` follows the paper instead: its function words are the
-    stop-word-list words (NLTK's English stop words, scikit-learn's ``ENGLISH_STOP_WORDS``,
-    contraction stems such as "isn", and the ASCII punctuation marks; see
-    :func:`~textattack_semparse.linguistics.function_words.load_word_list`), all in one
-    group, so any listed word may be inserted or deleted and a substitute is any *different*
-    listed word, whatever its class. TextAttack's words never contain punctuation, so a
-    punctuation mark is never put in, or replaced in, a word's slot (insertion puts it
-    between words, deletion removes it from between words).
+    The default draws on the classes in :data:`MEANING_PRESERVING_CLASSES` (articles, forms of be,
+    function adverbs), or the subclass's narrower ``default_word_classes``. ``word_list="huang-2021"``
+    takes the words of the stop-word list of that name (NLTK's English stop words, scikit-learn's
+    ``ENGLISH_STOP_WORDS``, contraction stems and the ASCII punctuation marks; see
+    :func:`~textattack_semparse.linguistics.function_words.load_word_list`) that belong to those
+    classes, grouped by class, plus its punctuation marks: the list's content words ("show",
+    "last", "whole", "fire"), numbers ("six"), quantifiers and contraction stems change a question
+    when they come or go. TextAttack's words never contain punctuation, so a punctuation mark is
+    never put in, or replaced in, a word's slot (insertion puts it between words, deletion removes
+    it from between words).
 
     Args:
         function_words (Iterable[str] | None): An explicit word list (one class), instead of
-            ``word_classes``. Default ``None``.
-        word_classes (Iterable[str] | None): Classes of the packaged list to use; default
-            ``None`` = the subclass's ``default_word_classes`` (:data:`MEANING_PRESERVING_CLASSES`
-            unless it narrows them).
+            ``word_classes``; its operator words are left out. Default ``None``.
+        word_classes (Iterable[str] | None): Classes of the packaged list to use (their operator
+            words left out); default ``None`` = the subclass's ``default_word_classes``
+            (:data:`MEANING_PRESERVING_CLASSES` unless it narrows them).
         word_list (str | None): A named list of
             :data:`~textattack_semparse.linguistics.function_words.WORD_LISTS`:
-            ``"meaning-preserving"`` (the classes above) or ``"huang-2021"`` (the paper's rule).
+            ``"meaning-preserving"`` (the classes above) or ``"huang-2021"`` (see above).
             Default ``None`` = ``"meaning-preserving"``. Not with ``function_words`` or a
             ``word_classes`` for ``"huang-2021"``.
         max_candidates_per_position (int | None): For subclasses that propose new words: how
@@ -116,11 +131,20 @@ class FunctionWordTransformation(Transformation):
         self.seed = seed
         # Sorted, so a seeded sample does not depend on the process's string hashing.
         if word_list is not None:
-            self._groups: tuple[tuple[str, ...], ...] = (tuple(sorted(load_word_list(word_list))),)
+            groups = self._list_groups(word_list, self.default_word_classes)
         elif function_words:
-            self._groups = (function_words,)
+            groups = (function_words,)
         else:
-            self._groups = self._class_groups(self.word_classes or self.default_word_classes)
+            groups = self._class_groups(self.word_classes or self.default_word_classes)
+        self._groups: tuple[tuple[str, ...], ...] = tuple(
+            kept for group in groups if (kept := tuple(word for word in group if _may_change(word)))
+        )
+        if not self._groups:
+            raise ConfigurationError(
+                f"No word of {list(function_words or self.word_classes or ())} may be inserted, deleted or "
+                "substituted: question words, quantifiers, negation, numbers, relative words, prepositions, "
+                "conjunctions and modals decide what a question asks."
+            )
         self._vocabulary: tuple[str, ...] = tuple(sorted({word for group in self._groups for word in group}))
         self._vocabulary_set = frozenset(self._vocabulary)
         self._rng = random.Random(seed)
@@ -136,9 +160,24 @@ class FunctionWordTransformation(Transformation):
                 )
         return tuple(tuple(sorted(classes[name])) for name in word_classes)
 
+    @classmethod
+    def _list_groups(cls, word_list: str, word_classes: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+        """The words of the flat list ``word_list`` in each of ``word_classes``, then its
+        punctuation marks (one group each)."""
+        listed = frozenset(load_word_list(word_list))
+        by_class = tuple(tuple(word for word in group if word in listed) for group in cls._class_groups(word_classes))
+        return (*by_class, tuple(sorted(listed & PUNCTUATION)))
+
     def is_function_word(self, word: str) -> bool:
         """Whether ``word`` (any case) is one of this transformation's function words."""
         return word.lower() in self._vocabulary_set
+
+    def protected_positions(self, current_text: AttackedText) -> dict[int, str]:
+        """Position -> why the question's word there must stay as it is
+        (:func:`~textattack_semparse.linguistics.operator_words.question_protection`, with the
+        gold output recorded on the text naming its predicates)."""
+        words = current_text.words[: question_word_count(current_text)]
+        return question_protection(words, gold=gold_output(current_text))
 
     def _candidate_words(self, exclude: str | None = None, *, words_only: bool = False) -> list[str]:
         """Function words to propose at one position, sampled when a limit is set.
@@ -165,3 +204,9 @@ class FunctionWordTransformation(Transformation):
 
     def extra_repr_keys(self) -> list[str]:
         return ["function_words", "word_classes", "word_list"] + super().extra_repr_keys()
+
+
+def _may_change(word: str) -> bool:
+    """Whether a function-word transformation may insert, delete or substitute ``word``: not an
+    operator word, nor a punctuation mark that reads as an operator."""
+    return not is_operator_word(word) and word not in OPERATOR_MARKS

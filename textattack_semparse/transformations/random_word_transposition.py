@@ -7,12 +7,13 @@ Language Model: An Empirical Study on Codex", https://arxiv.org/abs/2301.12868 (
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
 import numpy as np
 from textattack.shared import AttackedText
 
 from textattack_semparse.errors import ConfigurationError
+from textattack_semparse.linguistics.operator_words import is_free
 from textattack_semparse.transformations.derived_text import edit_words_if_placeable
 from textattack_semparse.transformations.random_words_transformation import RandomWordsTransformation
 
@@ -24,11 +25,20 @@ class RandomWordTransposition(RandomWordsTransformation):
     rotate one place to the left. Only sets of pairwise different words (ignoring case)
     are chosen, so exactly ``num_words`` positions change while the multiset of words stays
     the same. Both words of a swap must be modifiable: a protected database value is never
-    moved.
+    moved. A word the question needs (``keeps_protected_words``: question words, quantifiers,
+    negation, numbers, comparatives and superlatives, relative words, prepositions,
+    conjunctions, modals, the gold's predicates) moves only when the words that are not free
+    (articles, forms of *be*, existential *there* ...) keep their order, that is when it trades
+    places with a free word with no other such word between them ("what is the area" -> "what
+    the is area"): what it applies to stays the same. The other words are drawn at random, as
+    in the paper.
 
     Zhuo, Li, Huang, Shiri, Wang, Haffari and Li (2023), "On Robustness of Prompt-based
     Semantic Parsing with Large Pre-trained Language Model: An Empirical Study on Codex",
     EACL 2023, https://arxiv.org/abs/2301.12868 (random swap, RS).
+
+    Deviation: the paper swaps any two words; here the words the offline meaning judge
+    protects move only past free words.
 
     Args:
         num_words (int): Words moved per candidate, at least 2. Default ``2``.
@@ -38,7 +48,7 @@ class RandomWordTransposition(RandomWordsTransformation):
     Example:
         >>> from textattack.shared import AttackedText
         >>> [t.text for t in RandomWordTransposition(num_candidates=1, seed=5)(AttackedText("what is the capital of texas"))]
-        ['what is capital the of texas']
+        ['what texas the capital of is']
         >>> RandomWordTransposition().word_edits("what is the capital of texas".split(), (2, 5))
         [(2, 'texas'), (5, 'the')]
     """
@@ -49,9 +59,15 @@ class RandomWordTransposition(RandomWordsTransformation):
             raise ConfigurationError(f"num_words must be at least 2 to swap words, got {num_words!r}.")
 
     edits_words_only = True
+    keeps_protected_words = True
 
-    def accepts(self, words: Sequence[str], positions: tuple[int, ...]) -> bool:
-        return len({words[i].lower() for i in positions}) == len(positions)
+    def accepts(self, words: Sequence[str], positions: tuple[int, ...], *, protected: Set[int] = frozenset()) -> bool:
+        if len({words[i].lower() for i in positions}) != len(positions):
+            return False
+        if protected.isdisjoint(positions):
+            return True
+        moved = dict(self.word_edits(words, positions))
+        return _meaningful(words) == _meaningful([moved.get(i, word) for i, word in enumerate(words)])
 
     def word_edits(self, words: Sequence[str], positions: tuple[int, ...]) -> list[tuple[int, str]]:
         sources = positions[1:] + positions[:1]
@@ -71,3 +87,9 @@ class RandomWordTransposition(RandomWordsTransformation):
             [destination.get(int(i), int(i)) for i in index_map], dtype=index_map.dtype
         )
         return rotated
+
+
+def _meaningful(words: Sequence[str]) -> list[str]:
+    """The words of ``words`` that are not free (articles, forms of *be*, ...), in order: their
+    order decides what the question asks."""
+    return [word.lower() for word in words if not is_free(word.lower())]

@@ -12,12 +12,14 @@ import itertools
 import math
 import random
 from abc import abstractmethod
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence, Set
 
 from textattack.shared import AttackedText
 from textattack.transformations import Transformation
 
 from textattack_semparse.arguments import check_count, check_seed
+from textattack_semparse.attack_attrs import gold_output
+from textattack_semparse.linguistics.operator_words import question_protection
 from textattack_semparse.transformations.derived_text import distinct_new_texts, question_word_count
 
 # Up to this many position sets are enumerated and sampled without replacement; beyond it
@@ -40,10 +42,15 @@ class RandomWordsTransformation(Transformation):
     dropped. Sampling, so not deterministic.
 
     Subclasses implement :meth:`_apply` and may narrow :meth:`eligible_positions` and
-    :meth:`accepts`. Those whose edit depends on the words alone (no model) also give it as
-    :meth:`word_edits` and set ``edits_words_only``: TextAttack-shaped augmenters can then
-    draw positions one set at a time with :meth:`position_sets_in_random_order` and edit
-    only the set they keep
+    :meth:`accepts`. Those that set ``keeps_protected_words`` are given the positions of the
+    words the question needs (:meth:`protected_in`:
+    :func:`~textattack_semparse.linguistics.operator_words.question_protection`, the words the
+    offline meaning judge protects: question words, quantifiers, negation, numbers, comparatives
+    and superlatives, relative words, prepositions, conjunctions, modals, and the words naming
+    the gold output's predicates when the text carries the gold) to leave alone. Those whose
+    edit depends on the words alone (no model) also give it as :meth:`word_edits` and set
+    ``edits_words_only``: TextAttack-shaped augmenters can then draw positions one set at a time
+    with :meth:`position_sets_in_random_order` and edit only the set they keep
     (:class:`~textattack_semparse.augmentation.word_list_augmenter.WordListAugmenter`).
 
     Zhuo, Li, Huang, Shiri, Wang, Haffari and Li (2023), "On Robustness of Prompt-based
@@ -60,6 +67,9 @@ class RandomWordsTransformation(Transformation):
     edits_words_only: bool = False
     """Whether :meth:`word_edits` gives the candidates (the edit needs the words alone)."""
 
+    keeps_protected_words: bool = False
+    """Whether the subclass leaves alone the words the question needs (:meth:`protected_in`)."""
+
     def __init__(self, num_words: int = 2, num_candidates: int = 20, seed: int | None = None) -> None:
         for name, value in (("num_words", num_words), ("num_candidates", num_candidates)):
             check_count(name, value)
@@ -69,16 +79,24 @@ class RandomWordsTransformation(Transformation):
         self.seed = seed
         self._rng = random.Random(seed)
 
-    def eligible_positions(self, word_count: int, indices: list[int]) -> list[int]:
-        """Positions that may be chosen in a question of ``word_count`` words, given its
-        modifiable indices (sorted)."""
+    def protected_in(self, words: Sequence[str], gold: str | None = None) -> frozenset[int]:
+        """Positions of the words the question ``words`` needs (with the predicates of ``gold``
+        when known), for a subclass that ``keeps_protected_words``; none otherwise."""
+        if not self.keeps_protected_words or not words:
+            return frozenset()
+        return frozenset(question_protection(words, gold=gold))
+
+    def eligible_positions(self, words: Sequence[str], indices: list[int], *, gold: str | None = None) -> list[int]:
+        """Positions that may be chosen in the question ``words``, given its modifiable indices
+        (sorted) and, when known, its gold output."""
         return indices
 
     def _eligible_positions(self, current_text: AttackedText, indices: list[int]) -> list[int]:
-        return self.eligible_positions(question_word_count(current_text), indices)
+        return self.eligible_positions(_question_words(current_text), indices, gold=gold_output(current_text))
 
-    def accepts(self, words: Sequence[str], positions: tuple[int, ...]) -> bool:
-        """Whether a set of positions (ascending) of the question ``words`` can be edited."""
+    def accepts(self, words: Sequence[str], positions: tuple[int, ...], *, protected: Set[int] = frozenset()) -> bool:
+        """Whether a set of positions (ascending) of the question ``words`` can be edited, given
+        the positions of the words it needs (``protected``, :meth:`protected_in`)."""
         return True
 
     @abstractmethod
@@ -92,20 +110,23 @@ class RandomWordsTransformation(Transformation):
         if total == 0:
             return []
         words = current_text.words
+        protected = self.protected_in(_question_words(current_text), gold_output(current_text))
         if total <= _ENUMERATION_LIMIT:
-            pool = [s for s in itertools.combinations(positions, self.num_words) if self.accepts(words, s)]
+            pool = [
+                s for s in itertools.combinations(positions, self.num_words) if self.accepts(words, s, protected=protected)
+            ]
             return self._rng.sample(pool, min(self.num_candidates, len(pool)))
         chosen: dict[tuple[int, ...], None] = {}
         for _ in range(self.num_candidates * 50):
             if len(chosen) == self.num_candidates:
                 break
             candidate = tuple(sorted(self._rng.sample(positions, self.num_words)))
-            if candidate not in chosen and self.accepts(words, candidate):
+            if candidate not in chosen and self.accepts(words, candidate, protected=protected):
                 chosen[candidate] = None
         return list(chosen)
 
     def position_sets_in_random_order(
-        self, words: Sequence[str], positions: Sequence[int]
+        self, words: Sequence[str], positions: Sequence[int], *, gold: str | None = None
     ) -> Iterator[tuple[int, ...]]:
         """The accepted sets of ``num_words`` of ``positions`` (ascending), without repeats, in a
         uniformly random order drawn lazily from the owned generator.
@@ -117,10 +138,12 @@ class RandomWordsTransformation(Transformation):
         ``_QUICK_DRAWS`` refused or repeated draws in a row the rest of the pool is enumerated
         (when it has at most ``_ENUMERATION_LIMIT`` sets) and shuffled, or else the
         rejection goes on for ``num_candidates × 50`` draws as :meth:`sample_position_sets` does.
+        ``gold`` (when known) names the predicates :meth:`protected_in` adds.
         """
         count, size = len(positions), self.num_words
         if count < size:
             return
+        protected = self.protected_in(words, gold)
         yielded: set[tuple[int, ...]] = set()
         misses = 0
         while misses < _QUICK_DRAWS:
@@ -132,7 +155,7 @@ class RandomWordsTransformation(Transformation):
                 candidate: tuple[int, ...] = pair if pair[0] < pair[1] else (pair[1], pair[0])
             else:
                 candidate = tuple(sorted(self._rng.sample(positions, size)))
-            if candidate in yielded or not self.accepts(words, candidate):
+            if candidate in yielded or not self.accepts(words, candidate, protected=protected):
                 misses += 1
                 continue
             misses = 0
@@ -140,14 +163,16 @@ class RandomWordsTransformation(Transformation):
             yield candidate
         if math.comb(count, size) <= _ENUMERATION_LIMIT:
             rest = [
-                s for s in itertools.combinations(sorted(positions), size) if s not in yielded and self.accepts(words, s)
+                s
+                for s in itertools.combinations(sorted(positions), size)
+                if s not in yielded and self.accepts(words, s, protected=protected)
             ]
             self._rng.shuffle(rest)
             yield from rest
             return
         for _ in range(self.num_candidates * 50):
             candidate = tuple(sorted(self._rng.sample(positions, size)))
-            if candidate not in yielded and self.accepts(words, candidate):
+            if candidate not in yielded and self.accepts(words, candidate, protected=protected):
                 yielded.add(candidate)
                 yield candidate
 
@@ -175,3 +200,8 @@ class RandomWordsTransformation(Transformation):
 
     def extra_repr_keys(self) -> list[str]:
         return ["num_words", "num_candidates", "seed"] + super().extra_repr_keys()
+
+
+def _question_words(current_text: AttackedText) -> list[str]:
+    """The words of the question (the first input column)."""
+    return current_text.words[: question_word_count(current_text)]

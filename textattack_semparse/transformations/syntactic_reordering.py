@@ -14,6 +14,7 @@ from textattack.shared import AttackedText
 from textattack.transformations import Transformation
 
 from textattack_semparse.errors import ConfigurationTypeError
+from textattack_semparse.linguistics.operator_words import is_free
 from textattack_semparse.linguistics.spacy_pipeline import DEFAULT_PIPELINE, parse_words
 from textattack_semparse.transformations.derived_text import (
     check_question_length,
@@ -45,7 +46,13 @@ class SyntacticReordering(Transformation):
 
     Constituents containing a wh-word ("in which state") never move: they open the
     question. Each movable constituent goes to the front and to the end of the question
-    (where it is not already), one candidate per move; the rest keeps its order. The
+    (where it is not already), one candidate per move; the rest keeps its order. A move is
+    kept only if the parse of the reordered question still attaches the constituent to the
+    same word: "in texas" fronted from "what is the largest city in texas" modifies the verb,
+    not "city", once it opens the question, so that move is dropped, while "through the state"
+    in "which rivers run through the state" depends on "run" wherever it stands. (A constituent
+    of free words only, such as existential "there", attaches to nothing that matters and
+    always moves.) The
     words themselves are never changed, so every candidate has exactly the multiset of
     words of the input; punctuation around the question stays in place, and the separator
     next to a moved constituent goes with the gap it leaves.
@@ -72,8 +79,8 @@ class SyntacticReordering(Transformation):
 
     Example:
         >>> from textattack.shared import AttackedText
-        >>> [t.text for t in SyntacticReordering()(AttackedText("what is the largest city in texas?"))]
-        ['in texas what is the largest city?']
+        >>> [t.text for t in SyntacticReordering()(AttackedText("how many people live in texas?"))]
+        ['in texas how many people live?']
     """
 
     def __init__(self, spacy_pipeline: str = DEFAULT_PIPELINE) -> None:
@@ -92,7 +99,12 @@ class SyntacticReordering(Transformation):
 
     def movable_spans(self, doc: Doc) -> list[tuple[int, int]]:
         """``(start, end)`` word spans (end exclusive) of the movable constituents, in order."""
-        spans = []
+        return [(start, end) for start, end, _ in self._movable_constituents(doc)]
+
+    def _movable_constituents(self, doc: Doc) -> list[tuple[int, int, int]]:
+        """``(start, end, root)`` of the movable constituents: their word span and the position
+        of the word heading them, in order."""
+        constituents = []
         for token in doc:
             if not self._is_movable(token):
                 continue
@@ -101,8 +113,15 @@ class SyntacticReordering(Transformation):
             contiguous = len(subtree) == end - start
             has_wh = any(doc[i].tag_ in _WH_TAGS for i in range(start, end))
             if contiguous and not has_wh and end - start < len(doc):
-                spans.append((start, end))
-        return spans
+                constituents.append((start, end, token.i))
+        return constituents
+
+    def _keeps_attachment(self, doc: Doc, order: list[int], root: int) -> bool:
+        """Whether word ``root`` still depends on the same word in the parse of the question's
+        words in ``order`` (original positions)."""
+        reordered = parse_words([doc[i].text for i in order], name=self.spacy_pipeline)
+        moved = reordered[order.index(root)]
+        return order[moved.head.i] == doc[root].head.i
 
     @staticmethod
     def _keeps_protected_runs(start: int, end: int, protected: set[int]) -> bool:
@@ -121,12 +140,14 @@ class SyntacticReordering(Transformation):
         protected = set(range(count)) - modifiable
         pieces = _split(question_text(current_text), words)
         results: dict[str, AttackedText] = {}
-        for start, end in self.movable_spans(parse_words(words, name=self.spacy_pipeline)):
+        doc = parse_words(words, name=self.spacy_pipeline)
+        for start, end, root in self._movable_constituents(doc):
             if not self._keeps_protected_runs(start, end, protected):
                 continue
+            free = all(is_free(word.lower()) for word in words[start:end])  # "there": nothing to attach
             for order in _moves(start, end, count):
                 question = _join(pieces, order, start, end)
-                if question not in results:
+                if question not in results and (free or self._keeps_attachment(doc, order, root)):
                     results[question] = rebuild_question(current_text, question, order)
         return list(results.values())
 

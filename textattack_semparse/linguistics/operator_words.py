@@ -7,15 +7,21 @@ database values it names and, when the gold output is known, the words that name
 (*capital*, *population*, *state*). The rest (articles, forms of *be*, a few filler adverbs) can
 come and go without changing the question. Original to textattack-semparse: the word classes are
 read off the failure classes of perturbations judged by people (docs/validation.md).
+
+This module is the one owner of what a rewrite must keep: the offline meaning judge
+(:mod:`textattack_semparse.judges.operator_judge`) rejects a rewrite that changes a word of
+:func:`question_protection`, and the perturbations that delete, swap, substitute or insert words
+leave those words alone in the first place.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
 from textattack_semparse.linguistics.function_words import load_function_word_classes
 from textattack_semparse.linguistics.inflection import BE_FORMS
+from textattack_semparse.linguistics.spacy_pipeline import DEFAULT_PIPELINE, parse_words
 
 WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*|_+[^\W_]*", re.UNICODE)
 """A word as the judge reads it: letters and digits, with inner apostrophes and hyphens."""
@@ -75,6 +81,11 @@ question words, *which rivers* / *what rivers*) or either (``None``)."""
 COMPARISON_TAGS = frozenset({"JJR", "JJS", "RBR", "RBS"})
 """Penn Treebank tags of comparatives and superlatives (*larger*, *smallest*, *most*)."""
 
+OPERATOR_MARKS: frozenset[str] = frozenset("<>=+%$#&*/^|~@_")
+"""Punctuation marks that read as an operator, a unit or a conjunction (*> 1000*, *5 %*, *$*,
+*&*), and ``_``, which joins identifiers and is a word to :data:`WORD`. The judge reads words
+only; perturbations that insert or delete punctuation leave these marks alone."""
+
 
 def question_words(text: str) -> list[str]:
     """The lower-cased words of ``text`` as the judge reads them (punctuation dropped).
@@ -124,6 +135,17 @@ def interchangeable(first: str, second: str, *, after_noun: bool) -> str | None:
         if first in words and second in words and first != second and needs_noun in (None, after_noun):
             return name
     return None
+
+
+def is_operator_word(word: str) -> bool:
+    """Whether ``word`` (lower case) belongs to an operator class whatever its context
+    (:func:`operator_class`): a rewrite never adds, drops or exchanges it.
+
+    Example:
+        >>> is_operator_word("six"), is_operator_word("mightn't"), is_operator_word("the")
+        (True, True, False)
+    """
+    return operator_class(word) is not None
 
 
 def is_free(word: str) -> bool:
@@ -198,3 +220,31 @@ def protected_positions(words: Sequence[str], tags: Sequence[str], literal_posit
         if words[index] == "how" and words[index + 1] in ("many", "much"):
             protected[index + 1] = "question word"
     return protected
+
+
+def question_protection(
+    words: Sequence[str],
+    *,
+    gold: str | None = None,
+    literal_positions: Set[int] = frozenset(),
+    spacy_pipeline: str = DEFAULT_PIPELINE,
+) -> dict[int, str]:
+    """Word position -> why a rewrite must keep it, for the question ``words`` (TextAttack's words
+    or :func:`question_words`): :func:`protected_positions` with the comparison tags and lemmas of
+    the lower-cased words as the spaCy pipeline reads them, and the predicates of ``gold`` (SQL or
+    a logical form; ``None`` protects no predicate). Parses are cached, so the judge and a
+    perturbation reading the same question parse it once.
+
+    Example:
+        >>> question_protection("how many people live in the smallest state".split())
+        {0: 'question word', 1: 'question word', 4: 'preposition', 6: 'comparison'}
+        >>> question_protection(["what", "is", "the", "capital"], gold="SELECT capital FROM state")
+        {0: 'question word', 3: "the gold's predicate"}
+    """
+    lowered = [word.lower() for word in words]
+    if not lowered:
+        return {}
+    doc = parse_words(lowered, name=spacy_pipeline)
+    tags = [token.tag_ for token in doc]
+    lemmas = [token.lemma_.lower() for token in doc]
+    return protected_positions(lowered, tags, set(literal_positions), gold_predicate_words(gold), lemmas)

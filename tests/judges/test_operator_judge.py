@@ -49,11 +49,24 @@ def judge() -> OperatorJudge:
         ("what is the largest city", "what is the largest coastal city", "added 'coastal' (a content word"),
         # reordering that moves a phrase to another head
         ("what rivers are in states that border texas", "what rivers are that border texas in states", "moved"),
+        # a phrase moved to the end, where it restricts the noun it follows
+        ("what cities in ohio have more people than columbus", "what cities have more people than columbus in ohio",
+         "moved 'in': it no longer depends on 'cities'"),
+        # a change of tense, an operator word appended
+        ("how many people live in austin", "how many people lived in austin", "another tense"),
+        ("who cites jane smith", "who cites jane smith most", "added 'most' (quantifier"),
     ],
 )
 def test_meaning_changing_rewrites_are_different(judge, original, rewrite, reason):
     judgement = judge(original, rewrite)
     assert judgement.verdict is Verdict.DIFFERENT and reason in judgement.reason, judgement
+
+
+def test_a_false_statement_joined_by_and_is_no_harmless_distraction(judge):
+    """Naik et al.'s distraction statements are true ("and true is true"); "and true is false" would make
+    the question ask for nothing, so it is not read as a statement about nothing the question asks."""
+    assert judge("which states border iowa", "which states border iowa and true is true").keeps_meaning
+    assert not judge("which states border iowa", "which states border iowa and true is false").keeps_meaning
 
 
 @pytest.mark.parametrize(
@@ -143,8 +156,8 @@ def test_edit_distance_counts_an_adjacent_swap_once():
         # reordering
         ("what is the highest mountain in alaska", "what is the highest mountain alaska in", "swapped 'in alaska'"),
         ("which rivers are there in texas", "in texas, which rivers are there", "moved 'in texas' to the front"),
-        ("which cities in texas have the largest population", "which cities have the largest population in texas",
-         "moved 'in texas' to the end"),
+        ("in 2015 how many papers did jane smith publish", "how many papers did jane smith publish in 2015",
+         "moved 'in 2015' to the end"),
         ("how many rivers are in the state with the largest area",
          "in the state with the largest area, how many rivers are there", "to the front"),
     ],

@@ -10,6 +10,7 @@ Original to textattack-semparse.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 
 from textattack_semparse.judges.question_forms import ENTITY_QUESTION_WORDS, SUPERLATIVE_TAGS
 from textattack_semparse.judges.word_senses import base_forms, is_instance_of, is_place
@@ -80,11 +81,25 @@ def _statements(words: list[str], mentioned: frozenset[str]) -> bool:
     for verb in range(1, len(words) - 1):
         if words[verb] not in BE_FORMS:
             continue
-        start = verb + 1 + (words[verb + 1] == "not")
+        negated = words[verb + 1] == "not"
+        start = verb + 1 + negated
         for end in range(start + 1, len(words) + 1):
+            if _false_of_truth(words[:verb], words[start:end], negated):
+                continue
             if _says_nothing_of(words[:verb], words[start:end], mentioned) and _statements(words[end:], mentioned):
                 return True
     return False
+
+
+TRUTH_VALUES = frozenset({"true", "false"})
+
+
+def _false_of_truth(subject: list[str], complement: list[str], negated: bool) -> bool:
+    """Whether the statement is a false one about truth values (*true is false*, *true is not
+    true*): joined to the question by *and*, it would make the question ask for nothing."""
+    if len(subject) != 1 or len(complement) != 1 or not {subject[0], complement[0]} <= TRUTH_VALUES:
+        return False
+    return (subject[0] == complement[0]) == negated
 
 
 def _says_nothing_of(subject: list[str], complement: list[str], mentioned: frozenset[str]) -> bool:
@@ -237,7 +252,17 @@ def adjacent_slips(original: Sequence[str], rewrite: Sequence[str]) -> str | Non
     return f"swapped {', '.join(map(repr, swaps))}: the content words kept their order" if swaps else None
 
 
-def moved_phrase(original: Sequence[str], rewrite: Sequence[str], tags: Sequence[str]) -> str | None:
+@dataclass(frozen=True)
+class MovedPhrase:
+    """A prepositional phrase moved to an edge of the question: the reason, its preposition (whose
+    attachment the judge checks in the parse when the phrase moved to the end) and the edge."""
+
+    reason: str
+    preposition: str
+    place: str
+
+
+def moved_phrase(original: Sequence[str], rewrite: Sequence[str], tags: Sequence[str]) -> MovedPhrase | None:
     """The rewrite moves one complete prepositional phrase of the original (``tags`` are the
     original's) to the front or the end of the question, where it restricts the question as a
     whole: "in texas, which rivers are there". A phrase is complete when it is a preposition and a
@@ -248,14 +273,14 @@ def moved_phrase(original: Sequence[str], rewrite: Sequence[str], tags: Sequence
     Example:
         >>> tags = ["WDT", "NNS", "IN", "NNP", "VBP", "DT", "JJS", "NN"]
         >>> moved_phrase("which cities in texas have the largest population".split(),
-        ...              "which cities have the largest population in texas".split(), tags)
+        ...              "which cities have the largest population in texas".split(), tags).reason
         "moved 'in texas' to the end of the question"
     """
     if len(original) != len(rewrite):
         return None
     for start, end, place in _moves_to_an_edge(original, rewrite):
         if _complete_phrase(original, tags, start, end):
-            return f"moved {' '.join(original[start:end])!r} to the {place} of the question"
+            return MovedPhrase(f"moved {' '.join(original[start:end])!r} to the {place} of the question", original[start], place)
     return None
 
 

@@ -150,7 +150,8 @@ class OperatorJudge(MeaningJudge):
             return Judgement(Verdict.SAME, "the same words")
         if not original or not rewrite:
             return Judgement(Verdict.DIFFERENT, "one of the questions has no words")
-        if rewrite[: len(original)] == original and all(word in FUNCTION_WORDS for word in rewrite[len(original) :]):
+        suffix = rewrite[len(original) :]
+        if rewrite[: len(original)] == original and all(_adds_nothing(word) for word in suffix):
             return Judgement(Verdict.SAME, "appended function words only: no new condition")
         (original, original_notes), (rewrite, rewrite_notes) = (
             normal_form(original, pipeline=self.spacy_pipeline),
@@ -252,6 +253,8 @@ class OperatorJudge(MeaningJudge):
 
     def _replacement(self, reading: _Reading, index: int, old: str, new: str) -> Judgement:
         """Whether replacing word ``index`` (``old``) by ``new`` keeps the question."""
+        if reading.pos[index] in ("VERB", "AUX") and _changes_tense(old, new, reading.lemmas[index]):
+            return Judgement(Verdict.DIFFERENT, f"replaced {old!r} by {new!r}: another tense asks about another time")
         if same_free_class(old, new):
             return Judgement(Verdict.SAME, HARMLESS)
         if _is_typo(old, new, reading.pos[index]):
@@ -283,15 +286,20 @@ class OperatorJudge(MeaningJudge):
         if _kept(words) == kept:
             return Judgement(Verdict.SAME, "only free words moved, added or dropped")
         tags = [tag for word, tag in zip(words, reading.tags, strict=True) if not is_free(word)]
-        harmless = harmless_edits.adjacent_slips(_kept(words), kept) or harmless_edits.moved_phrase(
-            _kept(words), kept, tags
-        )
-        if harmless is not None:
-            return Judgement(Verdict.SAME, harmless)
+        slips = harmless_edits.adjacent_slips(_kept(words), kept)
+        if slips is not None:
+            return Judgement(Verdict.SAME, slips)
         from textattack_semparse.linguistics.spacy_pipeline import parse_words
 
         before = _arcs(parse_words(words, name=self.spacy_pipeline))
         after = _arcs(parse_words(rewrite, name=self.spacy_pipeline))
+        phrase = harmless_edits.moved_phrase(_kept(words), kept, tags)
+        # Fronted, a phrase restricts the whole question; moved to the end it may restrict the noun it
+        # now follows ("more people than columbus in ohio"), so the parse must attach it as before.
+        if phrase is not None and (
+            phrase.place == "front" or {arc for arc in before if arc[0] == phrase.preposition} <= after
+        ):
+            return Judgement(Verdict.SAME, phrase.reason)
         moved = sorted(before - after)
         if not moved:
             return Judgement(Verdict.SAME, "words moved, each still depends on the same word")
@@ -317,6 +325,25 @@ def _mentioned(reading: _Reading, pair: RewritePair) -> frozenset[str]:
     """The base forms of the content words of the question and of its gold's predicates."""
     words = [word for word in reading.words if word not in FUNCTION_WORDS and not is_free(word)]
     return frozenset().union(*(base_forms(word) for word in words), gold_predicate_words(pair.gold))
+
+
+def _changes_tense(old: str, new: str, lemma: str) -> bool:
+    """Whether ``old`` and ``new`` are forms of the verb ``lemma`` in the past and the present
+    (*live*, *lived*; *is*, *was*)."""
+    from textattack_semparse.linguistics.inflection import inflections
+
+    past = set(inflections(lemma, "VBD")) - {lemma}
+    present = {lemma, *(form for tag in ("VBZ", "VBP", "VBG") for form in inflections(lemma, tag))}
+    if lemma == "be":
+        present |= {"am", "is", "are"}
+    forms = past | present
+    return old in forms and new in forms and (old in past) != (new in past)
+
+
+def _adds_nothing(word: str) -> bool:
+    """Whether appending ``word`` can add no condition: a function word of no operator class
+    (*most*, *not*, *only* and numbers restrict the answer)."""
+    return word in FUNCTION_WORDS and operator_class(word) is None
 
 
 def _without_inflected_pairs(removed: list[str], added: list[str]) -> tuple[list[str], list[str]]:

@@ -95,3 +95,17 @@ def test_items_csv_for_a_platform_and_pairs_for_the_judges():
     pairs = [json.loads(line) for line in pairs_jsonl(items, "same-meaning").splitlines()]
     assert {pair["perturbation"] for pair in pairs} == {"deletion", "distraction"}
     assert all(pair["gold"] == GOLD for pair in pairs)
+
+
+def test_a_sample_per_perturbation_takes_the_first_items_of_each_in_the_shuffle():
+    every = build_items([TEST_SET, AUGMENTED], "same-meaning", seed=3)
+    stratified = build_items([TEST_SET, AUGMENTED], "same-meaning", seed=3, sample=1, per_perturbation=True)
+    expected, taken = [], set()
+    for item in every:  # Huang et al. judge a sample of each perturbation: one of each here
+        if not set(item.perturbations) <= taken:
+            expected.append(item)
+            taken |= set(item.perturbations)
+    assert stratified == expected
+    assert taken == {"deletion", "distraction", "train.json"}
+    deletion = [item for item in stratified if "deletion" in item.perturbations]
+    assert len(deletion) == 1  # not the three deletion rewrites

@@ -50,6 +50,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     export.add_argument("--sample", type=positive_int, metavar="N", help="export N items drawn at random (default: all)")
     export.add_argument(
+        "--per-perturbation", action="store_true", help="with --sample N: N items of each perturbation (a stratified sample)"
+    )
+    export.add_argument(
         "--original",
         metavar="FILE|DATASET",
         help="for an augmented file: the file that was augmented (augment --input) or its dataset (augment --dataset)",
@@ -132,6 +135,7 @@ def run_export(args: argparse.Namespace) -> int:
         task=args.task,
         seed=args.seed,
         sample=args.sample,
+        per_perturbation=args.per_perturbation,
         original=args.original,
         overwrite=args.overwrite,
     )
@@ -139,11 +143,17 @@ def run_export(args: argparse.Namespace) -> int:
     key = result.key
     print(
         f"Exported {len(key.items)} {key.task} items from {key.rewrites} rewrites of {len(key.sources)} source(s) "
-        f"(seed {key.seed}{'' if key.sample is None else f', a sample of {key.sample}'}) to {result.directory}"
+        f"(seed {key.seed}{_sample_note(key.sample, key.per_perturbation)}) to {result.directory}"
     )
     print(f"For the annotators: {result.files[PAGE]} (open it in a browser) or {result.files[ITEMS_CSV]} (a platform's upload)")
     print(f"Keep private: {result.files[KEY_FILE]} (for validate import), {result.files[PAIRS_JSONL]} (for validate judge)")
     return 0
+
+
+def _sample_note(sample: int | None, per_perturbation: bool) -> str:
+    if sample is None:
+        return ""
+    return f", a sample of {sample}{' per perturbation' if per_perturbation else ''}"
 
 
 def run_import(args: argparse.Namespace) -> int:

@@ -64,6 +64,7 @@ class ExportConfig:
         task: ``same-meaning`` (judge each rewrite) or ``best-of-k`` (choose among each original's candidates).
         seed: Seed of the shuffle and the sample.
         sample: Export this many items, drawn at random (``None``: all).
+        per_perturbation: ``sample`` items of each perturbation (a stratified sample).
         original: The file an augmented source was made from (or its registered dataset).
         overwrite: Replace an earlier export in ``output_dir`` (its judgments no longer apply).
     """
@@ -73,6 +74,7 @@ class ExportConfig:
     task: str = SAME_MEANING
     seed: int = DEFAULT_SEED
     sample: int | None = None
+    per_perturbation: bool = False
     original: str | os.PathLike[str] | None = None
     overwrite: bool = False
 
@@ -83,6 +85,8 @@ class ExportConfig:
         check_task(self.task)
         if self.sample is not None and (isinstance(self.sample, bool) or not isinstance(self.sample, int) or self.sample < 1):
             raise ConfigurationError(f"--sample must be a positive number of items, got {self.sample!r}.")
+        if self.per_perturbation and self.sample is None:
+            raise ConfigurationError("--per-perturbation samples each perturbation: give --sample N too.")
 
 
 @dataclass(frozen=True)
@@ -222,7 +226,9 @@ def export(config: ExportConfig, context: RunContext | None = None) -> ExportRes
             "The sources hold no rewrites to judge (an attack without a successful example, or only table "
             "perturbations?); pass sources with rewritten questions."
         )
-    items = build_items(rewrites, config.task, seed=config.seed, sample=config.sample)
+    items = build_items(
+        rewrites, config.task, seed=config.seed, sample=config.sample, per_perturbation=config.per_perturbation
+    )
     key = ValidationKey(
         task=config.task,
         seed=config.seed,
@@ -233,6 +239,7 @@ def export(config: ExportConfig, context: RunContext | None = None) -> ExportRes
             SourceRecord(source.kind, str(source.path.resolve()), source.digest(), dict(source.details)) for source in sources
         ),
         items=tuple(items),
+        per_perturbation=config.per_perturbation,
     )
     texts = {
         ITEMS_JSONL: items_jsonl(items, config.task),

@@ -135,10 +135,18 @@ def check_task(task: str) -> str:
 
 
 def build_items(
-    rewrites: Sequence[Sequence[Rewrite]], task: str, *, seed: int, sample: int | None = None
+    rewrites: Sequence[Sequence[Rewrite]],
+    task: str,
+    *,
+    seed: int,
+    sample: int | None = None,
+    per_perturbation: bool = False,
 ) -> list[ValidationItem]:
     """The items of the rewrites of each source (``rewrites[i]``: source ``i``'s), deduplicated,
-    shuffled with ``seed`` and, with ``sample``, the first ``sample`` of them (a random sample).
+    shuffled with ``seed`` and, with ``sample``, the first ``sample`` of them (a random sample);
+    with ``per_perturbation`` too, the first ``sample`` of each perturbation (a stratified sample,
+    as Huang et al. 2021 judge each perturbation on its own sample; an item several perturbations
+    made counts for each).
 
     Example:
         >>> from textattack_semparse.validation.rewrite_source import Rewrite
@@ -158,7 +166,19 @@ def build_items(
     items = _same_meaning_items(found) if task == SAME_MEANING else _best_of_k_items(found, seed)
     items.sort(key=lambda item: item.item_id)
     random.Random(seed).shuffle(items)
-    return items if sample is None else items[:sample]
+    if sample is None:
+        return items
+    if not per_perturbation:
+        return items[:sample]
+    taken: dict[str, int] = {}
+    stratified = []
+    for item in items:
+        made_by = {occurrence.perturbation for candidate in item.candidates for occurrence in candidate.occurrences}
+        if any(taken.get(name, 0) < sample for name in made_by):
+            stratified.append(item)
+            for name in made_by:
+                taken[name] = taken.get(name, 0) + 1
+    return stratified
 
 
 def _same_meaning_items(found: Iterable[tuple[Rewrite, Occurrence]]) -> list[ValidationItem]:

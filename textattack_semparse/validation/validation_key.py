@@ -50,6 +50,7 @@ class ValidationKey:
         task (str): ``same-meaning`` or ``best-of-k``.
         seed (int): The seed of the shuffle (and sample).
         sample (int | None): Items sampled (``None``: all).
+        per_perturbation (bool): ``sample`` items of each perturbation, not in all.
         item_set (str): The digest of the items in order; the annotation page stores judgments under it.
         rewrites (int): Rewrites the sources held (before deduplication and sampling).
         sources (tuple[SourceRecord, ...]): The sources, in the order given.
@@ -63,6 +64,7 @@ class ValidationKey:
     rewrites: int
     sources: tuple[SourceRecord, ...]
     items: tuple[ValidationItem, ...]
+    per_perturbation: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -71,6 +73,7 @@ class ValidationKey:
             "task": self.task,
             "seed": self.seed,
             "sample": self.sample,
+            "per_perturbation": self.per_perturbation,
             "item_set": self.item_set,
             "rewrites": self.rewrites,
             "sources": [source.to_json() for source in self.sources],
@@ -123,6 +126,7 @@ class ValidationKey:
                     for record in data["sources"]
                 ),
                 items=tuple(ValidationItem.from_json(record) for record in data["items"]),
+                per_perturbation=bool(data.get("per_perturbation", False)),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise DatasetError(f"{str(path)!r} is damaged ({type(error).__name__}: {error}); export again.") from None

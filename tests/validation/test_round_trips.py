@@ -274,6 +274,29 @@ def test_several_sources_each_get_their_copy(augmented, tmp_path):
     assert RobustnessTestSet.read(tmp_path / "out" / "second").utterances == RobustnessTestSet.read(second).utterances
 
 
+def test_each_validated_copy_names_its_validation_and_source_as_validation_json_reads_back(tmp_path):
+    from textattack_semparse.errors import DatasetError
+    from textattack_semparse.validation.validation_report import ValidationReport, validated_copy
+
+    first, second = tmp_path / "first", tmp_path / "second"
+    geo_test_set(first)
+    geo_test_set(second, typos=True)
+    both = import_(export(tmp_path, first, second), annotate(tmp_path / "export", tmp_path, lambda item: "keep"), tmp_path / "both")
+    alone = import_(export(tmp_path / "one", second), annotate(tmp_path / "one" / "export", tmp_path, lambda item: "drop"), tmp_path / "alone")
+    assert ValidationReport.read(tmp_path / "both" / "validation.json") == both.report
+    assert ValidationReport.read(tmp_path / "alone" / "validation.json") == alone.report
+    copies = {path: validated_copy(path) for path in (*both.outputs, *alone.outputs)}
+    assert {path: (copy.validation, copy.source) for path, copy in copies.items() if copy is not None} == {
+        tmp_path / "both" / "first": (both.report, first.resolve()),
+        tmp_path / "both" / "second": (both.report, second.resolve()),
+        tmp_path / "alone": (alone.report, second.resolve()),
+    }
+    assert validated_copy(first) is None and validated_copy(tmp_path / "both") is None  # a source; the folder of copies
+    (tmp_path / "alone" / "validation.json").write_text('{"format": "textattack-semparse validation"}', encoding="utf-8")
+    with pytest.raises(DatasetError, match="is a damaged validation report: KeyError"):
+        validated_copy(tmp_path / "alone")
+
+
 def test_the_original_may_be_the_registered_dataset_augment_read(tmp_path):
     from textattack_semparse.augmentation.dataset_files import dataset_file
     from textattack_semparse.datasets.text2sql import fill_placeholders

@@ -16,7 +16,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 
 from textattack_semparse.report.examples import OUTCOME_MEANINGS
 from textattack_semparse.report.formatting import format_value
-from textattack_semparse.report.report import Report, Table
+from textattack_semparse.report.report import Report, Table, validation_summary
 from textattack_semparse.report.sources import KINDS
 
 PAGE_SIZE = 50
@@ -56,6 +56,7 @@ def _environment(*, html: bool) -> Environment:
     environment.filters["figure"] = format_value
     environment.filters["cell"] = markdown_cell
     environment.filters["markdown_table"] = markdown_table
+    environment.filters["validation_summary"] = validation_summary
     environment.filters["versions"] = lambda versions: ", ".join(f"{name} {version}" for name, version in versions.items())
     return environment
 

@@ -7,7 +7,9 @@ https://arxiv.org/abs/2306.14321), attack success rate and modified words (Yin e
 2020, https://aclanthology.org/2020.acl-main.310/), and per-cell accuracies of the in-context
 learning grid (Zhuo et al. 2023, https://arxiv.org/abs/2301.12868). Where several runs share a
 table, each later run gets its difference to the first (in percentage points), as
-``robustness compare`` gives a defence against its baseline. Original to textattack-semparse.
+``robustness compare`` gives a defence against its baseline. An evaluation of a test set people
+validated (``validate import``) beside one of the test set it came from, of the same victim, gets
+a table of the two side by side with the validation's acceptance. Original to textattack-semparse.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from textattack_semparse.llm.icl_results import ICLStudy
 from textattack_semparse.metrics.grammar_error_analysis import success_vs_budget_figure
 from textattack_semparse.report.examples import OUTCOMES, ReportExample, worst_first
 from textattack_semparse.report.figures import accuracy_by_perturbation_figure, error_type_figure, svg_data_uri
+from textattack_semparse.report.formatting import format_value
 from textattack_semparse.report.sources import (
     ATTACK,
     GRAMMAR_ATTACK,
@@ -33,13 +36,16 @@ from textattack_semparse.report.sources import (
 )
 from textattack_semparse.robustness.combined_table import combined_table
 from textattack_semparse.robustness.comparison import METRIC_TITLES, compare_reports
-from textattack_semparse.robustness.robustness_metrics import ROBUT_RATES
-from textattack_semparse.robustness.robustness_report import ROBUT_TABLE_COLUMNS, RobustnessReport
+from textattack_semparse.robustness.robustness_metrics import ROBUT_RATES, RobustnessMetrics
+from textattack_semparse.robustness.robustness_report import MICRO, ROBUT_TABLE_COLUMNS, RobustnessReport
 from textattack_semparse.runs.provenance import COMMAND_LINE, PROGRAM, software_versions
+from textattack_semparse.validation.validation_report import Acceptance, ValidatedCopy
 
 MAX_EXAMPLES = 5000
 """Examples a report lists by default, worst first; the rest are counted, not shown."""
 ROBUSTNESS_METRICS = ("standard_accuracy", "perturbation_accuracy", "robust_accuracy", "black_box_success_rate")
+VALIDATION_METRICS = ("perturbation_accuracy", "robust_accuracy")
+"""The figures the validated and unvalidated runs are compared on, per perturbation."""
 ATTACK_METRICS = ("standard_accuracy", "accuracy_under_attack", "robust_accuracy", "attack_success_rate")
 _DELTA_NOTE = " Δ: the run minus the first, in percentage points."
 HEADINGS = {
@@ -198,6 +204,7 @@ def _tables(sources: Sequence[ReportSource], labels: dict[str, str]) -> list[Tab
                 ROBUSTNESS_METRICS,
             )
         )
+        tables.extend(_validation_tables(sources, labels))
         tables.extend(_perturbation_tables(runs, labels))
     for source in sources:
         if source.kind == ROBUSTNESS and source.robustness is not None and source.has_tables:
@@ -274,6 +281,95 @@ def _perturbation_tables(runs: Mapping[str, RobustnessReport], labels: dict[str,
             )
         )
     return tables
+
+
+def _validation_tables(sources: Sequence[ReportSource], labels: dict[str, str]) -> list[Table]:
+    """A table per evaluation of a validated test set and evaluation of the test set it was
+    validated from, of the same victim, among ``sources``."""
+    tables = []
+    for validated in sources:
+        if validated.validated is None or validated.robustness is None:
+            continue
+        origin = validated.validated.source.resolve()
+        for unvalidated in sources:
+            if (
+                unvalidated.robustness is not None
+                and unvalidated.test_set_dir is not None
+                and unvalidated.test_set_dir.resolve() == origin
+                and unvalidated.victim == validated.victim
+            ):
+                tables.append(_validation_table(unvalidated, validated, labels))
+    return tables
+
+
+def _validation_table(unvalidated: ReportSource, validated: ReportSource, labels: dict[str, str]) -> Table:
+    """Per perturbation, then pooled: the rewrites of each test set, the validation's acceptance,
+    and each run's perturbation and robust accuracy with the validated minus the unvalidated."""
+    assert unvalidated.robustness is not None and validated.robustness is not None and validated.validated is not None
+    before, after, validation = unvalidated.robustness, validated.robustness, validated.validated.validation
+    columns = [
+        Column("utterances", "rewrites, unvalidated", unvalidated.id),
+        Column("utterances", "rewrites, validated", validated.id),
+        Column("judged", "judged"),
+        Column("kept", "kept"),
+        Column("acceptance", "acceptance (%)"),
+    ]
+    for metric in VALIDATION_METRICS:
+        columns += [
+            Column(metric, f"{HEADINGS[metric]}, unvalidated", unvalidated.id),
+            Column(metric, f"{HEADINGS[metric]}, validated", validated.id),
+            Column(f"delta_{metric}", f"Δ {HEADINGS[metric]}", validated.id),
+        ]
+    names = dict.fromkeys([*before.perturbations, *after.perturbations])
+    rows = [
+        _validation_row(
+            name, before.perturbations.get(name), after.perturbations.get(name), validation.perturbations.get(name)
+        )
+        for name in names
+    ]
+    rows.append(_validation_row(MICRO, before.micro, after.micro, validation.overall))
+    return Table(
+        f"validation-{unvalidated.id}-{validated.id}",
+        f"Unvalidated and validated: {labels[validated.id]}",
+        f"{labels[unvalidated.id]} and {labels[validated.id]} per perturbation: the rewrites each test set holds; "
+        "the items people judged, those kept and the share kept (acceptance, %); perturbation and robust accuracy "
+        "(%) on each test set and the validated minus the unvalidated (Δ, percentage points); micro: every "
+        f"rewrite pooled, every item judged. {validation_summary(validated.validated)}",
+        tuple(columns),
+        tuple(rows),
+        summary=True,
+    )
+
+
+def _validation_row(
+    label: str, before: RobustnessMetrics | None, after: RobustnessMetrics | None, acceptance: Acceptance | None
+) -> Row:
+    """A row of :func:`_validation_table`; a perturbation the validation kept no rewrite of has
+    none in the validated test set, one it did not judge has no acceptance."""
+    rates = [{} if metrics is None else metrics.rates() for metrics in (before, after)]
+    values: list[Any] = [0 if metrics is None else metrics.utterances for metrics in (before, after)]
+    values += [None] * 3 if acceptance is None else [acceptance.judged, acceptance.kept, acceptance.acceptance]
+    for metric in VALIDATION_METRICS:
+        unvalidated, validated = rates[0].get(metric), rates[1].get(metric)
+        values += [unvalidated, validated, _difference(validated, unvalidated)]
+    return Row(None, label, tuple(values), kind="perturbation")
+
+
+def validation_summary(copy: ValidatedCopy) -> str:
+    """What the validation of a validated test set was, in a sentence: its source, rule,
+    annotators, acceptance and agreement."""
+    validation = copy.validation
+    kappa = "n/a" if validation.fleiss_kappa is None else f"{validation.fleiss_kappa:.3f}"
+    together = (
+        f" The export held {len(validation.sources)} sources; the acceptance is over all of them."
+        if len(validation.sources) > 1
+        else ""
+    )
+    return (
+        f"Validated from {copy.source} by {validation.rule}: {validation.rule_description}; annotators: "
+        f"{', '.join(validation.annotators)}; {validation.overall.kept} of {validation.overall.judged} judged items kept "
+        f"({format_value(validation.overall.acceptance)} %); Fleiss' kappa {kappa}.{together}"
+    )
 
 
 def _robut_table(source_id: str, report: RobustnessReport, label: str) -> Table:

@@ -12,7 +12,9 @@ A source is one of:
 
 Figures are never recomputed here: each comes from the module that defines it (the robustness
 report, :mod:`~textattack_semparse.metrics.attack_metrics`, the grammar-error analysis, the ICL
-study). Original to textattack-semparse.
+study). A robustness run of a test set ``validate import`` wrote carries that validation
+(``validation.json``, read by :mod:`~textattack_semparse.validation.validation_report`) and says
+so in its title. Original to textattack-semparse.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from textattack_semparse.runs.provenance import read_invocations
 from textattack_semparse.runs.run_directory import RUN_FILE
 from textattack_semparse.sql.sqlite_executor import executor_for
 from textattack_semparse.tables.table import Table
+from textattack_semparse.validation.validation_report import ValidatedCopy, ValidationReport, validated_copy
 
 ROBUSTNESS, ATTACK, GRAMMAR_ATTACK, ICL = "robustness", "attack", "grammar-attack", "icl"
 KINDS = {
@@ -62,6 +65,8 @@ KINDS = {
 ROBUSTNESS_FILE, EVALUATION_JOURNAL = "robustness.json", "evaluate.jsonl"
 ATTACK_LOG, ATTACK_SUMMARY = "attack_log.csv", "attack_summary.json"
 GRAMMAR_SUMMARY, ICL_FILE = "summary.json", "icl.json"
+EVALUATIONS_DIR = "evaluations"
+"""The folder of a test set where ``robustness evaluate`` puts its runs unless told otherwise."""
 EXECUTED_EXAMPLES = 200
 """At most this many broken or fixed examples of a run get their queries' results (executed
 read-only, with the executor's time limit and row cap)."""
@@ -86,6 +91,10 @@ class ReportSource:
         icl (ICLStudy | None): An in-context-learning grid.
         examples (tuple[ReportExample, ...]): Its examples, in file order.
         has_tables (bool): A robustness run on Table QA (RobuT's table applies).
+        test_set_dir (Path | None): The test set a robustness run evaluated, when the report can
+            tell (:func:`evaluated_test_set`).
+        validated (ValidatedCopy | None): The validation that wrote that test set, when
+            ``validate import`` did.
     """
 
     id: str
@@ -101,6 +110,8 @@ class ReportSource:
     icl: ICLStudy | None = None
     examples: tuple[ReportExample, ...] = ()
     has_tables: bool = False
+    test_set_dir: Path | None = None
+    validated: ValidatedCopy | None = None
 
 
 def read_sources(paths: Sequence[str | Path]) -> list[ReportSource]:
@@ -254,6 +265,8 @@ def _robustness_source(
 ) -> ReportSource:
     examples: tuple[ReportExample, ...] = ()
     has_tables = False
+    test_set_dir = evaluated_test_set(path) if path.is_dir() else None
+    validated = validated_copy(test_set_dir) if test_set_dir is not None else None
     if path.is_dir() and (path / MANIFEST).is_file() and (path / EVALUATION_JOURNAL).is_file():
         test_set = RobustnessTestSet.read(path)
         has_tables = any(example.table is not None for example in test_set.originals)
@@ -263,13 +276,32 @@ def _robustness_source(
         path=path,
         kind=ROBUSTNESS,
         victim=report.victim,
-        title=f"{report.victim} on {report.dataset}",
+        title=f"{report.victim} on {report.dataset}{'' if validated is None else ', ' + validated_label(validated.validation)}",
         invocations=invocations,
         configuration=_configuration(path) if path.is_dir() else {},
         robustness=report,
         examples=examples,
         has_tables=has_tables,
+        test_set_dir=test_set_dir,
+        validated=validated,
     )
+
+
+def evaluated_test_set(run: Path) -> Path | None:
+    """The test set the robustness run ``run`` evaluated: its own directory (``robustness run``, or
+    ``evaluate --output-dir`` the test set's) or the test set whose :data:`EVALUATIONS_DIR` holds
+    it (``evaluate``'s default); ``None`` elsewhere (a run records only a digest of its test set)."""
+    if (run / MANIFEST).is_file():
+        return run
+    if run.parent.name == EVALUATIONS_DIR and (run.parent.parent / MANIFEST).is_file():
+        return run.parent.parent
+    return None
+
+
+def validated_label(validation: ValidationReport) -> str:
+    """How the report names a validated test set: ``validated (huang-2021, 3 annotators)``."""
+    count = len(validation.annotators)
+    return f"validated ({validation.rule}, {count} annotator{'' if count == 1 else 's'})"
 
 
 def _robustness_examples(test_set: RobustnessTestSet, records: Mapping[str, Any], source_id: str) -> list[ReportExample]:

@@ -1,13 +1,17 @@
 """What an import decided, as ``validation.json``: acceptance overall and per perturbation, how
 much the annotators agreed (Fleiss' kappa), the items they disagreed on, who judged and which
-rule decided."""
+rule decided; read back, with the validated copy it belongs to, by the report."""
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
+from textattack_semparse.errors import DatasetError
 from textattack_semparse.metrics.accuracy import percent
 from textattack_semparse.validation.decision_rules import HUANG_2021, HUANG_2021_ANNOTATORS, RULES, Decision
 from textattack_semparse.validation.kappa import fleiss_kappa
@@ -71,6 +75,82 @@ class ValidationReport:
             "items": dict(self.irregular),
         }
         return {"format": FORMAT, **data}
+
+    @classmethod
+    def from_json(cls, data: Any, *, source: str = "validation report") -> ValidationReport:
+        """Read what :meth:`to_json` wrote.
+
+        Raises:
+            DatasetError: ``data`` is no validation report, or a damaged one.
+        """
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise DatasetError(
+                f"{source} is not a validation report (no 'format': {FORMAT!r}); "
+                "`textattack-semparse validate import` writes one."
+            )
+        try:
+            return cls(
+                task=data["task"],
+                rule=data["rule"],
+                rule_description=data["rule_description"],
+                annotators=tuple(data["annotators"]),
+                judgment_files=tuple(data["judgment_files"]),
+                judgments=data["judgments"],
+                items=data["items"],
+                overall=Acceptance(**data["overall"]),
+                perturbations={name: Acceptance(**counts) for name, counts in data["perturbations"].items()},
+                fleiss_kappa=data["fleiss_kappa"],
+                unjudged=tuple(data["unjudged"]),
+                irregular=dict(data["irregular"]["items"]),
+                disputed=tuple(data["disputed"]),
+                rewrites_kept=data["rewrites_kept"],
+                rewrites_dropped=data["rewrites_dropped"],
+                sources=tuple(data["sources"]),
+            )
+        except (KeyError, TypeError, AttributeError) as error:
+            raise DatasetError(f"{source} is a damaged validation report: {type(error).__name__}: {error}.") from None
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> ValidationReport:
+        """Read a ``validation.json`` file."""
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise DatasetError(
+                f"{str(path)!r} is no readable validation report ({error}); run `validate import` again."
+            ) from None
+        return cls.from_json(data, source=repr(str(path)))
+
+
+@dataclass(frozen=True)
+class ValidatedCopy:
+    """A directory ``validate import`` wrote: the validation that decided it and the source it is
+    a copy of (the path the export recorded, absolute)."""
+
+    validation: ValidationReport
+    source: Path
+
+
+def validated_copy(directory: Path) -> ValidatedCopy | None:
+    """What validated ``directory``, when ``validate import`` wrote it; else ``None``.
+
+    The import writes the copy of its one source as ``OUT`` itself, and those of several sources
+    as ``OUT/<name>``, with ``OUT/validation.json`` beside them (the record of each source names
+    its copy under ``output``).
+    """
+    for folder, single in ((directory, True), (directory.parent, False)):
+        path = folder / REPORT_FILE
+        if not path.is_file():
+            continue
+        report = ValidationReport.read(path)
+        if single and len(report.sources) == 1:
+            return ValidatedCopy(report, Path(report.sources[0]["path"]))
+        if not single and len(report.sources) > 1:
+            for record in report.sources:
+                if Path(record["output"]).name == directory.name:
+                    return ValidatedCopy(report, Path(record["path"]))
+    return None
 
 
 def validation_report(

@@ -68,7 +68,7 @@ def attributive_superlative(words: Sequence[str], tags: Sequence[str]) -> list[s
         ['which', 'is', 'the', 'most', 'populous', 'state']
     """
     last = len(words) - 1
-    if last < 4 or words[0] not in ENTITY_QUESTION_WORDS:
+    if last < 3 or words[0] not in ENTITY_QUESTION_WORDS:
         return list(words)
     if tags[last] in SUPERLATIVE_TAGS:
         start = last

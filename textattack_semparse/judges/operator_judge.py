@@ -284,11 +284,19 @@ class OperatorJudge(MeaningJudge):
         the same word."""
         words, kept = reading.words, _kept(rewrite)
         if _kept(words) == kept:
+            split = _separated(reading, rewrite, NOUN_POS)
+            if split is not None:
+                return Judgement(Verdict.DIFFERENT, f"split {' '.join(split)!r}: free words now stand inside the name")
             return Judgement(Verdict.SAME, "only free words moved, added or dropped")
         tags = [tag for word, tag in zip(words, reading.tags, strict=True) if not is_free(word)]
         slips = harmless_edits.adjacent_slips(_kept(words), kept)
         if slips is not None:
             return Judgement(Verdict.SAME, slips)
+        split = _separated(reading, rewrite, NOUN_POS | {"ADP"})
+        if split is not None and harmless_edits.moved_phrase(_kept(words), kept, tags) is None:
+            # spaCy may attach a phrase after a noun to the verb ("runs through the state with the most
+            # cities"); a reader attaches it to the noun, so moving it away changes what it restricts.
+            return Judgement(Verdict.DIFFERENT, f"moved {split[1]!r} away from {split[0]!r}, which it may restrict")
         from textattack_semparse.linguistics.spacy_pipeline import parse_words
 
         before = _arcs(parse_words(words, name=self.spacy_pipeline))
@@ -305,6 +313,26 @@ class OperatorJudge(MeaningJudge):
             return Judgement(Verdict.SAME, "words moved, each still depends on the same word")
         child, head = moved[0]
         return Judgement(Verdict.DIFFERENT, f"moved {child!r}: it no longer depends on {head!r}")
+
+
+NOUN_POS = frozenset({"NOUN", "PROPN"})
+"""Universal parts of speech of the words a name or a noun phrase's head is made of."""
+
+
+def _separated(reading: _Reading, rewrite: Sequence[str], following: frozenset[str]) -> tuple[str, str] | None:
+    """Two neighbours of the question that the rewrite no longer has side by side, if any: a
+    noun, adjective or number and the next word when its part of speech is in ``following``
+    ("colorado rivers"; "state with" for a preposition). Neighbours swapped stay together ("the
+    river ohio")."""
+    words = reading.words
+    pairs = set(zip(rewrite, rewrite[1:]))
+    for index in range(len(words) - 1):
+        first, second = words[index], words[index + 1]
+        if is_free(first) or is_free(second) or reading.pos[index] not in NOUN_POS | {"ADJ", "NUM"}:
+            continue
+        if reading.pos[index + 1] in following and not {(first, second), (second, first)} & pairs:
+            return first, second
+    return None
 
 
 def _kept(words: Sequence[str]) -> list[str]:

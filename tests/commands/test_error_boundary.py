@@ -112,6 +112,11 @@ def test_attack(tmp_path, not_a_model, broken_data_dir, capsys):
     refused(attack(), capsys, "geography.json")  # the unreadable dataset file is named
     assert not output.exists()
     repair(broken_data_dir)
+    no_judge_recipe = semparse("attack", "--recipe", "nucle-greedy", "--model", "knn-geo", "--num-examples", "2",
+                               "--output-dir", str(output), "--no-progress", "--judge", "default")  # fmt: skip
+    refused(no_judge_recipe, capsys, "'nucle-greedy' takes no option 'judge'", "applies no meaning judge")
+    refused(attack(**{"--recipe-option": "max_words=2"}), capsys, "takes no option 'max_words'", "max_words_perturbed")
+    assert not output.exists()
     assert attack()() == 0
     refused(attack(**{"--seed": "1"}), capsys, "random_seed: 0 then, 1 now", "another --output-dir", "--overwrite")
     assert semparse("attack", *(part for pair in base.items() for part in pair), "--seed", "1", "--overwrite")() == 0

@@ -190,6 +190,7 @@ def attack_results(config: AttackConfig, context: RunContext, *, command: str = 
     check_attack_victim(spec)
     dataset = load_attack_dataset(spec, from_huggingface=config.dataset_from_huggingface, split=config.dataset_split)
     check_recipe_fits(spec)
+    check_recipe_options(spec.recipe, spec.options)
     if config.indices is not None and any(index >= len(dataset) for index in config.indices):
         raise ConfigurationError(f"indices must be below the dataset's {len(dataset)} examples, got {max(config.indices)}.")
     directory = context.open_directory(config.output_dir, command, config.configuration())
@@ -277,6 +278,30 @@ def check_recipe_fits(spec: AttackSpec) -> None:
 
     if is_plugin_victim(spec.model):
         check_recipe_fits_dataset(spec.recipe, victim_dataset(spec.model, spec.dataset))
+
+
+def check_recipe_options(name: str, options: Mapping[str, Any]) -> None:
+    """Fail before anything runs when the recipe's ``build`` takes no such option (``--judge`` on a
+    recipe that applies no meaning judge, a misspelled ``--recipe-option``), naming those it takes."""
+    import inspect
+
+    from textattack_semparse.registry import BoundRecipe
+
+    if not options:
+        return
+    recipe = recipe_class(name)
+    build = (recipe.recipe if isinstance(recipe, BoundRecipe) else recipe).build
+    parameters = list(inspect.signature(build).parameters.values())[1:]  # after the model wrapper
+    if any(parameter.kind is parameter.VAR_KEYWORD for parameter in parameters):
+        return
+    taken = [parameter.name for parameter in parameters if parameter.kind is not parameter.VAR_POSITIONAL]
+    unknown = sorted(set(options) - set(taken))
+    if unknown:
+        judge = " (--judge and --no-judge: it applies no meaning judge)" if "judge" in unknown else ""
+        raise RecipeError(
+            f"Recipe {name!r} takes no option {', '.join(map(repr, unknown))}{judge}; "
+            f"it takes {', '.join(taken) or 'none'}."
+        )
 
 
 def load_victim(spec: AttackSpec) -> Any:

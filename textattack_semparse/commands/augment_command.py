@@ -111,6 +111,10 @@ def run(args: argparse.Namespace) -> int:
     )
     result = augment(config, run_context(args))
     judged = next((file.judged for file in reversed(result.files) if file.judged is not None), None)
+    # Before the paths: the output ends with the path written last, for scripts that read it.
+    if judged is not None:
+        example = "" if not judged.examples else " e.g. {!r} -> {!r}: {}".format(*judged.examples[0])
+        print(f"Meaning judge {'+'.join(config.judges)} on the candidate rewrites: {judged.describe()};{example}")
     for file in result.files:
         if file.operation is not None:
             print(f"Wrote {file.written} {file.unit} ({file.added} augmented: {file.operation}) to {file.path}.")
@@ -126,7 +130,4 @@ def run(args: argparse.Namespace) -> int:
                 f"Wrote {file.written} questions ({file.added} augmented) to {file.path}; "
                 f"{file.rejected} augmentations dropped because they changed a protected literal."
             )
-    if judged is not None:
-        example = "" if not judged.examples else " e.g. {!r} -> {!r}: {}".format(*judged.examples[0])
-        print(f"Meaning judge {'+'.join(config.judges)} on the candidate rewrites: {judged.describe()};{example}")
     return 0

@@ -196,12 +196,15 @@ def _wrap_staticmethod(cls: type, name: str, replacement: Callable[..., Any]) ->
 
 def _register_attack_subcommand(original: Callable[[Any], Any], main_parser: Any) -> Any:
     """``textattack attack``'s parser, with usage errors on one line and ``--recipe`` checked by
-    name with the closest names (TextAttack lists every recipe in a many-line usage error)."""
+    name with the closest names (TextAttack lists every recipe in a many-line usage error); its
+    ``--help`` still lists the recipes (the plugin's included) as TextAttack's choices did."""
     result = original(main_parser)
     parser = main_parser.choices["attack"]
     parser.error = functools.partial(_one_line_usage_error, parser)
     for action in parser._actions:
         if action.dest == "attack_recipe":
+            if action.choices is not None and action.metavar is None:
+                action.metavar = "{" + ",".join(map(str, action.choices)) + "}"  # argparse's rendering of choices
             action.choices = None
             action.type = _attack_recipe_name
     return result

@@ -1,5 +1,5 @@
 """A pip-installed package adds an LLM backend (hook ``semparse_llm_backends``): its victim names
-``recall:...?options`` work in ``textattack-semparse evaluate`` and the stock ``textattack attack``,
+``nearestdemo:...?options`` work in ``textattack-semparse evaluate`` and the stock ``textattack attack``,
 with the demonstrations, prompt, response cache and SQL extraction of ``PromptedParser``; nothing
 in ``textattack_semparse/`` names it.
 
@@ -26,7 +26,7 @@ from textattack_semparse import hookimpl
 
 @hookimpl
 def semparse_llm_backends():
-    return {"recall": {"target": "recall_semparse.parser:RecallParser", "description": "Nearest demonstration."}}
+    return {"nearestdemo": {"target": "nearestdemo_semparse.parser:NearestDemoParser", "description": "Nearest demonstration."}}
 '''
 
 PARSER = '''
@@ -37,7 +37,7 @@ from textattack_semparse.victims.llm.prompted_parser import PromptedParser
 PAIR = re.compile(r"^-- (.+)\\n(SELECT .+)$", re.MULTILINE)
 
 
-class RecallParser(PromptedParser):
+class NearestDemoParser(PromptedParser):
     """Answers with the query of the demonstration that shares the most words with the question."""
 
     VICTIM_NAME_OPTIONS = {"min_overlap": int}
@@ -48,7 +48,7 @@ class RecallParser(PromptedParser):
 
     @property
     def model_id(self):
-        return f"recall:{self.name}"
+        return f"nearestdemo:{self.name}"
 
     @property
     def decoding_parameters(self):
@@ -65,15 +65,15 @@ class RecallParser(PromptedParser):
 
 
 @pytest.fixture(scope="module")
-def recall_site(tmp_path_factory) -> Path:
+def nearestdemo_site(tmp_path_factory) -> Path:
     return install_package(
-        tmp_path_factory.mktemp("recall-src"),
-        tmp_path_factory.mktemp("recall-site"),
+        tmp_path_factory.mktemp("nearestdemo-src"),
+        tmp_path_factory.mktemp("nearestdemo-site"),
         {
-            "pyproject.toml": pyproject("recall-semparse", "recall", "recall_semparse.plugin"),
-            "recall_semparse/__init__.py": "",
-            "recall_semparse/plugin.py": textwrap.dedent(PLUGIN),
-            "recall_semparse/parser.py": textwrap.dedent(PARSER),
+            "pyproject.toml": pyproject("nearestdemo-semparse", "nearestdemo", "nearestdemo_semparse.plugin"),
+            "nearestdemo_semparse/__init__.py": "",
+            "nearestdemo_semparse/plugin.py": textwrap.dedent(PLUGIN),
+            "nearestdemo_semparse/parser.py": textwrap.dedent(PARSER),
         },
     )
 
@@ -82,44 +82,46 @@ def _env(site: Path, cache: Path) -> dict[str, str]:
     return with_plugin_site(site, SEMPARSE_DATA_DIR="", TEXTATTACK_SEMPARSE_CACHE=str(cache))
 
 
-def test_the_backend_is_listed(recall_site, tmp_path):
-    result = run_command("textattack-semparse", "list", "llm-backend", env=_env(recall_site, tmp_path))
+def test_the_backend_is_listed(nearestdemo_site, tmp_path):
+    result = run_command("textattack-semparse", "list", "llm-backend", env=_env(nearestdemo_site, tmp_path))
     assert result.returncode == 0, result.stderr
-    assert {"recall", "hf-causal", "openai"} <= {line.split()[0] for line in result.stdout.splitlines()[1:]}
+    assert {"nearestdemo", "hf-causal", "openai"} <= {line.split()[0] for line in result.stdout.splitlines()[1:]}
 
 
-def test_evaluate_runs_the_backend_with_its_options_and_the_shared_cache(recall_site, tmp_path):
+def test_evaluate_runs_the_backend_with_its_options_and_the_shared_cache(nearestdemo_site, tmp_path):
     report = tmp_path / "report.json"
     command = (
-        "textattack-semparse", "evaluate", "--model", "recall:lexical?min_overlap=2", "--dataset",
+        "textattack-semparse", "evaluate", "--model", "nearestdemo:lexical?min_overlap=2", "--dataset",
         "geo-mini-question-test", "--shots", "60", "--selection", "random", "--output", str(report),
     )
-    first = run_command(*command, env=_env(recall_site, tmp_path))
+    first = run_command(*command, env=_env(nearestdemo_site, tmp_path))
     assert first.returncode == 0, first.stderr[-3000:]
     figures = json.loads(report.read_text())
     assert figures["standard_accuracy"] > 0  # a few test questions reword one of the 60 demonstrations
     assert figures["response_cache"]["hits"] == 0 and figures["response_cache"]["misses"] == figures["examples"]
-    second = run_command(*command, env=_env(recall_site, tmp_path))
+    second = run_command(*command, env=_env(nearestdemo_site, tmp_path))
     assert second.returncode == 0, second.stderr[-3000:]
     assert f"Response cache: {figures['examples']} hits, 0 misses" in second.stdout
     bad = run_command(
-        "textattack-semparse", "evaluate", "--model", "recall:lexical?min_overlap=most",
-        "--dataset", "geo-mini-question-test", env=_env(recall_site, tmp_path),
+        "textattack-semparse", "evaluate", "--model", "nearestdemo:lexical?min_overlap=most",
+        "--dataset", "geo-mini-question-test", env=_env(nearestdemo_site, tmp_path),
     )
     assert bad.returncode != 0 and "option min_overlap must be an int" in bad.stderr
 
 
-def test_the_stock_textattack_cli_attacks_the_backend(recall_site, tmp_path):
+def test_the_stock_textattack_cli_attacks_the_backend(nearestdemo_site, tmp_path):
     log = tmp_path / "log.csv"
     result = run_command(
-        "textattack", "attack", "--recipe", "semparse-typo", "--model", "recall:lexical?shots=8",
+        "textattack", "attack", "--recipe", "semparse-typo", "--model", "nearestdemo:lexical?shots=8",
         "--dataset-by-model", "geo-mini-question-test", "--num-examples", "3", "--log-to-csv", str(log),
-        "--disable-stdout", env=_env(recall_site, tmp_path),
+        "--disable-stdout", env=_env(nearestdemo_site, tmp_path),
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert len(list(csv.DictReader(log.open()))) == 3
 
 
 def test_nothing_in_the_package_names_the_third_party_backend():
+    # The backend's name is no English word, so any occurrence is a mention of it ("recall", its
+    # former name, is also a statistic that textattack_semparse.validation reports).
     package = Path(textattack_semparse.__file__).parent
-    assert not [path for path in package.rglob("*.py") if "recall" in path.read_text(encoding="utf-8")]
+    assert not [path for path in package.rglob("*.py") if "nearestdemo" in path.read_text(encoding="utf-8")]

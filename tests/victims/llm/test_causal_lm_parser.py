@@ -10,6 +10,7 @@ import pytest
 
 from tests.helpers import SMOLLM2_MISSING, smollm2_gguf
 from textattack_semparse.datasets.benchmark import load_benchmark
+from textattack_semparse.errors import VictimError
 from textattack_semparse.victims.llm.causal_lm_parser import CausalLMParser
 from textattack_semparse.victims.resolution import is_plugin_victim, resolve_victim
 
@@ -152,7 +153,8 @@ def test_evaluate_folds_shots_and_selection_into_hf_causal_names_only():
     )
     assert victim_name_with_options("hf-causal:/m?seed=1", shots=0) == "hf-causal:/m?seed=1&shots=0"
     assert victim_name_with_options("knn-geo") == "knn-geo"
-    with pytest.raises(SystemExit, match="--shots and --selection apply to in-context LLM victims only"):
+    # A VictimError (the one error root): the CLI prints it on one line and exits with 2.
+    with pytest.raises(VictimError, match="--shots and --selection apply to in-context LLM victims only"):
         victim_name_with_options("knn-geo", shots=2, selection="random")
 
 

@@ -18,6 +18,19 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 os.environ.pop("SEMPARSE_TEST_SUITE_DIR", None)
 
 
+@pytest.fixture(autouse=True)
+def _environment_restored() -> Iterator[None]:
+    """Each test starts from the environment the one before it started from: what a test, or a
+    library it runs in-process (Ray's client mode, Accelerate), sets in ``os.environ`` is undone
+    after it, so later tests see no leftovers and the commands they run still fork from the
+    preloaded interpreter (``tests/fork_server.py`` runs a command fresh when the environment differs)."""
+    saved = dict(os.environ)
+    yield
+    if dict(os.environ) != saved:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
 @pytest.fixture(scope="session")
 def real_data_dir() -> Path:
     """``SEMPARSE_DATA_DIR``, or a visible skip when it is unset."""

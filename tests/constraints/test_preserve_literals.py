@@ -43,9 +43,15 @@ def test_both_words_of_a_multi_word_literal_are_protected() -> None:
 def test_no_insertion_inside_a_multi_word_literal() -> None:
     text = question("what is the population of new york", NEW_YORK_SQL)
     insertion = FunctionWordInsertion(max_candidates_per_position=None)
+    unconstrained = insertion(text)
     candidates = insertion(text, pre_transformation_constraints=[PreserveLiterals()])
-    assert len(candidates) > 50
+    assert candidates
     assert all(c.words[-2:] == ["new", "york"] for c in candidates)
+    # Exactly the unconstrained insertions before "of new york": every word at every insertion
+    # point the literal leaves open, none before, inside or after it.
+    before_the_literal = {c.text for c in unconstrained if c.words[-3:] == ["of", "new", "york"]}
+    assert {c.text for c in candidates} == before_the_literal
+    assert len(before_the_literal) < len(unconstrained)
 
 
 def test_without_the_constraint_insertion_splits_the_literal() -> None:

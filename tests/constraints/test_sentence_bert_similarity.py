@@ -167,7 +167,9 @@ def test_a_steps_candidates_and_reference_go_through_the_model_in_one_call() -> 
     fresh = SentenceBERTSimilarity(device="cpu")
     calls = _forward_calls(fresh.model)
     reference = AttackedText("which rivers run through the state of texas")
-    candidates = FunctionWordInsertion()(reference, indices_to_modify={1})  # one search step's candidates
+    # One search step's candidates: insertions before "the" (before "rivers" nothing is inserted,
+    # it sits next to the question word "which").
+    candidates = FunctionWordInsertion()(reference, indices_to_modify={4})
     assert len(candidates) >= 3
     fresh.call_many(candidates, reference)
     assert calls == [len(candidates) + 1]

@@ -13,6 +13,14 @@ back translation and reordering keep the candidate Sentence-BERT ranks highest; 
 function-word operations a random one", a function word being any word of the paper's
 stop-word list (NLTK | scikit-learn | punctuation). The expected top candidate is computed here
 with the encoder itself.
+
+The sample is full "whenever enough items can be perturbed" (``sample_operation``); otherwise it
+holds every perturbable example. Reordering moves a phrase only where the parse keeps its
+attachment, so few questions have one: its expected count is min(ceil(N / 5), the training
+examples with a reordering), the latter counted here with the perturbation itself.
+
+The runs whose counts are checked pass ``--no-judge``: they check the sampling rule, not the
+offline meaning judge (whose verdicts would change which examples are perturbable).
 """
 
 from __future__ import annotations
@@ -70,6 +78,32 @@ def augment(*arguments: str) -> int:
     return main(["augment", *arguments])
 
 
+def training_reorderings(source: Path) -> dict[int, list[str]]:
+    """Training item index -> its reorderings (the question itself left out), for the items that
+    have one, as ``augment`` proposes them: the plain perturbation with the literals protected."""
+    reordering = perturbation("reordering")
+    reorderings = {}
+    for index, item in enumerate(text2sql_items(source, splits="train")):
+        constraints = [RepeatModification(), PreserveLiterals(literals=item.literals)]
+        outputs = {t.text for t in reordering(AttackedText(item.question), constraints)} - {item.question}
+        if outputs:
+            reorderings[index] = sorted(outputs)
+    return reorderings
+
+
+def rule_s_count(operation: str, source: Path) -> int:
+    """How many examples ``--sample 0.2`` perturbs with ``operation``: ceil(N / 5), or every
+    perturbable example when fewer can be perturbed (only reordering, see the module docstring;
+    the function-word and substitution operations apply to nearly every question)."""
+    items = text2sql_items(source, splits="train")
+    size = paper_sample_size(len(items))
+    if operation != "reordering":
+        return size
+    reorderings = training_reorderings(source)
+    perturbable = sum(any(items[index].accept(output) for output in outputs) for index, outputs in reorderings.items())
+    return min(size, perturbable)
+
+
 def added_examples(path: Path, source: Path) -> list:
     """The sentences of ``path`` that are not sentences of ``source`` (question, gold and split)."""
     original = Counter((e.question, e.gold, e.question_split) for e in load_text2sql(source))
@@ -86,10 +120,11 @@ def added_examples(path: Path, source: Path) -> list:
 
 @pytest.fixture(scope="module")
 def geo_mini_mda(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """``augment --recipe semparse-mda --sample 0.2 --dataset geo-mini-question-train`` (every offline operation)."""
+    """``augment --recipe semparse-mda --sample 0.2 --dataset geo-mini-question-train --no-judge``
+    (every offline operation; no judge: see the module docstring)."""
     output = tmp_path_factory.mktemp("mda") / "geo-mini-mda.json"
     code = augment("--recipe", "semparse-mda", "--sample", "0.2", "--dataset", "geo-mini-question-train",
-                   "--output", str(output))
+                   "--output", str(output), "--no-judge")
     assert code == 0
     return output
 
@@ -172,8 +207,10 @@ def test_operation_output_path_is_stem_operation_suffix() -> None:
 def test_one_file_per_operation_with_the_rule_s_count(geo_mini_mda: Path) -> None:
     source = geo_mini_paths()[0]
     total = len(load_text2sql(source))
-    expected = paper_sample_size(70)
+    assert rule_s_count("insertion", source) == paper_sample_size(70) == 14
+    assert rule_s_count("reordering", source) < 14  # so the "every perturbable example" case is exercised
     for operation in MDA_OPERATIONS:
+        expected = rule_s_count(operation, source)
         path = operation_output_path(geo_mini_mda, operation)
         assert path.is_file(), f"no file for {operation}"
         assert len(load_text2sql(path)) == total + expected, operation
@@ -257,13 +294,8 @@ def test_reordering_keeps_the_output_sentence_bert_ranks_highest(tmp_path: Path)
     assert augment("--recipe", "semparse-mda", "--sample", "1", "--dataset", "geo-mini-question-train",
                    "--output", str(output), "--perturbation", "reordering") == 0
     added = {e.question for e in added_examples(operation_output_path(output, "reordering"), geo_mini_paths()[0])}
-    reordering = perturbation("reordering")
-    reorderings = {}
-    for item in text2sql_items(geo_mini_paths()[0], splits="train"):
-        constraints = [RepeatModification(), PreserveLiterals(literals=item.literals)]
-        outputs = {t.text for t in reordering(AttackedText(item.question), constraints)} - {item.question}
-        if outputs:
-            reorderings[item.question] = sorted(outputs)
+    items = text2sql_items(geo_mini_paths()[0], splits="train")
+    reorderings = {items[index].question: outputs for index, outputs in training_reorderings(geo_mini_paths()[0]).items()}
     texts = list(dict.fromkeys(text for question, outputs in reorderings.items() for text in (question, *outputs)))
     embedding = dict(zip(texts, SentenceEmbeddings().encode(texts)))
     highest, lower = set(), set()
@@ -388,18 +420,18 @@ def test_real_geoquery_training_split_per_operation(real_data_dir: Path, tmp_pat
     monkeypatch.setenv("SEMPARSE_DATA_DIR", str(real_data_dir))
     source = real_data_dir / "text2sql" / "geography.json"
     train = select_split(load_text2sql(source), "question", "train")
-    expected = paper_sample_size(len(train))
-    assert (len(train), expected) == (549, 110)
+    assert (len(train), paper_sample_size(len(train))) == (549, 110)
     output = tmp_path / "geography-mda.json"
     code = augment("--recipe", "semparse-mda", "--sample", "0.2", "--dataset", "geo-question-train",
-                   "--output", str(output))
+                   "--output", str(output), "--no-judge")
     assert code == 0
     operations = MDA_OPERATIONS
     train_golds = {example.gold for example in train}
     total = len(load_text2sql(source))
     for operation in operations:
+        expected = rule_s_count(operation, source)
         path = operation_output_path(output, operation)
         added = added_examples(path, source)
         assert len(added) == expected and len(load_text2sql(path)) == total + expected, operation
         assert all(e.question_split == "train" and e.gold in train_golds for e in added), operation
-    assert len(added_examples(output, source)) <= len(operations) * expected
+    assert len(added_examples(output, source)) <= len(operations) * paper_sample_size(len(train))

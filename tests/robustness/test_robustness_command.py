@@ -38,7 +38,10 @@ def test_build_writes_manifest_originals_and_perturbation_files(built_dir):
     assert manifest["selection"] == {name: {"candidates": 1, "keep": 1} for name in ("deletion", "distraction")}
 
 
-def test_huang_setting_ranks_reorderings_and_draws_deletions_at_random(geo_mini_env, tmp_path, capsys):
+def test_huang_setting_ranks_reorderings_and_draws_deletions_at_random(geo_mini_env, tmp_path, capsys, monkeypatch):
+    # A console wide enough that rich prints each selection rule on one line of its cell (at 80
+    # columns the table's seven columns wrap "1 at random" over two).
+    monkeypatch.setenv("COLUMNS", "200")
     arguments = ["--dataset", "geo-question-test", "--perturbations", "deletion", "reordering", "--num-examples", "3"]
     assert main(["robustness", "build", *arguments, "--setting", "huang-2021", "--output-dir", str(tmp_path)]) == 0
     out = " ".join(capsys.readouterr().out.split())

@@ -66,10 +66,13 @@ class MeaningPreservingAugmenter(WordListAugmenter):
         >>> augmenter = MeaningPreservingAugmenter(
         ...     perturbations=("deletion",), literals=("texas",), transformations_per_example=2, high_yield=True
         ... )
-        >>> sorted(augmenter.augment("what is the capital of texas"))
-        ['what is capital of texas']
-        >>> augmenter.judgement.tally.examples[0][1:]
-        ('is the capital of texas', "dropped 'what' (question word)")
+        >>> sorted(augmenter.augment("which river in texas is the shortest"))
+        ['which river in texas is shortest']
+        >>> original, rejected, reason = augmenter.judgement.tally.examples[0]
+        >>> rejected
+        'which river in texas the shortest'
+        >>> reason
+        "the superlative put before its noun; moved 'river' away from 'shortest', which it may restrict"
     """
 
     def __init__(

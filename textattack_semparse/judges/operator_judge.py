@@ -153,9 +153,11 @@ class OperatorJudge(MeaningJudge):
         suffix = rewrite[len(original) :]
         if rewrite[: len(original)] == original and all(_adds_nothing(word) for word in suffix):
             return Judgement(Verdict.SAME, "appended function words only: no new condition")
-        statement = harmless_edits.appended_statement(original, rewrite, _mentioned(self._read(original, pair), pair))
-        if statement is not None:  # before the normal forms, which may reorder the original but not the rewrite
-            return Judgement(Verdict.SAME, statement)
+        if len(rewrite) > len(original) and rewrite[: len(original)] == original:
+            # Before the normal forms, which may reorder the original but not the rewrite's longer text.
+            statement = harmless_edits.appended_statement(original, rewrite, _mentioned(self._read(original, pair), pair))
+            if statement is not None:
+                return Judgement(Verdict.SAME, statement)
         (original, original_notes), (rewrite, rewrite_notes) = (
             normal_form(original, pipeline=self.spacy_pipeline),
             normal_form(rewrite, pipeline=self.spacy_pipeline),

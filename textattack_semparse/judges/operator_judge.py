@@ -150,10 +150,9 @@ class OperatorJudge(MeaningJudge):
             return Judgement(Verdict.SAME, "the same words")
         if not original or not rewrite:
             return Judgement(Verdict.DIFFERENT, "one of the questions has no words")
-        suffix = rewrite[len(original) :]
-        if rewrite[: len(original)] == original and all(_adds_nothing(word) for word in suffix):
-            return Judgement(Verdict.SAME, "appended function words only: no new condition")
         if len(rewrite) > len(original) and rewrite[: len(original)] == original:
+            if all(_adds_nothing(word) for word in rewrite[len(original) :]):
+                return Judgement(Verdict.SAME, "appended function words only: no new condition")
             # Before the normal forms, which may reorder the original but not the rewrite's longer text.
             statement = harmless_edits.appended_statement(original, rewrite, _mentioned(self._read(original, pair), pair))
             if statement is not None:
@@ -284,21 +283,23 @@ class OperatorJudge(MeaningJudge):
 
     def _reordered(self, reading: _Reading, rewrite: list[str]) -> Judgement:
         """The same words but free ones, in another order: harmless when the words that matter
-        keep their order, when function words swapped places with a neighbour, when a complete
-        prepositional phrase moved to an edge of the question, or when each word still depends on
-        the same word."""
-        words, kept = reading.words, _kept(rewrite)
-        if _kept(words) == kept:
+        keep their order and no free word lands inside a name, when function words swapped places
+        with a neighbour, when a complete prepositional phrase moved to the front (or to the end,
+        keeping its attachment), or when each word still depends on the same word and no phrase
+        left the noun before it."""
+        words, original_kept, kept = reading.words, _kept(reading.words), _kept(rewrite)
+        if original_kept == kept:
             split = _separated(reading, rewrite, NOUN_POS)
             if split is not None:
                 return Judgement(Verdict.DIFFERENT, f"split {' '.join(split)!r}: free words now stand inside the name")
             return Judgement(Verdict.SAME, "only free words moved, added or dropped")
-        tags = [tag for word, tag in zip(words, reading.tags, strict=True) if not is_free(word)]
-        slips = harmless_edits.adjacent_slips(_kept(words), kept)
+        slips = harmless_edits.adjacent_slips(original_kept, kept)
         if slips is not None:
             return Judgement(Verdict.SAME, slips)
+        tags = [tag for word, tag in zip(words, reading.tags, strict=True) if not is_free(word)]
+        phrase = harmless_edits.moved_phrase(original_kept, kept, tags)
         split = _separated(reading, rewrite, NOUN_POS | {"ADP"})
-        if split is not None and harmless_edits.moved_phrase(_kept(words), kept, tags) is None:
+        if split is not None and phrase is None:
             # spaCy may attach a phrase after a noun to the verb ("runs through the state with the most
             # cities"); a reader attaches it to the noun, so moving it away changes what it restricts.
             return Judgement(Verdict.DIFFERENT, f"moved {split[1]!r} away from {split[0]!r}, which it may restrict")
@@ -306,7 +307,6 @@ class OperatorJudge(MeaningJudge):
 
         before = _arcs(parse_words(words, name=self.spacy_pipeline))
         after = _arcs(parse_words(rewrite, name=self.spacy_pipeline))
-        phrase = harmless_edits.moved_phrase(_kept(words), kept, tags)
         # Fronted, a phrase restricts the whole question; moved to the end it may restrict the noun it
         # now follows ("more people than columbus in ohio"), so the parse must attach it as before.
         if phrase is not None and (

@@ -109,3 +109,11 @@ def test_a_sample_per_perturbation_takes_the_first_items_of_each_in_the_shuffle(
     assert taken == {"deletion", "distraction", "train.json"}
     deletion = [item for item in stratified if "deletion" in item.perturbations]
     assert len(deletion) == 1  # not the three deletion rewrites
+
+
+def test_a_sample_per_perturbation_needs_its_size():
+    from textattack_semparse.experiments.validate import ExportConfig
+
+    with pytest.raises(ConfigurationError, match="--per-perturbation samples each perturbation: give --sample N too"):
+        ExportConfig(sources=["test-set"], output_dir="out", per_perturbation=True)
+    assert ExportConfig(sources=["test-set"], output_dir="out", sample=25, per_perturbation=True).per_perturbation

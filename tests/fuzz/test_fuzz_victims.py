@@ -35,7 +35,10 @@ class VictimFailure(RuntimeError):
 
 @pytest.fixture(scope="module")
 def llm_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Keep the LLM victim's response cache out of the user's cache directory."""
+    """Keep the LLM victim's response cache out of the user's cache directory; the benchmarks
+    loaded meanwhile (their databases derived under this cache) are forgotten afterwards."""
+    from textattack_semparse.datasets.benchmark import clear_benchmark_cache
+
     previous = os.environ.get("TEXTATTACK_SEMPARSE_CACHE")
     os.environ["TEXTATTACK_SEMPARSE_CACHE"] = str(tmp_path_factory.mktemp("fuzz-llm-cache"))
     yield
@@ -43,6 +46,7 @@ def llm_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         os.environ.pop("TEXTATTACK_SEMPARSE_CACHE", None)
     else:
         os.environ["TEXTATTACK_SEMPARSE_CACHE"] = previous
+    clear_benchmark_cache()
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,11 @@ from types import MappingProxyType
 from textattack_semparse.tables.table import Table
 
 
+ORIGINAL = "original"
+"""``SemparseExample.perturbation`` of an unperturbed example of a released robustness benchmark
+(RobuT's ``perturbation_type`` of its originals)."""
+
+
 @dataclass(frozen=True)
 class SemparseExample:
     """One question paired with its gold meaning representation.
@@ -29,6 +34,14 @@ class SemparseExample:
             Pasupat and Liang 2015, https://arxiv.org/abs/1508.00305); ``gold`` is then the answer
             in WTQ's ``targetValue`` format and ``db_id`` the table's name. ``None`` for
             text-to-SQL and logical-form examples.
+        example_id (str | None): The example's id in a released benchmark (RobuT's ``id``,
+            Dr.Spider's ``<set>/pre/<index>``), when the release gives one.
+        original_id (str | None): Released robustness benchmarks: the ``example_id`` of the
+            unperturbed example this rewrite derives from (RobuT's ``original_id``); ``None`` for
+            an original and for every other dataset.
+        perturbation (str | None): Released robustness benchmarks: the perturbation that made this
+            example (RobuT's ``perturbation_type``, a Dr.Spider set, Huang et al.'s operation), or
+            :data:`ORIGINAL` for an unperturbed example; ``None`` for every other dataset.
     """
 
     question: str
@@ -41,6 +54,9 @@ class SemparseExample:
     question_split: str | None = None
     query_split: str | None = None
     table: Table | None = None
+    example_id: str | None = None
+    original_id: str | None = None
+    perturbation: str | None = None
 
     def __getstate__(self) -> dict[str, object]:
         # MappingProxyType cannot be pickled; victims bound to a benchmark carry its examples.

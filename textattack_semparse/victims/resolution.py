@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from textattack_semparse.errors import DatasetError, VictimError
 from textattack_semparse.registry import get_registry
 from textattack_semparse.victims.llm_victim_name import is_llm_victim_name, parse_llm_victim_name
+from textattack_semparse.victims.seq2seq_victim_name import is_seq2seq_victim_name, parse_seq2seq_victim_name
 
 if TYPE_CHECKING:
     from textattack_semparse.datasets.benchmark import Benchmark
@@ -16,13 +17,15 @@ if TYPE_CHECKING:
 
 def is_plugin_victim(model: str) -> bool:
     """Whether ``model`` names a registered victim, a local seq2seq or Table QA (TAPAS, TAPEX)
-    model directory or an in-context LLM victim (``hf-causal:PATH``, ``openai:MODEL@URL``)."""
+    model directory, a ``seq2seq:`` hub or local model with its input format, or an in-context
+    LLM victim (``hf-causal:PATH``, ``openai:MODEL@URL``)."""
     from textattack_semparse.victims.seq2seq_parser import is_seq2seq_directory
     from textattack_semparse.victims.table_qa_parser import pretrained_table_qa_class
 
     return (
         ("victim", model) in get_registry()
         or is_llm_victim_name(model)
+        or is_seq2seq_victim_name(model)
         or pretrained_table_qa_class(model) is not None
         or is_seq2seq_directory(model)
     )
@@ -89,7 +92,9 @@ def resolve_victim(model: str, *, dataset: str | None = None) -> tuple[Any, str 
     the benchmark of ``dataset``, so its output is scored as that benchmark's is. An LLM victim name
     (:mod:`~textattack_semparse.victims.llm_victim_name`, e.g. ``hf-causal:PATH`` or
     ``openai:MODEL@URL``) becomes its registered backend's victim, prompted with the database
-    and training split of that benchmark.
+    and training split of that benchmark. A ``seq2seq:`` name
+    (:mod:`~textattack_semparse.victims.seq2seq_victim_name`) becomes a :class:`Seq2SeqParser` that
+    reads each example's schema from that benchmark's databases in the format it names.
 
     Raises:
         RegistryError: Unknown name (with the closest registered victims).
@@ -101,6 +106,8 @@ def resolve_victim(model: str, *, dataset: str | None = None) -> tuple[Any, str 
     registry = get_registry()
     if ("victim", model) not in registry and is_llm_victim_name(model):
         return _llm_victim(model, dataset), dataset
+    if ("victim", model) not in registry and is_seq2seq_victim_name(model):
+        return parse_seq2seq_victim_name(model).create(benchmark=dataset_benchmark(dataset)), dataset
     if ("victim", model) not in registry:
         table_qa_class = pretrained_table_qa_class(model)
         if table_qa_class is not None:  # before the seq2seq check: a TAPEX directory is a BART one too

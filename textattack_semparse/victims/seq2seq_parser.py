@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
@@ -31,6 +32,8 @@ DEFAULT_NUM_BEAMS = 1
 """Beam width when neither the caller nor the model's generation config sets one: greedy decoding."""
 DEFAULT_CACHE_SIZE = 2**14
 """Predictions kept by default in :class:`Seq2SeqParser`'s cache (a few MB of strings)."""
+_DB_ID_PREFIX = re.compile(r"^\s*[A-Za-z0-9_.-]+\s*\|\s*")
+"""The ``db_id |`` before a PICARD-style model's query."""
 
 
 def is_seq2seq_directory(path: str | os.PathLike[str]) -> bool:
@@ -117,6 +120,10 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
             the question and the ``db_id`` column (``None`` for single-column datasets) into
             the model input, e.g. ``lambda q, db: f"{db}: {q}"``; ``None`` feeds the question
             alone. Use a module-level function if the victim must be pickled.
+        db_id_in_output (bool, default False): The model writes its example's ``db_id`` and ``|``
+            before the query, as PICARD's T5 models were trained to (``concert_singer | select
+            ...``): the prefix is removed from predictions and written before the gold output for
+            :meth:`gold_loss`.
         cache_size (int, default 16384): Predictions kept in the LRU cache; 0 disables it
             (every input is generated, repeats included).
         Other arguments (``database``, ``benchmark``, ``max_failure_rate``): as
@@ -143,6 +150,7 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
         max_new_tokens: int | None = None,
         num_beams: int | None = None,
         input_formatter: InputFormatter | None = None,
+        db_id_in_output: bool = False,
         cache_size: int = DEFAULT_CACHE_SIZE,
         **kwargs: Any,
     ) -> None:
@@ -181,6 +189,9 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
                 f"got {input_formatter!r}."
             )
         self.input_formatter = input_formatter
+        if not isinstance(db_id_in_output, bool):
+            raise ConfigurationTypeError(f"db_id_in_output must be a bool, got {db_id_in_output!r}.")
+        self.db_id_in_output = db_id_in_output
         self.cache_size = cache_size
 
     @property
@@ -207,6 +218,7 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
             "max_new_tokens",
             "num_beams",
             "input_formatter",
+            "db_id_in_output",
             "cache_size",
         ]
 
@@ -285,10 +297,14 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
     def _parse_batch(self, questions: list[str], db_ids: list[str | None]) -> list[str]:
         anonymizer = self.anonymizer
         if anonymizer is None:
-            return self._generate_cached(self._model_inputs(questions, db_ids))
-        anonymized = [anonymizer.anonymize(question) for question in questions]
-        outputs = self._generate_cached(self._model_inputs([item.text for item in anonymized], db_ids))
-        return [anonymizer.deanonymize(output, item.values) for output, item in zip(outputs, anonymized)]
+            outputs = self._generate_cached(self._model_inputs(questions, db_ids))
+        else:
+            anonymized = [anonymizer.anonymize(question) for question in questions]
+            generated = self._generate_cached(self._model_inputs([item.text for item in anonymized], db_ids))
+            outputs = [anonymizer.deanonymize(output, item.values) for output, item in zip(generated, anonymized)]
+        if self.db_id_in_output:
+            outputs = [_DB_ID_PREFIX.sub("", output, count=1) for output in outputs]
+        return outputs
 
     def _generate_cached(self, texts: list[str]) -> list[str]:
         """The output for each model input: cached, else generated (each distinct miss once)."""
@@ -351,6 +367,8 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
             anonymized = [anonymizer.anonymize(question) for question in questions]
             questions = [item.text for item in anonymized]
             golds = [anonymizer.anonymize_output(gold, item.values) for gold, item in zip(golds, anonymized)]
+        if self.db_id_in_output:
+            golds = [f"{db_id} | {gold}" for db_id, gold in zip(db_ids, golds)]
         texts = self._model_inputs(questions, db_ids)
         model = self.model
         device = next(model.parameters()).device

@@ -316,6 +316,10 @@ def run(config: AugmentConfig, context: RunContext | None = None) -> AugmentResu
         return _augment_table_qa(config, source, target, context)
     if not source.path.is_file():
         raise DatasetError(f"Input file {str(source.path)!r} does not exist; pass an existing file to --input.")
+    from textattack_semparse.registry import augmentation_recipe_class, combines_examples
+
+    if combines_examples(augmentation_recipe_class(config.recipe)):
+        return _augment_combined(config, source, target)
     if config.sample is not None:
         return _augment_sampled(config, source, target, config.sample, context)
     return _augment(config, source, target, context)
@@ -336,6 +340,25 @@ def _source(config: AugmentConfig) -> _Source:
         config.split_type or "question",
         None if config.splits is None else list(config.splits),
     )
+
+
+def _augment_combined(config: AugmentConfig, source: _Source, target: Path) -> AugmentResult:
+    """A recipe that combines training examples (``jia-liang-concat``): the file, then the new
+    examples; ``sample`` sets their number as a share of the file's examples."""
+    from textattack_semparse.augmentation.concatenation import concatenate_tsv
+    from textattack_semparse.datasets.logical_form import load_logical_forms
+    from textattack_semparse.registry import augmentation_recipe_class
+
+    if source.file_format != "tsv":
+        raise ConfigurationError(
+            f"Recipe {config.recipe!r} combines question<TAB>logical form examples; a {source.file_format} file "
+            "is not supported."
+        )
+    options = {} if config.sample is None else {"fraction": config.sample}
+    recipe = augmentation_recipe_class(config.recipe)(seed=config.seed, **options)
+    added = recipe.count(len(load_logical_forms(source.path)))
+    written = concatenate_tsv(source.path, target, added, seed=config.seed, overwrite=config.overwrite)
+    return AugmentResult((AugmentedFile(target, written, added),), source.file_format)
 
 
 def _check_format_options(config: AugmentConfig, file_format: str) -> None:

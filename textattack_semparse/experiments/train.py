@@ -106,7 +106,7 @@ def defence_examples(
 ) -> tuple[list[SemparseExample], list[str]]:
     """The examples ``augment`` and ``adversarial_from`` add, and where each set came from."""
     from textattack_semparse.datasets.benchmark import load_benchmark
-    from textattack_semparse.registry import get_registry
+    from textattack_semparse.registry import augmentation_recipe_class, combines_examples, get_registry
     from textattack_semparse.training.defences import augmented_examples
 
     extras: list[SemparseExample] = []
@@ -118,12 +118,19 @@ def defence_examples(
     originals = trainer.splits()[0]
     if config.augment is not None:
         path = Path(config.augment)
-        if not path.is_file() and ("augmentation-recipe", config.augment) in get_registry():
-            path = _augmented_training_file(config, context)
-        added = augmented_examples(path, benchmark, originals, split_type=config.split_type)
+        recipe = not path.is_file() and ("augmentation-recipe", config.augment) in get_registry()
+        if recipe and combines_examples(augmentation_recipe_class(config.augment)):
+            # drawn from the training examples left after the held-out dev slice, so no dev question leaks in
+            added = augmentation_recipe_class(config.augment)(seed=config.seed).augment_examples(originals)
+            source = f"{config.augment} of {len(originals)} training examples"
+        else:
+            if recipe:
+                path = _augmented_training_file(config, context)
+            added = augmented_examples(path, benchmark, originals, split_type=config.split_type)
+            source = str(path)
         extras += added
-        sources.append(f"{len(added)} from {path}")
-        context.say(f"--augment: {len(added)} augmented questions from {path}")
+        sources.append(f"{len(added)} from {source}")
+        context.say(f"--augment: {len(added)} augmented questions from {source}")
     if config.adversarial_from is not None:
         recipe = config.adversarial_recipe or default_recipe(benchmark.name)
         added = _adversarial_examples(config, recipe, originals, context)

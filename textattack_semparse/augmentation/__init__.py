@@ -22,6 +22,7 @@ __getattr__, __dir__ = lazy_exports(
         "dataset_file": "dataset_files",
         "operation_output_path": "per_operation",
         "replaying": "per_operation",
+        "sample_indices": "per_operation",
         "sample_operation": "per_operation",
         "sample_size": "per_operation",
         "text2sql_items": "text2sql_augmentation",

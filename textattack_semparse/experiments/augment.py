@@ -4,8 +4,8 @@ each gold output protected (docs/augmentation.md).
 Formats: text2sql-data JSON, ``question<TAB>logical form`` TSV, CSV (a question column and
 optionally a SQL column whose literals are protected), and WikiTableQuestions (questions with
 their tables, for the Table QA recipes). With ``sample``, Huang et al.'s (2021) meaning-preserving
-data augmentation (MDA, §4.1): for each operation separately, a sample of the examples is
-perturbed once by that operation alone, one file per operation plus their union.
+data augmentation (MDA, §4): one sample of the examples ("20% of the original instances for each
+dataset") perturbed once by each operation, one file per operation plus their union.
 
 Example:
     >>> import pathlib, tempfile
@@ -85,7 +85,8 @@ class AugmentConfig:
         gold_column: csv only: a SQL column whose literals are protected.
         split_type: text2sql only: the split type of ``splits`` (default ``question``).
         splits: text2sql only: augment only these splits (default all); the rest is copied.
-        sample: MDA (Huang et al. 2021 §4.1): the fraction of examples each operation perturbs.
+        sample: MDA (Huang et al. 2021 §4): the fraction of examples sampled, once, for every operation to perturb
+            (``jia-liang-concat``: new examples as a fraction of the file's).
         perturbations: Operations to use instead of the recipe's own.
         transformations_per_example: Augmentations per question (default 2).
         pct_words_to_swap: Share of words changed per augmentation (default 0.1).
@@ -539,14 +540,15 @@ def _write(config: AugmentConfig, source: _Source, target: Path, augment: Any) -
 def _augment_sampled(
     config: AugmentConfig, source: _Source, target: Path, fraction: float, context: RunContext
 ) -> AugmentResult:
-    """Huang et al. (2021) §4.1: one sampled, perturbed set per operation, and their union."""
+    """Huang et al. (2021) §4: one sample of the dataset, perturbed by each operation into its own
+    set, and their union."""
     from textattack_semparse.augmentation.literal_protection import protecting_literals
     from textattack_semparse.augmentation.output_files import check_paths
     from textattack_semparse.augmentation.per_operation import (
         operation_output_path,
         replaying,
+        sample_indices,
         sample_operation,
-        sample_size,
     )
 
     operations = tuple(dict.fromkeys(config.perturbations or recipe_operations(config.recipe)))
@@ -554,13 +556,14 @@ def _augment_sampled(
     for path in [*outputs.values(), target]:
         check_paths(source.path, path, "Input file", overwrite=config.overwrite)
     items = _items(config, source)
-    size = sample_size(fraction, len(items))
+    indices = sample_indices(fraction, len(items), seed=config.seed)
+    size = len(indices)
     if source.file_format == "text2sql" and source.splits is None:
         context.say("Note: no --split (or --dataset): sampling from every sentence of the file, dev and test included.")
     context.say(
-        f"Sampling ceil({fraction:g} x {len(items)}) = {size} of {len(items)} examples per operation "
-        f"(Huang et al. 2021 §4.1; seed {config.seed}); each sampled example is perturbed once, keeping the output "
-        f"the {MDA_SETTING} setting's rule for the operation selects."
+        f"Sampling ceil({fraction:g} x {len(items)}) = {size} of {len(items)} examples, one sample for every operation "
+        f"(Huang et al. 2021 §4; seed {config.seed}); each operation perturbs each sampled example once, keeping the "
+        f"output the {MDA_SETTING} setting's rule for the operation selects."
     )
     samples = []
     tallies: dict[str, JudgeTally | None] = {}
@@ -580,7 +583,7 @@ def _augment_sampled(
             started = time.monotonic()
             with _progress(context, f"{operation} (sampling {size})", lambda: size) as advance:
                 augment = _advancing(protecting_literals(augmenter), advance)
-                sample = sample_operation(operation, items, augment, fraction=fraction, seed=config.seed)
+                sample = sample_operation(operation, items, augment, indices=indices, seed=config.seed)
         except SKIPPED_ERRORS as error:
             reason = f"{type(error).__name__}: {' '.join(str(error).split())}"
             if config.perturbations is None and not isinstance(error, RecipeError):
@@ -596,7 +599,7 @@ def _augment_sampled(
         samples.append(sample)
         tally = tallies[operation] = _tally(augmenter)
         note = (
-            "" if len(sample.augmented) == size else f" (only {len(sample.augmented)} of the examples can be perturbed)"
+            "" if len(sample.augmented) == size else f" (only {len(sample.augmented)} of the sample can be perturbed)"
         )
         judged = "" if tally is None else f"; meaning judge: {tally.describe()}"
         context.say(

@@ -231,6 +231,11 @@ def semparse_augmentation_recipes() -> Mapping[str, EntrySpec]:
             "options": {"perturbations": ("insertion", "deletion", "substitution-f")},
             "description": "Meaning-preserving function-word insertion, deletion and substitution (Huang et al. 2021).",
         },
+        "jia-liang-concat": {
+            "target": f"{_RECIPES}.augment.concatenation_jia_liang_2016:ConcatenationJiaLiang2016",
+            "description": "Two random training examples concatenated, questions and logical forms (Jia & Liang "
+            "2016; the baseline of Huang et al. 2021's RQ5); on a question<TAB>logical form file or in `train`.",
+        },
         "nucle-augment": {
             "target": f"{_RECIPES}.augment.grammar_error_augmenter:GrammarErrorAugmenter",
             "description": "Learner grammatical errors sampled from an error model (Yin et al. 2020).",

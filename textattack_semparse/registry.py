@@ -440,6 +440,13 @@ def augmentation_recipe_class(name: str) -> Any:
     return functools.partial(augmenter, **entry.options) if entry.options else augmenter
 
 
+def combines_examples(augmenter: Any) -> bool:
+    """Whether an augmenter of :func:`augmentation_recipe_class` makes new examples from several
+    training examples, gold outputs included (its class sets ``combines_examples = True``), rather
+    than rewriting one question."""
+    return bool(getattr(getattr(augmenter, "func", augmenter), "combines_examples", False))
+
+
 def is_table_qa_augmenter(augmenter: Any) -> bool:
     """Whether an augmenter of :func:`augmentation_recipe_class` augments Table QA rows
     (question, table, answer): its class sets ``table_qa = True``."""

@@ -58,10 +58,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--sample",
         type=float,
         metavar="FRACTION",
-        help="MDA as Huang et al. 2021 §4.1: for each operation separately, sample ceil(FRACTION x N) of the N "
-        "examples (0 < FRACTION <= 1; the paper: 0.2), perturb each once by that operation alone (the paper's "
-        "options and output selection, as the huang-2021 robustness setting), and write "
-        "one file per operation (<output stem>.<operation><suffix>) plus the union (--output)",
+        help="MDA as Huang et al. 2021 §4: sample ceil(FRACTION x N) of the N examples once (0 < FRACTION <= 1; "
+        "the paper: 0.2, '20%% of the original instances for each dataset'), perturb each sampled example once by "
+        "each operation (the paper's options and output selection, as the huang-2021 robustness setting), and "
+        "write one file per operation (<output stem>.<operation><suffix>) plus the union (--output); with "
+        "jia-liang-concat: the number of concatenations as a fraction of N (default 1)",
     )
     parser.add_argument(
         "--perturbation",

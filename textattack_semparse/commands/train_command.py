@@ -6,7 +6,7 @@ import argparse
 
 from textattack_semparse.commands.arguments import positive_int, seed_parent
 from textattack_semparse.project import docs_url
-from textattack_semparse.training import defaults
+from textattack_semparse.training import defaults, embedding_adversary
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -66,26 +66,56 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "studies trained)",
     )
     defences = parser.add_argument_group(
-        "defences (Huang et al. 2021 §4)", "add rewrites of the training questions, each with its source's gold"
+        "defences (Huang et al. 2021: FGM, PGD, MDA; RQ5's baseline: Jia & Liang 2016's concatenation)",
+        "embedding-space adversarial training, or training questions added (each with its gold)",
+    )
+    defences.add_argument(
+        "--defence",
+        choices=embedding_adversary.METHODS,
+        help="embedding-space adversarial training: fgm (Miyato et al. 2017: r = epsilon * g / ||g||) or pgd "
+        "(Madry et al. 2018: --pgd-steps steps of alpha * g / ||g|| projected onto the epsilon-ball) on the input "
+        "word embeddings; each batch trains on L(e) + L(e + r)",
+    )
+    defences.add_argument(
+        "--epsilon",
+        type=float,
+        default=embedding_adversary.EPSILON,
+        help=f"--defence: radius of the perturbation, L2 per example (default: {embedding_adversary.EPSILON:g})",
+    )
+    defences.add_argument(
+        "--alpha",
+        type=float,
+        default=embedding_adversary.ALPHA,
+        help=f"--defence pgd: step size (default: {embedding_adversary.ALPHA:g})",
+    )
+    defences.add_argument(
+        "--pgd-steps",
+        type=positive_int,
+        default=embedding_adversary.STEPS,
+        help=f"--defence pgd: number of steps (default: {embedding_adversary.STEPS})",
     )
     defences.add_argument(
         "--augment",
         metavar="FILE_OR_RECIPE",
-        help="meaning-preserving data augmentation: an augmented training file in the benchmark's format "
-        "(`textattack-semparse augment --sample 0.2 --dataset ...`), or an augmentation recipe (semparse-mda) "
-        "run here that way into OUTPUT_DIR/augmented/",
+        help="add augmented training questions: a file in the benchmark's format (`textattack-semparse augment "
+        "...`), or a recipe run here: semparse-mda (MDA, Huang et al. 2021: 20%% of the training examples, perturbed "
+        "by each operation) into OUTPUT_DIR/augmented/, or jia-liang-concat (two random training examples "
+        "concatenated, logical-form benchmarks)",
     )
-    defences.add_argument(
+    adversarial = parser.add_argument_group(
+        "adversarial training from attack examples (not one of Huang et al.'s defences)",
+        "attack the training questions against a trained parser and add the successful adversarial questions",
+    )
+    adversarial.add_argument(
         "--adversarial-from",
         metavar="MODEL_DIR",
-        help="adversarial training: attack the training questions against this trained parser and add the "
-        "successful adversarial questions",
+        help="the trained parser to attack",
     )
-    defences.add_argument(
+    adversarial.add_argument(
         "--adversarial-recipe",
         help="attack recipe for --adversarial-from (default: semparse-<benchmark> when registered, else semparse-geo)",
     )
-    defences.add_argument(
+    adversarial.add_argument(
         "--adversarial-examples",
         type=positive_int,
         help="attack only the first N training questions (default: all)",
@@ -123,6 +153,10 @@ def run(args: argparse.Namespace) -> int:
             "seed": args.seed,
             "device": args.device,
             "anonymize": args.anonymize,
+            "adversary": args.defence,
+            "adversary_epsilon": args.epsilon,
+            "adversary_alpha": args.alpha,
+            "adversary_steps": args.pgd_steps,
         },
         resume=args.resume,
         augment=args.augment,
@@ -132,12 +166,14 @@ def run(args: argparse.Namespace) -> int:
     )
     result = train(config, RunContext(say=print))  # --resume resumes training, not the defences' runs
     report = result.report
+    adversary = {key: value for key, value in report["settings"].items() if key.startswith("adversary")}
     print_table(
         f"Trained {args.output_dir} on {args.benchmark} ({args.split_type} split)",
         ("", "value"),
         (
             ("train examples", report["train_examples"]),
             ("of which added", f"{report['extra_train_examples']} ({report['extra_source']})"),
+            *((("embedding adversary", ", ".join(f"{k}={v}" for k, v in adversary.items())),) if adversary else ()),
             ("dev examples", f"{report['dev_examples']} ({report['dev_source']})"),
             ("parameters", report["parameters"]),
             ("vocabulary", report["vocabulary"]),

@@ -1,14 +1,19 @@
-"""A small encoder-decoder parser trained from scratch on a benchmark, optionally with the defences
-of Huang et al. (2021, §4) (docs/training.md).
+"""A small encoder-decoder parser trained from scratch on a benchmark, optionally with a defence
+(docs/training.md).
 
 Shuo Huang, Zhuang Li, Lizhen Qu and Lei Pan (2021), "On Robustness of Neural Semantic Parsers",
-https://aclanthology.org/2021.eacl-main.292/. Two ways of adding rewrites of the training
-questions, each with its source's gold output:
+https://aclanthology.org/2021.eacl-main.292/, train their parsers with FGM, PGD and MDA (§4). FGM and
+PGD, embedding-space adversarial training, are the trainer's ``adversary`` option
+(:mod:`~textattack_semparse.training.embedding_adversary`). Two ways of adding training examples,
+each with its source's gold output:
 
 * ``augment``: meaning-preserving data augmentation (MDA): an augmented training file, or an
-  augmentation recipe run here as the paper samples it (20% per operation,
-  :mod:`~textattack_semparse.experiments.augment`) into ``OUTPUT_DIR/augmented/``;
-* ``adversarial_from``: adversarial training: the training questions attacked against an
+  augmentation recipe run here as the paper samples it ("20% of the original instances for each
+  dataset", perturbed by each operation; :mod:`~textattack_semparse.experiments.augment`) into
+  ``OUTPUT_DIR/augmented/``; or ``jia-liang-concat``, two random training examples concatenated
+  (the baseline of the paper's RQ5), drawn here from the training examples;
+* ``adversarial_from``: adversarial training from attack examples (not one of the paper's
+  defences): the training questions attacked against an
   already trained parser (:mod:`~textattack_semparse.experiments.attack`, resumable, in
   ``OUTPUT_DIR/adversarial/``) and the successful adversarial questions added.
 """
@@ -29,10 +34,6 @@ from textattack_semparse.runs.seeding import DEFAULT_SEED
 if TYPE_CHECKING:
     from textattack_semparse.datasets.example import SemparseExample
     from textattack_semparse.training.parser_trainer import ParserTrainer
-
-MDA_FRACTION = 0.2
-"""Huang et al. (2021) §4.1: the share of the training examples each MDA operation perturbs."""
-
 
 @dataclass(frozen=True)
 class TrainConfig:
@@ -106,7 +107,7 @@ def defence_examples(
 ) -> tuple[list[SemparseExample], list[str]]:
     """The examples ``augment`` and ``adversarial_from`` add, and where each set came from."""
     from textattack_semparse.datasets.benchmark import load_benchmark
-    from textattack_semparse.registry import get_registry
+    from textattack_semparse.registry import augmentation_recipe_class, combines_examples, get_registry
     from textattack_semparse.training.defences import augmented_examples
 
     extras: list[SemparseExample] = []
@@ -118,12 +119,19 @@ def defence_examples(
     originals = trainer.splits()[0]
     if config.augment is not None:
         path = Path(config.augment)
-        if not path.is_file() and ("augmentation-recipe", config.augment) in get_registry():
-            path = _augmented_training_file(config, context)
-        added = augmented_examples(path, benchmark, originals, split_type=config.split_type)
+        recipe = not path.is_file() and ("augmentation-recipe", config.augment) in get_registry()
+        if recipe and combines_examples(augmentation_recipe_class(config.augment)):
+            # drawn from the training examples left after the held-out dev slice, so no dev question leaks in
+            added = augmentation_recipe_class(config.augment)(seed=config.seed).augment_examples(originals)
+            source = f"{config.augment} of {len(originals)} training examples"
+        else:
+            if recipe:
+                path = _augmented_training_file(config, context)
+            added = augmented_examples(path, benchmark, originals, split_type=config.split_type)
+            source = str(path)
         extras += added
-        sources.append(f"{len(added)} from {path}")
-        context.say(f"--augment: {len(added)} augmented questions from {path}")
+        sources.append(f"{len(added)} from {source}")
+        context.say(f"--augment: {len(added)} augmented questions from {source}")
     if config.adversarial_from is not None:
         recipe = config.adversarial_recipe or default_recipe(benchmark.name)
         added = _adversarial_examples(config, recipe, originals, context)
@@ -136,6 +144,7 @@ def defence_examples(
 def _augmented_training_file(config: TrainConfig, context: RunContext) -> Path:
     """Run the augmentation recipe ``config.augment`` on the training split as Huang et al.
     sample it, into ``OUTPUT_DIR/augmented/`` (reused when already there)."""
+    from textattack_semparse.augmentation.per_operation import SAMPLE_FRACTION_HUANG_2021
     from textattack_semparse.experiments import augment
 
     train_set = split_dataset(config.benchmark, config.split_type, "train")
@@ -145,7 +154,7 @@ def _augmented_training_file(config: TrainConfig, context: RunContext) -> Path:
     if not target.is_file():
         target.parent.mkdir(parents=True, exist_ok=True)
         augmentation = augment.AugmentConfig(
-            recipe=str(config.augment), dataset=train_set, output=target, sample=MDA_FRACTION, seed=config.seed
+            recipe=str(config.augment), dataset=train_set, output=target, sample=SAMPLE_FRACTION_HUANG_2021, seed=config.seed
         )
         with _data_dir(config.trainer_options.get("data_dir")):
             augment.run(augmentation, context)

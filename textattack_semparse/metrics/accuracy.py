@@ -67,6 +67,6 @@ def attack_success_rate(succeeded: int, attacked: int) -> float | None:
 
 
 def black_box_success_rate(incorrect: int | None, loss_increased: int | None) -> float | None:
-    """Huang et al. §3.3: perturbed questions parsed incorrectly among those whose loss on the
+    """Huang et al. §3.2: perturbed questions parsed incorrectly among those whose loss on the
     gold output exceeds the original's (``None`` for victims without a loss)."""
     return percent(incorrect, loss_increased)

@@ -7,7 +7,7 @@ execute are excluded beforehand and counted as gold errors), in percent:
 * **perturbation accuracy**: correct perturbed utterances among all perturbed utterances;
 * **robust accuracy**: correct perturbed utterances among those whose original is correct;
 * **success rate of black-box attack**: incorrect perturbed utterances among those whose
-  loss on the gold output is higher than the original's (Huang et al. 2021, §3.3).
+  loss on the gold output is higher than the original's (Huang et al. 2021, §3.2).
 
 Micro averages pool the counts of all perturbations (every perturbed utterance weighs the
 same); macro averages are the mean of the per-perturbation rates (every perturbation weighs

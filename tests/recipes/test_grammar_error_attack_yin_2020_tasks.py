@@ -169,3 +169,30 @@ def test_ner_needs_the_entity_spans(tiny_classifier):
         GrammarErrorAttackYin2020.build(tiny_classifier, task="ner")
     with pytest.raises(ConfigurationError, match="does not lie within the 2 tokens"):
         PreserveEntities({"New York": [(1, 3)]})
+
+
+def test_adversarial_training_with_textattacks_trainer_uses_greedy_examples_of_the_attacked_sentence(
+    pair_classifier, tmp_path
+):
+    """Adversarial training from greedy-attack examples (``textattack train --attack nucle-greedy``):
+    TextAttack's Trainer attacks the training pairs with nucle-greedy after a clean epoch and
+    trains on the successful adversarial pairs, whose premises are the originals'."""
+    import csv
+
+    dataset = _pair_dataset(pair_classifier, ("premise", "hypothesis"))
+    attack = attack_recipe_class("nucle-greedy").build(pair_classifier, max_modification_rate=0.3)
+    args = textattack.TrainingArgs(
+        num_epochs=2, num_clean_epochs=1, num_train_adv_examples=-1, per_device_train_batch_size=4,
+        learning_rate=1e-6, output_dir=str(tmp_path), log_to_tb=False, random_seed=0,
+        load_best_model_at_end=False, save_last=False, checkpoint_interval_epochs=None,
+    )
+    textattack.Trainer(pair_classifier, "classification", attack, dataset, dataset, args).train()
+    with open(tmp_path / "attack-train-2.csv", newline="") as file:
+        rows = list(csv.DictReader(file))
+    assert len(rows) == len(PREMISES) and any(row["result_type"] == "Successful" for row in rows)
+    for row in rows:
+        original_premise = row["original_text"].split("<SPLIT>")[0]
+        perturbed_premise, perturbed_hypothesis = row["perturbed_text"].split("<SPLIT>")
+        assert perturbed_premise == original_premise and "[[" not in perturbed_premise.replace("[[[[Premise]]]]", "")
+        if row["result_type"] == "Successful":
+            assert "[[" in perturbed_hypothesis.replace("[[[[Hypothesis]]]]", "")

@@ -176,7 +176,8 @@ class GrammarErrorAttackYin2020:
         search_method: SearchMethod
         if search == "greedy":
             # Yin et al.: words ranked by the score change when deleted, then the most damaging
-            # error at each word in turn, until the victim fails.
+            # error at each word in turn, until the victim fails. Deviation: an error is kept
+            # only if it raises the goal score (TextAttack's rule; their released code keeps it).
             search_method = GrammarErrorGreedySearch(wir_method="delete")
         elif search in ("beam", "beam-skip"):
             # Yin et al.: beam search, beam width 5, over the words in the greedy attack's order of
@@ -188,7 +189,8 @@ class GrammarErrorAttackYin2020:
             )
         elif search == "genetic":
             # Yin et al., after Alzantot et al. 2018: population 60, at most ceil(0.23 x the
-            # question's number of words) generations (computed per question).
+            # question's number of words) generations (computed per question; their released
+            # code takes int(0.23 x the words that have candidate errors)).
             search_method = GrammarErrorGeneticAlgorithm(
                 pop_size=population_size, iterations_ratio=iterations_ratio, seed=seed
             )

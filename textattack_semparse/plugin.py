@@ -183,7 +183,13 @@ def semparse_attack_recipes() -> Mapping[str, EntrySpec]:
             "target": _YIN,
             "options": {"search": "beam"},
             "description": "Learner grammatical errors (Yin et al. 2020), beam search (width 5) over the words "
-            "in order of importance, one word per step, at most 15% of the words; goal by victim.",
+            "in order of importance, one error per word and step, at most 15% of the words; goal by victim.",
+        },
+        "nucle-beam-skip": {
+            "target": _YIN,
+            "options": {"search": "beam-skip"},
+            "description": "Learner grammatical errors (Yin et al. 2020), the plugin's beam variant: as nucle-beam, "
+            "but the unchanged beam competes with its expansions (a word may stay correct); goal by victim.",
         },
         "nucle-genetic": {
             "target": _YIN,

@@ -10,6 +10,7 @@ side and ``compare`` sets defences against a baseline with their differences.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -79,6 +80,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--dataset",
         help="a released robustness benchmark (e.g. robut-wtq): its originals and rewrites are written as a test set "
         "once per release (under the cache) and its paper's table is printed",
+    )
+    evaluate.add_argument(
+        "--robut-dir",
+        metavar="DIR",
+        help="with --dataset robut-*: the folder of RobuT's files ('<split>.parquet', .json or .jsonl; default "
+        "SEMPARSE_DATA_DIR/robut, else the hub's yilunzhao/robut)",
     )
     evaluate.add_argument(
         "--num-examples",
@@ -228,6 +235,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
         evaluate_released,
     )
 
+    if args.robut_dir is not None:
+        use_robut_dir(args.robut_dir)
     if args.dataset is not None:
         config = ReleasedEvaluateConfig(args.dataset, evaluate_settings(args), args.output_dir, args.num_examples)
         result = evaluate_released(config, run_context(args))
@@ -240,6 +249,23 @@ def run_evaluate(args: argparse.Namespace) -> int:
         result = evaluate(EvaluateConfig(args.input_dir, evaluate_settings(args), args.output_dir), run_context(args))
     print_evaluation(result)
     return 0
+
+
+def use_robut_dir(folder: str) -> None:
+    """Read RobuT from ``folder`` in this process (``SEMPARSE_ROBUT_DIR``), forgetting benchmarks
+    loaded from elsewhere."""
+    from pathlib import Path
+
+    from textattack_semparse.datasets.benchmark import clear_benchmark_cache
+    from textattack_semparse.datasets.robut import ROBUT_DIR_ENV
+
+    if not Path(folder).is_dir():
+        raise ConfigurationError(
+            f"--robut-dir {folder!r} is not a folder; point it at the folder holding RobuT's '<split>.parquet' "
+            "(or .json/.jsonl) files."
+        )
+    os.environ[ROBUT_DIR_ENV] = folder
+    clear_benchmark_cache()
 
 
 def run_build_and_evaluate(args: argparse.Namespace) -> int:

@@ -103,6 +103,8 @@ def semparse_benchmarks() -> Mapping[str, EntrySpec]:
             "description": "SQA (Iyyer et al. 2017), each question of a sequence alone; denotation match. Needs "
             "SEMPARSE_DATA_DIR with sqa/.",
         },
+        # RobuT (Zhao et al. 2023), released: originals and human-annotated rewrites, one split per perturbation type.
+        **{f"robut-{split}": _robut(split, description) for split, description in _ROBUT_SPLITS.items()},
         # Schema perturbations (Dr.Spider, Chang et al. 2023; RobuT's header operations) of text-to-SQL databases.
         **_schema_perturbed("geoquery", _TEXT2SQL_SPLITS),
         **_schema_perturbed("spider", {"question": ("dev",)}),
@@ -156,6 +158,42 @@ def _schema_perturbed(base: str, splits: Mapping[str, tuple[str, ...]]) -> dict[
             "rewritten to match (Dr.Spider-style schema perturbation). Needs SEMPARSE_DATA_DIR.",
         }
         for kind, description in SCHEMA_PERTURBATION_DESCRIPTIONS.items()
+    }
+
+
+_ROBUT_SPLITS = {
+    "wtq": "WikiTableQuestions",
+    "wikisql": "WikiSQL-Weak",
+    "sqa": "SQA (each turn scored, averaged per question sequence)",
+}
+
+
+def _robut(split: str, description: str) -> EntrySpec:
+    """RobuT's release of one benchmark: the originals and rewrites of every perturbation type."""
+    from textattack_semparse.datasets.robut import PERTURBATION_TYPES
+
+    return {
+        "target": f"{_LOADERS}:load_robut_benchmark",
+        "options": {"split": split},
+        "splits": {"question": PERTURBATION_TYPES},
+        "trained_victims": False,
+        "description": f"RobuT (Zhao et al. 2023) on {description}: originals and human-annotated header, content "
+        "and question perturbations, one split per perturbation type; denotation match. Local files under "
+        "SEMPARSE_DATA_DIR/robut (or --robut-dir), else the hub's yilunzhao/robut.",
+    }
+
+
+@hookimpl
+def semparse_datasets() -> Mapping[str, EntrySpec]:
+    # A released benchmark whole (its per-type datasets are derived from its splits).
+    return {
+        f"robut-{split}": {
+            "target": "textattack_semparse.datasets.benchmark:benchmark_dataset",
+            "options": {"benchmark": f"robut-{split}", "split_type": "question", "split": None},
+            "description": f"RobuT on {description}: every original and rewrite; `robustness evaluate --dataset "
+            f"robut-{split}` prints RobuT's table.",
+        }
+        for split, description in _ROBUT_SPLITS.items()
     }
 
 

@@ -106,6 +106,8 @@ def semparse_benchmarks() -> Mapping[str, EntrySpec]:
         # Schema perturbations (Dr.Spider, Chang et al. 2023; RobuT's header operations) of text-to-SQL databases.
         **_schema_perturbed("geoquery", _TEXT2SQL_SPLITS),
         **_schema_perturbed("spider", {"question": ("dev",)}),
+        # Dr.Spider's released test sets (Chang et al. 2023): each alone, and all of them together.
+        **_drspider(),
     }
 
 
@@ -157,6 +159,23 @@ def _schema_perturbed(base: str, splits: Mapping[str, tuple[str, ...]]) -> dict[
         }
         for kind, description in SCHEMA_PERTURBATION_DESCRIPTIONS.items()
     }
+
+
+def _drspider() -> dict[str, EntrySpec]:
+    """``drspider-<category>-<set>`` per released set and ``drspider`` for every set present."""
+    from textattack_semparse.datasets.drspider import DRSPIDER_SETS, POST, PRE
+
+    def entry(sets: tuple[str, ...] | None, description: str) -> EntrySpec:
+        return {
+            "target": f"{_LOADERS}:load_drspider_benchmark",
+            "options": {"sets": sets},
+            "splits": {"question": (PRE, POST)},
+            "description": f"{description}; split pre = the Spider dev originals, post = the perturbed questions, "
+            "each side on its own databases, test-suite comparison. Needs SEMPARSE_DATA_DIR/drspider.",
+        }
+
+    sets = {f"drspider-{name}".lower().replace("_", "-"): entry((name,), f"Dr.Spider set {name}") for name in DRSPIDER_SETS}
+    return {"drspider": entry(None, "Dr.Spider (Chang et al. 2023): every released set present"), **sets}
 
 
 def _logical_forms(folder: str, files: Mapping[str, str], description: str) -> EntrySpec:

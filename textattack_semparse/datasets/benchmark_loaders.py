@@ -7,13 +7,15 @@ returns a :class:`~textattack_semparse.datasets.benchmark.Benchmark`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from textattack_semparse.datasets.benchmark import Benchmark
 from textattack_semparse.datasets.data_dir import DATA_DIR_ENV
+from textattack_semparse.datasets.drspider import drspider_release_folder, load_drspider
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.datasets.geo_mini import geo_mini_paths
+from textattack_semparse.datasets.linked_databases import linked_database_root
 from textattack_semparse.datasets.logical_form import load_logical_forms
 from textattack_semparse.datasets.spider import load_spider
 from textattack_semparse.datasets.sqa import load_sqa
@@ -106,6 +108,35 @@ def load_spider_benchmark(*, name: str, data_dir: Path | None, execution_mode: s
         scoring=Scoring(ExecutionScorer(mode=execution_mode), Databases(root=root)),
         source=f"questions {json_path}; databases {root}",
         source_files={"dev": json_path},
+        source_format="spider",
+    )
+
+
+def load_drspider_benchmark(
+    *,
+    name: str,
+    data_dir: Path | None,
+    sets: Sequence[str] | None = None,
+    drspider_dir: str | None = None,
+    execution_mode: str = "test-suite",
+) -> Benchmark:
+    """Dr.Spider (Chang et al. 2023) sets: each set's Spider dev originals (split ``pre``) and its
+    perturbed questions (split ``post``), every side on its own databases, compared as the
+    test-suite evaluator the paper uses compares them.
+
+    Args:
+        sets: Set folders (``"NLQ_keyword_synonym"``); ``None``: every set present.
+        drspider_dir: The release's folder; default ``$SEMPARSE_DRSPIDER_DIR``, else
+            ``<data_dir>/drspider``.
+    """
+    folder = drspider_release_folder(data_dir, drspider_dir)
+    release = load_drspider(folder, sets, data_dir=data_dir)
+    root = linked_database_root(release.databases, under="drspider/roots")
+    return Benchmark(
+        name=name,
+        examples=release.examples,
+        scoring=Scoring(ExecutionScorer(mode=execution_mode), Databases(root=root)),
+        source=f"Dr.Spider {folder}: " + "; ".join(release.sources),
         source_format="spider",
     )
 

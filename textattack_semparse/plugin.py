@@ -106,8 +106,15 @@ def semparse_benchmarks() -> Mapping[str, EntrySpec]:
         # Schema perturbations (Dr.Spider, Chang et al. 2023; RobuT's header operations) of text-to-SQL databases.
         **_schema_perturbed("geoquery", _TEXT2SQL_SPLITS),
         **_schema_perturbed("spider", {"question": ("dev",)}),
-        # Dr.Spider's released test sets (Chang et al. 2023): each alone, and all of them together.
-        **_drspider(),
+        # Dr.Spider's released test sets (Chang et al. 2023); one dataset per set: semparse_datasets.
+        "drspider": {
+            "target": f"{_LOADERS}:load_drspider_benchmark",
+            "splits": {"question": ("all",)},
+            "trained_victims": False,
+            "description": "Dr.Spider (Chang et al. 2023): every released set present, the Spider dev originals "
+            "and the perturbed questions, each side on its own databases; test-suite comparison, Dr.Spider's "
+            "leaderboard table. Needs SEMPARSE_DATA_DIR/drspider (or SEMPARSE_DRSPIDER_DIR).",
+        },
     }
 
 
@@ -161,23 +168,6 @@ def _schema_perturbed(base: str, splits: Mapping[str, tuple[str, ...]]) -> dict[
     }
 
 
-def _drspider() -> dict[str, EntrySpec]:
-    """``drspider-<category>-<set>`` per released set and ``drspider`` for every set present."""
-    from textattack_semparse.datasets.drspider import DRSPIDER_SETS, POST, PRE
-
-    def entry(sets: tuple[str, ...] | None, description: str) -> EntrySpec:
-        return {
-            "target": f"{_LOADERS}:load_drspider_benchmark",
-            "options": {"sets": sets},
-            "splits": {"question": (PRE, POST)},
-            "description": f"{description}; split pre = the Spider dev originals, post = the perturbed questions, "
-            "each side on its own databases, test-suite comparison. Needs SEMPARSE_DATA_DIR/drspider.",
-        }
-
-    sets = {f"drspider-{name}".lower().replace("_", "-"): entry((name,), f"Dr.Spider set {name}") for name in DRSPIDER_SETS}
-    return {"drspider": entry(None, "Dr.Spider (Chang et al. 2023): every released set present"), **sets}
-
-
 def _logical_forms(folder: str, files: Mapping[str, str], description: str) -> EntrySpec:
     """A Dong & Lapata logical-form benchmark, scored by exact match, read from ``SEMPARSE_DATA_DIR``."""
     return {
@@ -186,6 +176,21 @@ def _logical_forms(folder: str, files: Mapping[str, str], description: str) -> E
         "splits": {"question": tuple(files)},
         "knn_victims": True,
         "description": f"{description}; exact match. Needs SEMPARSE_DATA_DIR.",
+    }
+
+
+@hookimpl
+def semparse_datasets() -> Mapping[str, EntrySpec]:
+    # Benchmarks bring their split datasets (registry.derived_entries); these are one Dr.Spider set each.
+    from textattack_semparse.datasets.drspider import DRSPIDER_SETS, drspider_dataset_name
+
+    return {
+        drspider_dataset_name(name): {
+            "target": "textattack_semparse.datasets.drspider:drspider_set_dataset",
+            "options": {"benchmark": "drspider", "set_name": name},
+            "description": f"Dr.Spider set {name} (Chang et al. 2023): its Spider dev originals and perturbed questions.",
+        }
+        for name in DRSPIDER_SETS
     }
 
 

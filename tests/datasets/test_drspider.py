@@ -17,6 +17,7 @@ from textattack_semparse.datasets.drspider import (
     DRSPIDER_CATEGORIES,
     DRSPIDER_SETS,
     drspider_release_folder,
+    drspider_set_dataset,
     load_drspider,
 )
 from textattack_semparse.datasets.example import ORIGINAL
@@ -54,12 +55,13 @@ def test_seventeen_sets_in_three_categories_as_the_release_names_its_folders():
     )
 
 
-def test_every_set_and_the_aggregate_are_registered_with_pre_and_post_datasets():
+def test_one_dataset_per_set_and_one_for_all_of_the_drspider_benchmark():
     registry = get_registry()
-    benchmarks = [name for name in registry.names("benchmark") if name.startswith("drspider")]
-    assert len(benchmarks) == 18 and "drspider" in benchmarks and "drspider-sql-nondb-number" in benchmarks
-    assert registry.get("benchmark", "drspider-db-dbcontent-equivalence").options["sets"] == ("DB_DBcontent_equivalence",)
-    assert {"drspider-nlq-keyword-synonym-pre", "drspider-nlq-keyword-synonym-post"} <= set(registry.names("dataset"))
+    assert [name for name in registry.names("benchmark") if name.startswith("drspider")] == ["drspider"]
+    datasets = [name for name in registry.names("dataset") if name.startswith("drspider")]
+    assert len(datasets) == 18 and {"drspider-all", "drspider-db-schema_synonym", "drspider-sql-NonDB_number"} <= set(datasets)
+    assert {registry.get("dataset", name).options["benchmark"] for name in datasets} == {"drspider"}
+    assert registry.get("dataset", "drspider-nlq-keyword_synonym").options["set_name"] == "NLQ_keyword_synonym"
 
 
 @pytest.mark.real_data
@@ -72,7 +74,7 @@ def test_originals_and_rewrites_of_a_question_set(release, real_data_dir):
     assert [example.question for example in rewrites] == [question for _, question in NLQ_POST]
     assert [example.original_id for example in rewrites] == [f"NLQ_keyword_synonym/pre/{q}" for q, _ in NLQ_POST]
     assert {example.perturbation for example in rewrites} == {"NLQ_keyword_synonym"}
-    assert {example.question_split for example in originals} == {"pre"} and {e.question_split for e in rewrites} == {"post"}
+    assert {example.question_split for example in loaded.examples} == {example.query_split for example in loaded.examples} == {"all"}
     assert originals[0].question == "How many singers do we have?" and rewrites[0].gold == originals[0].gold
 
 
@@ -96,9 +98,10 @@ def test_each_side_of_a_set_has_its_own_database_key(release, real_data_dir):
 
 @pytest.mark.real_data
 def test_pre_and_post_gold_run_on_their_own_databases(drspider_env):
-    benchmark = load_benchmark("drspider-db-schema-synonym")
-    pre = benchmark.split("question", "pre")
-    post = benchmark.split("question", "post")
+    benchmark = load_benchmark("drspider")
+    assert benchmark.leaderboard == "drspider"
+    pre = [example for example in benchmark.examples if example.example_id.startswith("DB_schema_synonym/pre/")]
+    post = [example for example in benchmark.examples if example.perturbation == "DB_schema_synonym"]
     assert [example.gold for example in post] == [query for _, query in DB_POST]
     renamed, original = post[0], next(example for example in pre if example.example_id == post[0].original_id)
     scoring = benchmark.scoring
@@ -129,13 +132,20 @@ def test_the_aggregate_reads_every_set_present(drspider_env):
     assert {example.perturbation for example in benchmark.examples} == {
         ORIGINAL, "DB_schema_synonym", "NLQ_keyword_synonym", "SQL_comparison"
     }
-    assert len(benchmark.split("question", "post")) == len(NLQ_POST) + len(SQL_POST) + len(DB_POST)
+    rewrites = [example for example in benchmark.split("question", "all") if example.perturbation != ORIGINAL]
+    assert len(rewrites) == len(NLQ_POST) + len(SQL_POST) + len(DB_POST)
 
 
 @pytest.mark.real_data
 def test_a_set_absent_from_the_release_names_the_present_ones(drspider_env):
+    with pytest.raises(DatasetError, match=r"no set 'NLQ_others' \(present: DB_schema_synonym, NLQ_keyword_synonym, SQL_comparison\)"):
+        drspider_set_dataset(benchmark="drspider", set_name="NLQ_others")
+
+
+@pytest.mark.real_data
+def test_a_loaded_set_without_its_folder_names_the_present_ones(release, real_data_dir):
     with pytest.raises(DatasetError, match=r"set 'NLQ_others' has no folder .*present: DB_schema_synonym, NLQ_keyword_synonym"):
-        load_benchmark("drspider-nlq-others")
+        load_drspider(release / "data", ["NLQ_others"], data_dir=real_data_dir)
 
 
 @pytest.mark.real_data

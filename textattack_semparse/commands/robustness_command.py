@@ -87,6 +87,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="with --dataset: the first N originals of the release only, and their rewrites",
     )
     evaluate.add_argument(
+        "--drspider-dir",
+        metavar="DIR",
+        help="with --dataset drspider-*: the Dr.Spider release (its data/ folder, or the folder holding it); default "
+        "$SEMPARSE_DRSPIDER_DIR, else $SEMPARSE_DATA_DIR/drspider",
+    )
+    evaluate.add_argument(
         "--output-dir",
         help="directory for robustness.json, robustness.csv and the journal of finished inputs (default: "
         "<test set>/evaluations/<model>-<digest of the settings>, so the same command resumes there)",
@@ -228,6 +234,10 @@ def run_evaluate(args: argparse.Namespace) -> int:
         evaluate_released,
     )
 
+    if args.drspider_dir is not None:
+        from textattack_semparse.datasets.drspider import use_drspider_dir
+
+        use_drspider_dir(args.drspider_dir)
     if args.dataset is not None:
         config = ReleasedEvaluateConfig(args.dataset, evaluate_settings(args), args.output_dir, args.num_examples)
         result = evaluate_released(config, run_context(args))

@@ -120,9 +120,10 @@ def load_drspider_benchmark(
     drspider_dir: str | None = None,
     execution_mode: str = "test-suite",
 ) -> Benchmark:
-    """Dr.Spider (Chang et al. 2023) sets: each set's Spider dev originals (split ``pre``) and its
-    perturbed questions (split ``post``), every side on its own databases, compared as the
-    test-suite evaluator the paper uses compares them.
+    """Dr.Spider (Chang et al. 2023) sets: each set's Spider dev originals and its perturbed
+    questions (:mod:`textattack_semparse.datasets.drspider`), every side on its own databases,
+    compared as the test-suite evaluator the paper uses compares them; reported in Dr.Spider's
+    leaderboard table.
 
     Args:
         sets: Set folders (``"NLQ_keyword_synonym"``); ``None``: every set present.
@@ -138,6 +139,7 @@ def load_drspider_benchmark(
         scoring=Scoring(ExecutionScorer(mode=execution_mode), Databases(root=root)),
         source=f"Dr.Spider {folder}: " + "; ".join(release.sources),
         source_format="spider",
+        leaderboard="drspider",
     )
 
 

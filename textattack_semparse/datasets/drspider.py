@@ -42,12 +42,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textattack_semparse.datasets.data_dir import DATA_DIR_ENV
 from textattack_semparse.datasets.example import ORIGINAL, SemparseExample
 from textattack_semparse.datasets.spider import read_spider_entries, spider_example
 from textattack_semparse.errors import DatasetError, closest_match_hint
+
+if TYPE_CHECKING:
+    from textattack_semparse.datasets.text2sql_dataset import Text2SQLDataset
 
 DRSPIDER_CATEGORIES: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
@@ -72,7 +75,12 @@ DRSPIDER_SETS: tuple[str, ...] = tuple(f"{category}_{name}" for category, names 
 """The 17 set folders of the release (``DB_schema_synonym``, ``NLQ_keyword_synonym``, ``SQL_comparison``, ...)."""
 
 PRE, POST = "pre", "post"
-"""The two sides of a set; also the question (and query) split of its examples."""
+"""The two sides of a set (in database keys and example ids)."""
+
+SPLIT = "all"
+"""The question (and query) split of every example: a Dr.Spider set is a test set, the
+registered ``drspider-all`` holds all of them and ``drspider-<category>-<set>`` one
+(:func:`drspider_set_dataset`)."""
 
 RELEASE_FOLDER = "drspider"
 """Folder of ``$SEMPARSE_DATA_DIR`` that holds the release (its ``data/`` folder, or the sets themselves)."""
@@ -122,10 +130,10 @@ class DrSpiderRelease:
         folder (Path): The folder holding the set folders.
         sets (tuple[str, ...]): The sets read, in :data:`DRSPIDER_SETS` order.
         examples (tuple[SemparseExample, ...]): Per set, its originals (``perturbation`` =
-            :data:`~textattack_semparse.datasets.example.ORIGINAL`, question split ``pre``,
-            ``example_id`` ``<set>/pre/<q_id_spider_dev>``), then its perturbed questions
-            (``perturbation`` = the set, split ``post``, ``example_id`` ``<set>/post/<row>``,
-            ``original_id`` the original's).
+            :data:`~textattack_semparse.datasets.example.ORIGINAL`, ``example_id``
+            ``<set>/pre/<q_id_spider_dev>``), then its perturbed questions (``perturbation`` = the
+            set, ``example_id`` ``<set>/post/<row>``, ``original_id`` the original's); all in split
+            :data:`SPLIT`.
         databases (Mapping[str, Path]): Database key (an example's ``db_id``) -> SQLite file.
         sources (tuple[str, ...]): Where each set's questions and databases came from, for reports.
     """
@@ -165,6 +173,23 @@ def drspider_release_folder(data_dir: Path | None, drspider_dir: str | Path | No
     if not _holds_sets(root) and _holds_sets(nested):
         return nested
     return root
+
+
+def use_drspider_dir(folder: str | Path) -> None:
+    """Make ``folder`` the Dr.Spider release of this process and of the workers it starts
+    (``--drspider-dir``): sets :data:`DRSPIDER_DIR_ENV` to its absolute path and forgets loaded
+    benchmarks.
+
+    Raises:
+        DatasetError: ``folder`` does not exist.
+    """
+    from textattack_semparse.datasets.benchmark import clear_benchmark_cache
+
+    path = Path(folder).expanduser().resolve()
+    if not path.is_dir():
+        raise DatasetError(f"Dr.Spider folder {str(folder)!r} (from --drspider-dir) does not exist. {_FIX}.")
+    os.environ[DRSPIDER_DIR_ENV] = str(path)
+    clear_benchmark_cache()
 
 
 def present_drspider_sets(folder: Path) -> tuple[str, ...]:
@@ -214,6 +239,39 @@ def load_drspider(
         databases.update(set_databases)
         sources.append(source)
     return DrSpiderRelease(folder, chosen, tuple(examples), MappingProxyType(databases), tuple(sources))
+
+
+def drspider_dataset_name(set_name: str) -> str:
+    """The registered dataset of one set: ``drspider-<category>-<set>``, the category in lower case.
+
+    Example:
+        >>> drspider_dataset_name("SQL_NonDB_number")
+        'drspider-sql-NonDB_number'
+    """
+    category, _, name = set_name.partition("_")
+    return f"drspider-{category.lower()}-{name}"
+
+
+def drspider_set_dataset(*, benchmark: str, set_name: str) -> Text2SQLDataset:
+    """The originals and perturbed questions of one set of the Dr.Spider benchmark ``benchmark``
+    as a TextAttack dataset that carries it (the target of ``drspider-<category>-<set>``).
+
+    Raises:
+        DatasetError: The release has no such set; the message names the sets present and the fix.
+    """
+    from textattack_semparse.datasets.benchmark import load_benchmark
+
+    loaded = load_benchmark(benchmark)
+    prefix = f"{set_name}/"
+    examples = [example for example in loaded.examples if (example.example_id or "").startswith(prefix)]
+    if not examples:
+        present = sorted({str(example.example_id).split("/", 1)[0] for example in loaded.examples})
+        raise DatasetError(
+            f"The Dr.Spider release has no set {set_name!r} (present: {', '.join(present) or 'none'}). {_FIX}."
+        )
+    from textattack_semparse.datasets.text2sql_dataset import Text2SQLDataset  # imports TextAttack
+
+    return Text2SQLDataset(examples, benchmark=loaded)
 
 
 def _holds_sets(folder: Path) -> bool:
@@ -286,13 +344,13 @@ def _load_set(
     rewrites: list[SemparseExample] = []
     for row, post_entry in enumerate(post_entries):
         q_id = _question_id(post_entry, post_path, row)
-        post = spider_example(post_entry, post_path, row, POST)
+        post = spider_example(post_entry, post_path, row, SPLIT)
         if pre_entries is None:
             pre_entry, pre_file = spider_dev.entry(q_id, needed_by=post_path)
-            pre = spider_example(pre_entry, pre_file, q_id, PRE)
+            pre = spider_example(pre_entry, pre_file, q_id, SPLIT)
         else:
             pre_entry, pre_file = pre_entries[row], pre_path
-            pre = spider_example(pre_entry, pre_file, row, PRE)
+            pre = spider_example(pre_entry, pre_file, row, SPLIT)
             if isinstance(pre_entry, Mapping) and _QUESTION_ID in pre_entry and _question_id(pre_entry, pre_path, row) != q_id:
                 raise DatasetError(
                     f"Row {row} of {str(pre_path)!r} is Spider dev question {pre_entry[_QUESTION_ID]} but row {row} of "

@@ -158,32 +158,6 @@ def save_tiny_t5(directory: Path, words: list[str], *, suppress_special_tokens: 
     return directory
 
 
-def train_tiny_t5(directory: Path, pairs: list[tuple[str, str]], *, steps: int = 300) -> Path:
-    """:func:`save_tiny_t5` over the words of ``pairs`` (input, output), then trained on them until it
-    reproduces them (full-batch AdamW, seeded): a real seq2seq parser that knows those questions."""
-    import torch
-    import transformers
-
-    words = [word for pair in pairs for text in pair for word in text.split()]
-    save_tiny_t5(directory, words, suppress_special_tokens=True)
-    tokenizer = transformers.AutoTokenizer.from_pretrained(directory)
-    model = transformers.T5ForConditionalGeneration.from_pretrained(directory)
-    inputs = tokenizer([source for source, _ in pairs], return_tensors="pt", padding=True, return_token_type_ids=False)
-    labels = tokenizer([target for _, target in pairs], return_tensors="pt", padding=True).input_ids
-    labels[labels == tokenizer.pad_token_id] = -100
-    with torch.random.fork_rng():
-        torch.manual_seed(0)
-        optimizer = torch.optim.AdamW(model.parameters(), lr=3e-3)
-        model.train()
-        for _ in range(steps):
-            optimizer.zero_grad()
-            model(**inputs, labels=labels).loss.backward()
-            optimizer.step()
-    model.eval()
-    model.save_pretrained(directory)
-    return directory
-
-
 def install_package(source: Path, target: Path, files: dict[str, str]) -> Path:
     """Write ``files`` (relative path -> text) under ``source``, pip-install it into ``target``
     (no dependencies, no network) and return ``target``, to be put on ``PYTHONPATH``."""

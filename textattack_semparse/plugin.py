@@ -103,6 +103,8 @@ def semparse_benchmarks() -> Mapping[str, EntrySpec]:
             "description": "SQA (Iyyer et al. 2017), each question of a sequence alone; denotation match. Needs "
             "SEMPARSE_DATA_DIR with sqa/.",
         },
+        # RobuT (Zhao et al. 2023), released: originals and human-annotated rewrites, one split per perturbation type.
+        **{f"robut-{split}": _robut(split, description) for split, description in _ROBUT_SPLITS.items()},
         # Schema perturbations (Dr.Spider, Chang et al. 2023; RobuT's header operations) of text-to-SQL databases.
         **_schema_perturbed("geoquery", _TEXT2SQL_SPLITS),
         **_schema_perturbed("spider", {"question": ("dev",)}),
@@ -168,6 +170,57 @@ def _schema_perturbed(base: str, splits: Mapping[str, tuple[str, ...]]) -> dict[
     }
 
 
+_ROBUT_SPLITS = {
+    "wtq": "WikiTableQuestions",
+    "wikisql": "WikiSQL-Weak",
+    "sqa": "SQA (each turn scored, averaged per question sequence)",
+}
+
+
+def _robut(split: str, description: str) -> EntrySpec:
+    """RobuT's release of one benchmark: the originals and rewrites of every perturbation type."""
+    from textattack_semparse.datasets.robut import PERTURBATION_TYPES
+
+    return {
+        "target": f"{_LOADERS}:load_robut_benchmark",
+        "options": {"split": split},
+        "splits": {"question": PERTURBATION_TYPES},
+        "trained_victims": False,
+        "description": f"RobuT (Zhao et al. 2023) on {description}: originals and human-annotated header, content "
+        "and question perturbations, one split per perturbation type; denotation match. Local files under "
+        "SEMPARSE_DATA_DIR/robut (or --robut-dir), else the hub's yilunzhao/robut.",
+    }
+
+
+@hookimpl
+def semparse_datasets() -> Mapping[str, EntrySpec]:
+    # A released benchmark whole (its per-type datasets are derived from its splits).
+    return {
+        f"robut-{split}": {
+            "target": "textattack_semparse.datasets.benchmark:benchmark_dataset",
+            "options": {"benchmark": f"robut-{split}", "split_type": "question", "split": None},
+            "description": f"RobuT on {description}: every original and rewrite; `robustness evaluate --dataset "
+            f"robut-{split}` prints RobuT's table.",
+        }
+        for split, description in _ROBUT_SPLITS.items()
+    } | _drspider_datasets()
+
+
+def _drspider_datasets() -> dict[str, EntrySpec]:
+    """One dataset per Dr.Spider set, ``drspider-<category>-<set>`` (``drspider-all`` is derived from the benchmark)."""
+    from textattack_semparse.datasets.drspider import DRSPIDER_SETS, drspider_dataset_name
+
+    return {
+        drspider_dataset_name(name): {
+            "target": "textattack_semparse.datasets.drspider:drspider_set_dataset",
+            "options": {"benchmark": "drspider", "set_name": name},
+            "description": f"Dr.Spider set {name} (Chang et al. 2023): its Spider dev originals and perturbed questions; "
+            f"`robustness evaluate --dataset {drspider_dataset_name(name)}` prints Dr.Spider's table.",
+        }
+        for name in DRSPIDER_SETS
+    }
+
+
 def _logical_forms(folder: str, files: Mapping[str, str], description: str) -> EntrySpec:
     """A Dong & Lapata logical-form benchmark, scored by exact match, read from ``SEMPARSE_DATA_DIR``."""
     return {
@@ -176,21 +229,6 @@ def _logical_forms(folder: str, files: Mapping[str, str], description: str) -> E
         "splits": {"question": tuple(files)},
         "knn_victims": True,
         "description": f"{description}; exact match. Needs SEMPARSE_DATA_DIR.",
-    }
-
-
-@hookimpl
-def semparse_datasets() -> Mapping[str, EntrySpec]:
-    # Benchmarks bring their split datasets (registry.derived_entries); these are one Dr.Spider set each.
-    from textattack_semparse.datasets.drspider import DRSPIDER_SETS, drspider_dataset_name
-
-    return {
-        drspider_dataset_name(name): {
-            "target": "textattack_semparse.datasets.drspider:drspider_set_dataset",
-            "options": {"benchmark": "drspider", "set_name": name},
-            "description": f"Dr.Spider set {name} (Chang et al. 2023): its Spider dev originals and perturbed questions.",
-        }
-        for name in DRSPIDER_SETS
     }
 
 

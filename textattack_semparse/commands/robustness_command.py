@@ -10,6 +10,7 @@ side and ``compare`` sets defences against a baseline with their differences.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -81,16 +82,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "once per release (under the cache) and its paper's table is printed",
     )
     evaluate.add_argument(
-        "--num-examples",
-        type=positive_int,
-        metavar="N",
-        help="with --dataset: the first N originals of the release only, and their rewrites",
+        "--robut-dir",
+        metavar="DIR",
+        help="with --dataset robut-*: the folder of RobuT's files ('<split>.parquet', .json or .jsonl; default "
+        "SEMPARSE_DATA_DIR/robut, else the hub's yilunzhao/robut)",
     )
     evaluate.add_argument(
         "--drspider-dir",
         metavar="DIR",
         help="with --dataset drspider-*: the Dr.Spider release (its data/ folder, or the folder holding it); default "
         "$SEMPARSE_DRSPIDER_DIR, else $SEMPARSE_DATA_DIR/drspider",
+    )
+    evaluate.add_argument(
+        "--num-examples",
+        type=positive_int,
+        metavar="N",
+        help="with --dataset: the first N originals of the release only, and their rewrites",
     )
     evaluate.add_argument(
         "--output-dir",
@@ -234,6 +241,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
         evaluate_released,
     )
 
+    if args.robut_dir is not None:
+        use_robut_dir(args.robut_dir)
     if args.drspider_dir is not None:
         from textattack_semparse.datasets.drspider import use_drspider_dir
 
@@ -250,6 +259,23 @@ def run_evaluate(args: argparse.Namespace) -> int:
         result = evaluate(EvaluateConfig(args.input_dir, evaluate_settings(args), args.output_dir), run_context(args))
     print_evaluation(result)
     return 0
+
+
+def use_robut_dir(folder: str) -> None:
+    """Read RobuT from ``folder`` in this process (``SEMPARSE_ROBUT_DIR``), forgetting benchmarks
+    loaded from elsewhere."""
+    from pathlib import Path
+
+    from textattack_semparse.datasets.benchmark import clear_benchmark_cache
+    from textattack_semparse.datasets.robut import ROBUT_DIR_ENV
+
+    if not Path(folder).is_dir():
+        raise ConfigurationError(
+            f"--robut-dir {folder!r} is not a folder; point it at the folder holding RobuT's '<split>.parquet' "
+            "(or .json/.jsonl) files."
+        )
+    os.environ[ROBUT_DIR_ENV] = folder
+    clear_benchmark_cache()
 
 
 def run_build_and_evaluate(args: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.datasets.geo_mini import geo_mini_paths
 from textattack_semparse.datasets.linked_databases import linked_database_root
 from textattack_semparse.datasets.logical_form import load_logical_forms
+from textattack_semparse.datasets.robut import load_robut_rows, robut_examples, robut_folder
 from textattack_semparse.datasets.spider import load_spider
 from textattack_semparse.datasets.sqa import load_sqa
 from textattack_semparse.datasets.text2sql import load_text2sql
@@ -205,6 +206,23 @@ def load_sqa_benchmark(*, name: str, data_dir: Path | None) -> Benchmark:
         example for split, path in files.items() for example in load_sqa(path, split=split, tables=tables)
     )
     return _table_qa_benchmark(name, examples, files, "sqa", f"{len(tables)} tables under {root / 'table_csv'}")
+
+
+def load_robut_benchmark(*, name: str, data_dir: Path | None, split: str) -> Benchmark:
+    """RobuT (Zhao et al. 2023) split ``split`` (``wtq``, ``wikisql``, ``sqa``): local files under
+    ``--robut-dir``/``<data_dir>/robut``, else the hub's ``yilunzhao/robut``, read with
+    ``datasets.load_dataset`` (:mod:`textattack_semparse.datasets.robut`); scored by WTQ's
+    denotation match, reported in RobuT's table."""
+    rows, files, source = load_robut_rows(split, robut_folder(data_dir))
+    examples = tuple(robut_examples(rows, split, source=f"RobuT {source}"))
+    return Benchmark(
+        name=name,
+        examples=examples,
+        scoring=Scoring(TableAnswerScorer()),
+        source=f"RobuT split {split!r}: {source}",
+        source_files={path.name: path for path in files},
+        leaderboard="robut",
+    )
 
 
 def _table_qa_benchmark(

@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import shutil
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -66,7 +67,9 @@ def released_test_set(dataset: str, *, limit: int | None = None) -> RobustnessTe
     The originals are those of ``dataset`` and those its rewrites derive from (looked up in the
     whole benchmark, so a dataset of one perturbation type brings its originals along), in the
     order the dataset first names them; each perturbation gets the rewrites that carry its name,
-    in dataset order, each with its own gold, ``db_id`` and table. A rewrite whose original is not
+    in dataset order, each with its own gold, ``db_id`` and table; a rewrite that is a turn of a
+    question sequence (``sequence_id``) carries how many turns of its sequence the perturbation
+    has (each weighs one over that in the metrics). A rewrite whose original is not
     in the benchmark is counted in :attr:`RobustnessTestSet.left_out` (reason
     :data:`MISSING_ORIGINAL`), not silently dropped.
 
@@ -89,32 +92,37 @@ def released_test_set(dataset: str, *, limit: int | None = None) -> RobustnessTe
             if limit is not None and len(order) >= limit:
                 continue
             order[wanted] = len(order)
-    utterances: dict[str, list[PerturbedUtterance]] = {}
+    rewrites: dict[str, list[tuple[int, SemparseExample]]] = {}
     left_out: dict[str, dict[str, int]] = {}
     for example in examples:
         if example.perturbation == ORIGINAL:
             continue
         name = _perturbation_name(example, dataset)
-        utterances.setdefault(name, [])
+        rewrites.setdefault(name, [])
         if example.original_id is None or example.original_id not in originals:
             counts = left_out.setdefault(name, {})
             counts[MISSING_ORIGINAL] = counts.get(MISSING_ORIGINAL, 0) + 1
             continue
         position = order.get(example.original_id)
-        if position is None:  # beyond ``limit``
-            continue
-        original = originals[example.original_id]
-        utterances[name].append(
+        if position is not None:  # else beyond ``limit``
+            rewrites[name].append((position, example))
+    turns = Counter((name, example.sequence_id) for name, items in rewrites.items() for _, example in items)
+    utterances = {
+        name: [
             PerturbedUtterance(
                 example_id=position,
-                original=original.question,
+                original=originals[str(example.original_id)].question,
                 perturbed=example.question,
                 gold=example.gold,
                 perturbation=name,
                 db_id=example.db_id,
                 table=example.table,
+                turns=None if example.sequence_id is None else turns[name, example.sequence_id],
             )
-        )
+            for position, example in items
+        ]
+        for name, items in rewrites.items()
+    }
     return RobustnessTestSet(
         dataset=dataset,
         originals=[originals[example_id] for example_id in order],

@@ -108,10 +108,10 @@ def semparse_benchmarks() -> Mapping[str, EntrySpec]:
         # Schema perturbations (Dr.Spider, Chang et al. 2023; RobuT's header operations) of text-to-SQL databases.
         **_schema_perturbed("geoquery", _TEXT2SQL_SPLITS),
         **_schema_perturbed("spider", {"question": ("dev",)}),
-        # Dr.Spider's released test sets (Chang et al. 2023); one dataset per set: semparse_datasets.
+        # Dr.Spider's released test sets (Chang et al. 2023), one split (dataset drspider-<category>-<set>) each.
         "drspider": {
             "target": f"{_LOADERS}:load_drspider_benchmark",
-            "splits": {"question": ("all",)},
+            "splits": {"question": _drspider_splits()},
             "trained_victims": False,
             "description": "Dr.Spider (Chang et al. 2023): every released set present, the Spider dev originals "
             "and the perturbed questions, each side on its own databases; test-suite comparison, Dr.Spider's "
@@ -203,22 +203,21 @@ def semparse_datasets() -> Mapping[str, EntrySpec]:
             f"robut-{split}` prints RobuT's table.",
         }
         for split, description in _ROBUT_SPLITS.items()
-    } | _drspider_datasets()
-
-
-def _drspider_datasets() -> dict[str, EntrySpec]:
-    """One dataset per Dr.Spider set, ``drspider-<category>-<set>`` (``drspider-all`` is derived from the benchmark)."""
-    from textattack_semparse.datasets.drspider import DRSPIDER_SETS, drspider_dataset_name
-
-    return {
-        drspider_dataset_name(name): {
-            "target": "textattack_semparse.datasets.drspider:drspider_set_dataset",
-            "options": {"benchmark": "drspider", "set_name": name},
-            "description": f"Dr.Spider set {name} (Chang et al. 2023): its Spider dev originals and perturbed questions; "
-            f"`robustness evaluate --dataset {drspider_dataset_name(name)}` prints Dr.Spider's table.",
-        }
-        for name in DRSPIDER_SETS
+    } | {
+        "drspider": {
+            "target": "textattack_semparse.datasets.benchmark:benchmark_dataset",
+            "options": {"benchmark": "drspider", "split_type": "question", "split": None},
+            "description": "Dr.Spider (Chang et al. 2023): every set of the release; `robustness evaluate --dataset "
+            "drspider` prints Dr.Spider's table.",
+        },
     }
+
+
+def _drspider_splits() -> tuple[str, ...]:
+    """Dr.Spider's sets as the splits of its benchmark (``nlq-keyword_synonym``), in the release's order."""
+    from textattack_semparse.datasets.drspider import DRSPIDER_SETS, drspider_split
+
+    return tuple(drspider_split(name) for name in DRSPIDER_SETS)
 
 
 def _logical_forms(folder: str, files: Mapping[str, str], description: str) -> EntrySpec:

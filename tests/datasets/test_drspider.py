@@ -17,7 +17,6 @@ from textattack_semparse.datasets.drspider import (
     DRSPIDER_CATEGORIES,
     DRSPIDER_SETS,
     drspider_release_folder,
-    drspider_set_dataset,
     load_drspider,
 )
 from textattack_semparse.datasets.example import ORIGINAL
@@ -59,9 +58,10 @@ def test_one_dataset_per_set_and_one_for_all_of_the_drspider_benchmark():
     registry = get_registry()
     assert [name for name in registry.names("benchmark") if name.startswith("drspider")] == ["drspider"]
     datasets = [name for name in registry.names("dataset") if name.startswith("drspider")]
-    assert len(datasets) == 18 and {"drspider-all", "drspider-db-schema_synonym", "drspider-sql-NonDB_number"} <= set(datasets)
+    assert len(datasets) == 18 and {"drspider", "drspider-db-schema_synonym", "drspider-sql-NonDB_number"} <= set(datasets)
     assert {registry.get("dataset", name).options["benchmark"] for name in datasets} == {"drspider"}
-    assert registry.get("dataset", "drspider-nlq-keyword_synonym").options["set_name"] == "NLQ_keyword_synonym"
+    assert registry.get("dataset", "drspider-nlq-keyword_synonym").options["split"] == "nlq-keyword_synonym"
+    assert registry.get("dataset", "drspider").options["split"] is None
 
 
 @pytest.mark.real_data
@@ -74,7 +74,8 @@ def test_originals_and_rewrites_of_a_question_set(release, real_data_dir):
     assert [example.question for example in rewrites] == [question for _, question in NLQ_POST]
     assert [example.original_id for example in rewrites] == [f"NLQ_keyword_synonym/pre/{q}" for q, _ in NLQ_POST]
     assert {example.perturbation for example in rewrites} == {"NLQ_keyword_synonym"}
-    assert {example.question_split for example in loaded.examples} == {example.query_split for example in loaded.examples} == {"all"}
+    assert {example.question_split for example in loaded.examples} == {"nlq-keyword_synonym"}
+    assert {example.query_split for example in loaded.examples} == {"nlq-keyword_synonym"}
     assert originals[0].question == "How many singers do we have?" and rewrites[0].gold == originals[0].gold
 
 
@@ -132,14 +133,15 @@ def test_the_aggregate_reads_every_set_present(drspider_env):
     assert {example.perturbation for example in benchmark.examples} == {
         ORIGINAL, "DB_schema_synonym", "NLQ_keyword_synonym", "SQL_comparison"
     }
-    rewrites = [example for example in benchmark.split("question", "all") if example.perturbation != ORIGINAL]
+    rewrites = [example for example in benchmark.examples if example.perturbation != ORIGINAL]
     assert len(rewrites) == len(NLQ_POST) + len(SQL_POST) + len(DB_POST)
+    assert [example.question for example in benchmark.split("question", "sql-comparison")][-2:] == [q for _, q, _ in SQL_POST]
 
 
 @pytest.mark.real_data
 def test_a_set_absent_from_the_release_names_the_present_ones(drspider_env):
-    with pytest.raises(DatasetError, match=r"no set 'NLQ_others' \(present: DB_schema_synonym, NLQ_keyword_synonym, SQL_comparison\)"):
-        drspider_set_dataset(benchmark="drspider", set_name="NLQ_others")
+    with pytest.raises(DatasetError, match=r"'nlq-others' does not exist .*available: db-schema_synonym, nlq-keyword_synonym, sql"):
+        load_benchmark("drspider").split("question", "nlq-others")
 
 
 @pytest.mark.real_data

@@ -46,7 +46,7 @@ def report_of(rows: dict[str, tuple[int, int, int]]) -> RobustnessReport:
         name: RobustnessMetrics(utterances=total, robust_total=pre, utterances_correct=post)
         for name, (total, pre, post) in rows.items()
     }
-    return RobustnessReport("v", "drspider-all", "execution match (test-suite)", None, 0, 0, 0, perturbations, False)
+    return RobustnessReport("v", "drspider", "execution match (test-suite)", None, 0, 0, 0, perturbations, False)
 
 
 # --- the layout ---
@@ -104,13 +104,13 @@ def drspider_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 @pytest.fixture(scope="module")
 def evaluated(drspider_env: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
-    """``robustness evaluate --dataset drspider-all``: what it printed and its run directory."""
+    """``robustness evaluate --dataset drspider``: what it printed and its run directory."""
     output = tmp_path_factory.mktemp("evaluation")
     capture = tmp_path_factory.mktemp("stdout") / "out.txt"
     with capture.open("w", encoding="utf-8") as handle, pytest.MonkeyPatch.context() as patch:
         patch.setattr("sys.stdout", handle)
         patch.setenv("COLUMNS", "250")
-        code = main(["robustness", "evaluate", "--model", VICTIM, "--dataset", "drspider-all", "--output-dir", str(output), "--no-progress"])
+        code = main(["robustness", "evaluate", "--model", VICTIM, "--dataset", "drspider", "--output-dir", str(output), "--no-progress"])
     assert code == 0
     return capture.read_text(encoding="utf-8"), output
 
@@ -118,7 +118,7 @@ def evaluated(drspider_env: Path, tmp_path_factory: pytest.TempPathFactory) -> t
 @pytest.mark.real_data
 def test_evaluate_prints_the_leaderboard_table(evaluated):
     out, _ = evaluated
-    assert "Dr.Spider: knn-spider-dev-concert-singer on drspider-all (Chang et al. 2023)" in " ".join(out.split())
+    assert "Dr.Spider: knn-spider-dev-concert-singer on drspider (Chang et al. 2023)" in " ".join(out.split())
     for label in ("DB_schema_synonym", "NLQ_keyword_synonym", "SQL_comparison", "DB (average of 1 sets)",
                   "NLQ (average of 1 sets)", "SQL (average of 1 sets)", "all (average of 3 sets)"):  # fmt: skip
         assert label in out
@@ -182,7 +182,7 @@ def test_one_set_with_the_release_given_by_flag(drspider_env, tmp_path, capsys, 
 
 
 @pytest.mark.real_data
-def test_a_set_missing_from_the_release_is_one_line_naming_the_fix(drspider_env, capsys):
+def test_a_set_missing_from_the_release_is_one_line_naming_the_sets_present(drspider_env, capsys):
     code = main(["robustness", "evaluate", "--model", VICTIM, "--dataset", "drspider-nlq-others", "--no-progress"])
     err = capsys.readouterr().err
-    assert code == 2 and "no set 'NLQ_others'" in err and "data.tar.gz" in err
+    assert code == 2 and "'nlq-others' does not exist in the question split of benchmark 'drspider'" in err

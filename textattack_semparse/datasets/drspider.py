@@ -42,15 +42,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textattack_semparse.datasets.data_dir import DATA_DIR_ENV
 from textattack_semparse.datasets.example import ORIGINAL, SemparseExample
 from textattack_semparse.datasets.spider import read_spider_entries, spider_example
 from textattack_semparse.errors import DatasetError, closest_match_hint
-
-if TYPE_CHECKING:
-    from textattack_semparse.datasets.text2sql_dataset import Text2SQLDataset
 
 DRSPIDER_CATEGORIES: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
@@ -77,10 +74,6 @@ DRSPIDER_SETS: tuple[str, ...] = tuple(f"{category}_{name}" for category, names 
 PRE, POST = "pre", "post"
 """The two sides of a set (in database keys and example ids)."""
 
-SPLIT = "all"
-"""The question (and query) split of every example: a Dr.Spider set is a test set, the
-registered ``drspider-all`` holds all of them and ``drspider-<category>-<set>`` one
-(:func:`drspider_set_dataset`)."""
 
 RELEASE_FOLDER = "drspider"
 """Folder of ``$SEMPARSE_DATA_DIR`` that holds the release (its ``data/`` folder, or the sets themselves)."""
@@ -111,6 +104,18 @@ def drspider_category(set_name: str) -> str:
     return set_name.split("_", 1)[0]
 
 
+def drspider_split(set_name: str) -> str:
+    """The question (and query) split of a set's examples, ``<category>-<set>`` with the category in
+    lower case, so that its registered dataset is ``drspider-<category>-<set>``.
+
+    Example:
+        >>> drspider_split("SQL_NonDB_number")
+        'sql-NonDB_number'
+    """
+    category, _, name = set_name.partition("_")
+    return f"{category.lower()}-{name}"
+
+
 def drspider_database_key(set_name: str, side: str, db_id: str) -> str:
     """The ``db_id`` an example of ``set_name``'s ``side`` carries: its database, told apart from
     the databases of the other side and of the other sets that share the name.
@@ -132,8 +137,8 @@ class DrSpiderRelease:
         examples (tuple[SemparseExample, ...]): Per set, its originals (``perturbation`` =
             :data:`~textattack_semparse.datasets.example.ORIGINAL`, ``example_id``
             ``<set>/pre/<q_id_spider_dev>``), then its perturbed questions (``perturbation`` = the
-            set, ``example_id`` ``<set>/post/<row>``, ``original_id`` the original's); all in split
-            :data:`SPLIT`.
+            set, ``example_id`` ``<set>/post/<row>``, ``original_id`` the original's); a set's
+            examples are its question (and query) split, :func:`drspider_split`.
         databases (Mapping[str, Path]): Database key (an example's ``db_id``) -> SQLite file.
         sources (tuple[str, ...]): Where each set's questions and databases came from, for reports.
     """
@@ -241,39 +246,6 @@ def load_drspider(
     return DrSpiderRelease(folder, chosen, tuple(examples), MappingProxyType(databases), tuple(sources))
 
 
-def drspider_dataset_name(set_name: str) -> str:
-    """The registered dataset of one set: ``drspider-<category>-<set>``, the category in lower case.
-
-    Example:
-        >>> drspider_dataset_name("SQL_NonDB_number")
-        'drspider-sql-NonDB_number'
-    """
-    category, _, name = set_name.partition("_")
-    return f"drspider-{category.lower()}-{name}"
-
-
-def drspider_set_dataset(*, benchmark: str, set_name: str) -> Text2SQLDataset:
-    """The originals and perturbed questions of one set of the Dr.Spider benchmark ``benchmark``
-    as a TextAttack dataset that carries it (the target of ``drspider-<category>-<set>``).
-
-    Raises:
-        DatasetError: The release has no such set; the message names the sets present and the fix.
-    """
-    from textattack_semparse.datasets.benchmark import load_benchmark
-
-    loaded = load_benchmark(benchmark)
-    prefix = f"{set_name}/"
-    examples = [example for example in loaded.examples if (example.example_id or "").startswith(prefix)]
-    if not examples:
-        present = sorted({str(example.example_id).split("/", 1)[0] for example in loaded.examples})
-        raise DatasetError(
-            f"The Dr.Spider release has no set {set_name!r} (present: {', '.join(present) or 'none'}). {_FIX}."
-        )
-    from textattack_semparse.datasets.text2sql_dataset import Text2SQLDataset  # imports TextAttack
-
-    return Text2SQLDataset(examples, benchmark=loaded)
-
-
 def _holds_sets(folder: Path) -> bool:
     return folder.is_dir() and any((folder / name).is_dir() for name in (*DRSPIDER_SETS, SPIDER_DEV))
 
@@ -337,20 +309,20 @@ def _load_set(
             "pre- and post-perturbation files are parallel (row i of one is row i of the other). Restore both "
             "from the release."
         )
-    category = drspider_category(name)
+    category, split = drspider_category(name), drspider_split(name)
     resolver = _DatabaseResolver(name, set_folder, category, spider_dev)
     originals: dict[tuple[int, str, str, str], SemparseExample] = {}
     question_ids: set[int] = set()
     rewrites: list[SemparseExample] = []
     for row, post_entry in enumerate(post_entries):
         q_id = _question_id(post_entry, post_path, row)
-        post = spider_example(post_entry, post_path, row, SPLIT)
+        post = spider_example(post_entry, post_path, row, split)
         if pre_entries is None:
             pre_entry, pre_file = spider_dev.entry(q_id, needed_by=post_path)
-            pre = spider_example(pre_entry, pre_file, q_id, SPLIT)
+            pre = spider_example(pre_entry, pre_file, q_id, split)
         else:
             pre_entry, pre_file = pre_entries[row], pre_path
-            pre = spider_example(pre_entry, pre_file, row, SPLIT)
+            pre = spider_example(pre_entry, pre_file, row, split)
             if isinstance(pre_entry, Mapping) and _QUESTION_ID in pre_entry and _question_id(pre_entry, pre_path, row) != q_id:
                 raise DatasetError(
                     f"Row {row} of {str(pre_path)!r} is Spider dev question {pre_entry[_QUESTION_ID]} but row {row} of "

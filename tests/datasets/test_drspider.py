@@ -25,6 +25,7 @@ from textattack_semparse.registry import get_registry
 from textattack_semparse.scoring.outcome import Outcome
 
 from tests.drspider_release import DB_POST, NLQ_POST, RENAMED_GOLD, SQL_POST, write_drspider_release
+from tests.helpers import run_command, save_tiny_t5
 
 
 @pytest.fixture(scope="module")
@@ -247,3 +248,24 @@ def test_databases_found_nowhere(tmp_path):
     write_set(tmp_path / "NLQ_others", [ROW], [ROW])
     with pytest.raises(DatasetError, match=r"Database 'concert_singer' .*\(pre-perturbation side .*data_preprocess\.py"):
         load_drspider(tmp_path)
+
+
+@pytest.mark.real_data
+def test_textattack_attack_runs_on_a_set_with_each_gold_on_its_own_database(release, real_data_dir, tmp_path):
+    # No shipped victim parses Spider-format questions over many databases; a tiny randomly initialised
+    # T5 directory is a real seq2seq victim that loads offline (it answers wrongly, so attacks are skipped).
+    # The DB set's rewrites carry golds that run only on their perturbed database: no gold error means
+    # each gold ran on its own side's database.
+    model = save_tiny_t5(tmp_path / "t5", "SELECT FROM singer name country age".split(), suppress_special_tokens=True)
+    summary = tmp_path / "summary.json"
+    result = run_command(
+        "textattack", "attack", "--recipe", "semparse-deletion", "--model", str(model),
+        "--dataset-by-model", "drspider-db-schema_synonym", "--num-examples", "4", "--log-summary-to-json", str(summary),
+        "--disable-stdout",
+        env={"SEMPARSE_DRSPIDER_DIR": str(release), "TEXTATTACK_SEMPARSE_CACHE": str(tmp_path / "cache")},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    results = json.loads(summary.read_text(encoding="utf-8"))["Attack Results"]
+    kinds = ("Number of successful attacks:", "Number of failed attacks:", "Number of skipped attacks:")
+    assert sum(int(results[kind]) for kind in kinds) == 4
+    assert results["Gold errors (left out):"] == 0

@@ -74,7 +74,6 @@ DRSPIDER_SETS: tuple[str, ...] = tuple(f"{category}_{name}" for category, names 
 PRE, POST = "pre", "post"
 """The two sides of a set (in database keys and example ids)."""
 
-
 RELEASE_FOLDER = "drspider"
 """Folder of ``$SEMPARSE_DATA_DIR`` that holds the release (its ``data/`` folder, or the sets themselves)."""
 
@@ -158,15 +157,12 @@ def drspider_release_folder(data_dir: Path | None, drspider_dir: str | Path | No
     Raises:
         DatasetError: No folder is given or configured, or it does not exist.
     """
-    if drspider_dir is None and os.environ.get(DRSPIDER_DIR_ENV):
-        drspider_dir, origin = os.environ[DRSPIDER_DIR_ENV], DRSPIDER_DIR_ENV
-    else:
-        origin = "drspider_dir"
     if drspider_dir is not None:
-        root = Path(drspider_dir).expanduser()
+        root, origin = Path(drspider_dir).expanduser(), "drspider_dir"
+    elif os.environ.get(DRSPIDER_DIR_ENV):
+        root, origin = Path(os.environ[DRSPIDER_DIR_ENV]).expanduser(), DRSPIDER_DIR_ENV
     elif data_dir is not None:
-        root = data_dir / RELEASE_FOLDER
-        origin = DATA_DIR_ENV
+        root, origin = data_dir / RELEASE_FOLDER, DATA_DIR_ENV
     else:
         raise DatasetError(
             f"Dr.Spider reads its release, but no folder is configured. Set {DRSPIDER_DIR_ENV} to the release's "

@@ -108,6 +108,15 @@ def semparse_benchmarks() -> Mapping[str, EntrySpec]:
         # Schema perturbations (Dr.Spider, Chang et al. 2023; RobuT's header operations) of text-to-SQL databases.
         **_schema_perturbed("geoquery", _TEXT2SQL_SPLITS),
         **_schema_perturbed("spider", {"question": ("dev",)}),
+        # Dr.Spider's released test sets (Chang et al. 2023), one split (dataset drspider-<category>-<set>) each.
+        "drspider": {
+            "target": f"{_LOADERS}:load_drspider_benchmark",
+            "splits": {"question": _drspider_splits()},
+            "trained_victims": False,
+            "description": "Dr.Spider (Chang et al. 2023): every released set present, the Spider dev originals "
+            "and the perturbed questions, each side on its own databases; test-suite comparison, Dr.Spider's "
+            "leaderboard table. Needs SEMPARSE_DATA_DIR/drspider (or SEMPARSE_DRSPIDER_DIR).",
+        },
     }
 
 
@@ -194,7 +203,21 @@ def semparse_datasets() -> Mapping[str, EntrySpec]:
             f"robut-{split}` prints RobuT's table.",
         }
         for split, description in _ROBUT_SPLITS.items()
+    } | {
+        "drspider": {
+            "target": "textattack_semparse.datasets.benchmark:benchmark_dataset",
+            "options": {"benchmark": "drspider", "split_type": "question", "split": None},
+            "description": "Dr.Spider (Chang et al. 2023): every set of the release; `robustness evaluate --dataset "
+            "drspider` prints Dr.Spider's table.",
+        },
     }
+
+
+def _drspider_splits() -> tuple[str, ...]:
+    """Dr.Spider's sets as the splits of its benchmark (``nlq-keyword_synonym``), in the release's order."""
+    from textattack_semparse.datasets.drspider import DRSPIDER_SETS, drspider_split
+
+    return tuple(drspider_split(name) for name in DRSPIDER_SETS)
 
 
 def _logical_forms(folder: str, files: Mapping[str, str], description: str) -> EntrySpec:

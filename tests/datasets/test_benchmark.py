@@ -39,14 +39,15 @@ def test_names() -> None:
     schema_variants = {f"{base}-schema-{kind}" for base in ("geoquery", "spider") for kind in SCHEMA_PERTURBATIONS}
     assert benchmark_names() == tuple(sorted({
         "advising", "atis", "atis-lambda", "geo", "geo-lambda", "geo-mini", "geoquery", "jobs-lambda", "scholar",
-        "robut-sqa", "robut-wikisql", "robut-wtq", "spider", "sqa", "wikisql-weak", "wtq", *schema_variants,
+        "spider", "sqa", "wikisql-weak", "wtq", *schema_variants,
+        "drspider", "robut-wtq", "robut-wikisql", "robut-sqa",  # released robustness benchmarks
     }))
     assert all(get_registry().get("benchmark", name).description for name in benchmark_names())
 
 
 def test_unknown_name_lists_names_and_closest_match() -> None:
     with pytest.raises(RegistryError, match=r"Unknown benchmark 'geoqurey'\. Did you mean 'geoquery'\? "
-                                            r"Registered: advising, atis, .*geoquery, .*jobs-lambda, .*robut-wtq, scholar, spider, .*sqa, wikisql-weak, wtq\."):
+                                            r"Registered: advising, atis, .*geoquery, .*jobs-lambda, .*scholar, spider, .*sqa, wikisql-weak, wtq\."):
         load_benchmark("geoqurey")
 
 

@@ -88,6 +88,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "SEMPARSE_DATA_DIR/robut, else the hub's yilunzhao/robut)",
     )
     evaluate.add_argument(
+        "--drspider-dir",
+        metavar="DIR",
+        help="with --dataset drspider-*: the Dr.Spider release (its data/ folder, or the folder holding it); default "
+        "$SEMPARSE_DRSPIDER_DIR, else $SEMPARSE_DATA_DIR/drspider",
+    )
+    evaluate.add_argument(
         "--num-examples",
         type=positive_int,
         metavar="N",
@@ -237,6 +243,10 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
     if args.robut_dir is not None:
         use_robut_dir(args.robut_dir)
+    if args.drspider_dir is not None:
+        from textattack_semparse.datasets.drspider import use_drspider_dir
+
+        use_drspider_dir(args.drspider_dir)
     if args.dataset is not None:
         config = ReleasedEvaluateConfig(args.dataset, evaluate_settings(args), args.output_dir, args.num_examples)
         result = evaluate_released(config, run_context(args))

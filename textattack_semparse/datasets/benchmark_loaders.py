@@ -7,13 +7,15 @@ returns a :class:`~textattack_semparse.datasets.benchmark.Benchmark`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from textattack_semparse.datasets.benchmark import Benchmark
 from textattack_semparse.datasets.data_dir import DATA_DIR_ENV
+from textattack_semparse.datasets.drspider import drspider_release_folder, load_drspider
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.datasets.geo_mini import geo_mini_paths
+from textattack_semparse.datasets.linked_databases import linked_database_root
 from textattack_semparse.datasets.logical_form import load_logical_forms
 from textattack_semparse.datasets.robut import load_robut_rows, robut_examples, robut_folder
 from textattack_semparse.datasets.spider import load_spider
@@ -108,6 +110,37 @@ def load_spider_benchmark(*, name: str, data_dir: Path | None, execution_mode: s
         source=f"questions {json_path}; databases {root}",
         source_files={"dev": json_path},
         source_format="spider",
+    )
+
+
+def load_drspider_benchmark(
+    *,
+    name: str,
+    data_dir: Path | None,
+    sets: Sequence[str] | None = None,
+    drspider_dir: str | None = None,
+    execution_mode: str = "test-suite",
+) -> Benchmark:
+    """Dr.Spider (Chang et al. 2023) sets: each set's Spider dev originals and its perturbed
+    questions (:mod:`textattack_semparse.datasets.drspider`), every side on its own databases,
+    compared as the test-suite evaluator the paper uses compares them; reported in Dr.Spider's
+    leaderboard table.
+
+    Args:
+        sets: Set folders (``"NLQ_keyword_synonym"``); ``None``: every set present.
+        drspider_dir: The release's folder; default ``$SEMPARSE_DRSPIDER_DIR``, else
+            ``<data_dir>/drspider``.
+    """
+    folder = drspider_release_folder(data_dir, drspider_dir)
+    release = load_drspider(folder, sets, data_dir=data_dir)
+    root = linked_database_root(release.databases, under="drspider/roots")
+    return Benchmark(
+        name=name,
+        examples=release.examples,
+        scoring=Scoring(ExecutionScorer(mode=execution_mode), Databases(root=root)),
+        source=f"Dr.Spider {folder}: " + "; ".join(release.sources),
+        source_format="spider",
+        leaderboard="drspider",
     )
 
 

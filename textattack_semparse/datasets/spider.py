@@ -24,7 +24,13 @@ from textattack_semparse.errors import DatasetError
 _FIELDS = ("question", "query", "db_id")
 
 
-def _example(entry: Any, path: Path, index: int, split: str | None) -> SemparseExample:
+def spider_example(entry: Any, path: Path, index: int, split: str | None) -> SemparseExample:
+    """Entry ``index`` of the Spider-format file ``path`` as an example (its ``db_id`` as given).
+
+    Raises:
+        DatasetError: The entry is not an object with a non-empty ``question``, ``query`` and
+            ``db_id``; the message names the file and the entry index.
+    """
     if not isinstance(entry, Mapping):
         raise DatasetError(
             f"{path}: entry {index} is a {type(entry).__name__}, not an object with {', '.join(_FIELDS)}."
@@ -61,6 +67,15 @@ def load_spider(path: str | Path, *, split: str | None = "dev") -> list[Semparse
             question, query or db_id; the message names the file and the entry index.
     """
     path = Path(path)
+    return [spider_example(entry, path, index, split) for index, entry in enumerate(read_spider_entries(path))]
+
+
+def read_spider_entries(path: Path) -> list[Any]:
+    """The raw entries of a Spider-format JSON file (a list), unchecked.
+
+    Raises:
+        DatasetError: The file is missing, unreadable, not valid JSON or not a list.
+    """
     try:
         raw = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -79,4 +94,4 @@ def load_spider(path: str | Path, *, split: str | None = "dev") -> list[Semparse
         ) from None
     if not isinstance(entries, list):
         raise DatasetError(f"{path} holds a JSON {type(entries).__name__}; Spider files are a list of entries.")
-    return [_example(entry, path, index, split) for index, entry in enumerate(entries)]
+    return entries

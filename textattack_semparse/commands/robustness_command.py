@@ -1,7 +1,8 @@
 """``textattack-semparse robustness``: meaning-preserving test sets and the papers' robustness metrics.
 
 ``build`` writes a test set (one JSONL file per perturbation; Table QA tables as CSV files),
-``evaluate`` runs a victim on it (RobuT's table too for Table QA), ``run`` does both
+``evaluate`` runs a victim on it (RobuT's table too for Table QA) or, with ``--dataset``, on a
+released robustness benchmark (RobuT, Dr.Spider, Huang et al.'s sets; its paper's table), ``run`` does both
 (:mod:`textattack_semparse.experiments.robustness`); ``table`` puts several results side by
 side and ``compare`` sets defences against a baseline with their differences.
 """
@@ -24,6 +25,7 @@ from textattack_semparse.commands.arguments import (
     scoring_parent,
     seed_parent,
 )
+from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.project import docs_url
 from textattack_semparse.robustness.robustness_metrics import RATES
 from textattack_semparse.robustness.selection_settings import (
@@ -71,11 +73,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="run a victim on a test set and report the four metrics",
         parents=[evaluate_parent(), run_parent()],
     )
-    evaluate.add_argument("--input-dir", required=True, help="a directory written by `robustness build`")
+    source = evaluate.add_mutually_exclusive_group(required=True)
+    source.add_argument("--input-dir", help="a directory written by `robustness build`")
+    source.add_argument(
+        "--dataset",
+        help="a released robustness benchmark (e.g. robut-wtq): its originals and rewrites are written as a test set "
+        "once per release (under the cache) and its paper's table is printed",
+    )
+    evaluate.add_argument(
+        "--num-examples",
+        type=positive_int,
+        metavar="N",
+        help="with --dataset: the first N originals of the release only, and their rewrites",
+    )
     evaluate.add_argument(
         "--output-dir",
         help="directory for robustness.json, robustness.csv and the journal of finished inputs (default: "
-        "INPUT_DIR/evaluations/<model>-<digest of the settings>, so the same command resumes there)",
+        "<test set>/evaluations/<model>-<digest of the settings>, so the same command resumes there)",
     )
     evaluate.set_defaults(func=run_evaluate)
 
@@ -207,9 +221,23 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    from textattack_semparse.experiments.robustness import EvaluateConfig, evaluate
+    from textattack_semparse.experiments.robustness import (
+        EvaluateConfig,
+        ReleasedEvaluateConfig,
+        evaluate,
+        evaluate_released,
+    )
 
-    result = evaluate(EvaluateConfig(args.input_dir, evaluate_settings(args), args.output_dir), run_context(args))
+    if args.dataset is not None:
+        config = ReleasedEvaluateConfig(args.dataset, evaluate_settings(args), args.output_dir, args.num_examples)
+        result = evaluate_released(config, run_context(args))
+    elif args.num_examples is not None:
+        raise ConfigurationError(
+            "--num-examples selects originals of a released benchmark (--dataset); a test set in --input-dir is "
+            "evaluated whole (build a smaller one with `robustness build --num-examples N`)."
+        )
+    else:
+        result = evaluate(EvaluateConfig(args.input_dir, evaluate_settings(args), args.output_dir), run_context(args))
     print_evaluation(result)
     return 0
 
@@ -269,22 +297,24 @@ def print_test_set(built: BuildResult, settings: BuildSettings, *, left_out: boo
 
 
 def print_evaluation(result: EvaluationResult) -> None:
-    """The four metrics per perturbation (and RobuT's table for Table QA), scoring and exclusions."""
+    """The four metrics per perturbation (and RobuT's table for Table QA), or a released benchmark's own
+    table, then scoring and exclusions."""
     from textattack_semparse.commands.output import print_table, print_written
-    from textattack_semparse.robustness.robustness_report import (
-        ROBUT_TABLE_COLUMNS,
-        TABLE_COLUMNS,
-    )
+    from textattack_semparse.robustness.leaderboards import huang_2021_table, leaderboard_table
+    from textattack_semparse.robustness.robustness_report import ROBUT_TABLE_COLUMNS
 
     report, test_set = result.report, result.test_set
-    judged = report.original_examples - report.original_gold_errors - report.original_victim_errors
-    accuracy = "n/a" if report.standard_accuracy is None else f"{report.standard_accuracy:.2f}"
-    print_table(
-        f"Robustness of {report.victim} on {report.dataset} (standard accuracy on {judged} originals: {accuracy})",
-        TABLE_COLUMNS,
-        report.table_rows(),
-    )
-    if any(example.table is not None for example in test_set.originals):
+    if result.leaderboard is not None:
+        table = leaderboard_table(result.leaderboard, report)
+        print_table(table.title, table.columns, table.rows)
+        for name, counts in test_set.left_out.items():
+            reasons = "; ".join(f"{count} {reason}" for reason, count in counts.items())
+            print(f"Left out of {name}: {reasons}")
+        print(f"Test set: {result.test_set_dir}")
+    else:
+        huang = huang_2021_table(report)
+        print_table(huang.title, huang.columns, huang.rows)
+    if result.leaderboard is None and any(example.table is not None for example in test_set.originals):
         print_table(
             f"RobuT's table: {report.victim} on {report.dataset} (Zhao et al. 2023; robust acc. = correct perturbed "
             "examples among those whose original is correct)",

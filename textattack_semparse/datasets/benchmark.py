@@ -53,6 +53,12 @@ class Benchmark:
         source_format (str | None, default None): The files' format: ``"text2sql"``
             (text2sql-data JSON), ``"tsv"`` (``question<TAB>logical form``), ``"spider"``; Table QA:
             ``"wtq"`` (WikiTableQuestions ``data/*.tsv``), ``"wikisql"``, ``"sqa"``.
+        leaderboard (str | None, default None): Released robustness benchmarks only (RobuT,
+            Dr.Spider, Huang et al.'s sets: examples that are originals and rewrites, see
+            :class:`~textattack_semparse.datasets.example.SemparseExample`): the name of the table
+            ``robustness evaluate --dataset`` prints (a layout of
+            :mod:`textattack_semparse.robustness.leaderboards`, e.g. ``"robut"``); ``None`` for a
+            benchmark that is not a released robustness benchmark.
 
     Example:
         >>> geo = load_benchmark("geo-mini")
@@ -68,6 +74,7 @@ class Benchmark:
     test_suite: Path | None = None
     source_files: Mapping[str, Path] | tuple[tuple[str, Path], ...] = ()
     source_format: str | None = None
+    leaderboard: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "examples", tuple(self.examples))

@@ -8,7 +8,6 @@ from types import MappingProxyType
 
 from textattack_semparse.tables.table import Table
 
-
 ORIGINAL = "original"
 """``SemparseExample.perturbation`` of an unperturbed example of a released robustness benchmark
 (RobuT's ``perturbation_type`` of its originals)."""

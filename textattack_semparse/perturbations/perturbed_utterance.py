@@ -23,7 +23,8 @@ class PerturbedUtterance:
         perturbed (str): The question after the perturbation; equal to ``original`` only when
             the perturbation changed the table instead (RobuT's header and content perturbations).
         gold (str): The gold SQL or logical form of the original, which the perturbation
-            must not change.
+            must not change; a rewrite of a released benchmark carries its own (a RobuT row's
+            answers, a Dr.Spider post-perturbation query).
         perturbation (str): The registered perturbation that produced it.
         db_id (str | None, default None): Database of the example (multi-database benchmarks).
         similarity (float | None, default None): Sentence-BERT cosine similarity to the

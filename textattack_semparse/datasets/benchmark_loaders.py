@@ -143,7 +143,7 @@ def load_huang2021_benchmark(*, name: str, data_dir: Path | None, domain: str, k
         scoring=base.scoring,
         source=f"Huang et al. 2021 {kind} sets of {domain} in {root}, golds of {base.name} ({base.source}); "
         f"originals found: {found}; {len(release.unmatched)} release lines left out",
-        source_files={**release.files, **{f"{base.name}/{split}": path for split, path in base.source_files}},
+        source_files={**release.files, **{f"{base.name}/{split}": path for split, path in dict(base.source_files).items()}},
         source_format="huang2021",
         leaderboard="huang-2021",  # robustness.leaderboards: Huang et al.'s per-perturbation table
         left_out=release.left_out,

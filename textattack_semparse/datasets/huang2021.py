@@ -286,8 +286,8 @@ class _ReleaseBuilder:
                     if not candidates:
                         self.unmatched.append(UnmatchedLine(path, number, example.question, NO_LOGICAL_FORM))
                         continue
-                    words = set(literal_words(example.question))
-                    _, match = max(candidates, key=lambda candidate: len(words & set(candidate[0])))
+                    shared = set(literal_words(example.question))
+                    _, match = max(candidates, key=lambda candidate: len(shared & set(candidate[0])))
                     question = match.fill(example.question)
                     if question is None:
                         self.unmatched.append(UnmatchedLine(path, number, example.question, NO_ENTITY))

@@ -189,16 +189,21 @@ def benchmark_key(name: str) -> str:
     return name.strip().lower().replace("_", "-")
 
 
-def dataset_name(benchmark: str, splits: Mapping[str, tuple[str, ...]], split_type: str, split: str) -> str:
+def dataset_name(benchmark: str, splits: Mapping[str, tuple[str, ...]], split_type: str, split: str | None) -> str:
     """The derived name of one split: ``<benchmark>-<split>`` when the benchmark has one split
-    type, else ``<benchmark>-<split type>-<split>``.
+    type, else ``<benchmark>-<split type>-<split>``; the benchmark's own name for all of its
+    examples (``split`` ``None``: a released robustness benchmark whole, ``huang2021-geo``).
 
     Example:
         >>> dataset_name("geo", {"question": ("test",), "query": ("test",)}, "query", "test")
         'geo-query-test'
         >>> dataset_name("spider", {"question": ("dev",)}, "question", "dev")
         'spider-dev'
+        >>> dataset_name("huang2021-geo", {"question": ("original", "insert")}, "question", None)
+        'huang2021-geo'
     """
+    if split is None:
+        return benchmark
     return f"{benchmark}-{split}" if len(splits) == 1 else f"{benchmark}-{split_type}-{split}"
 
 

@@ -8,6 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from textattack_semparse import hookimpl
+from textattack_semparse.datasets.example import ORIGINAL
+from textattack_semparse.datasets.huang2021 import DOMAINS as HUANG2021_DOMAINS
+from textattack_semparse.datasets.huang2021 import OPERATIONS as HUANG2021_OPERATIONS
 from textattack_semparse.hookspecs import EntrySpec
 from textattack_semparse.tables import (
     ROBUT_AUGMENTATION_PERTURBATIONS,
@@ -105,6 +108,8 @@ def semparse_benchmarks() -> Mapping[str, EntrySpec]:
         },
         # RobuT (Zhao et al. 2023), released: originals and human-annotated rewrites, one split per perturbation type.
         **{f"robut-{split}": _robut(split, description) for split, description in _ROBUT_SPLITS.items()},
+        # Huang et al. (2021)'s released sets, each rewrite scored against its original's gold in geo/atis/jobs-lambda.
+        **_huang2021_benchmarks(),
         # Schema perturbations (Dr.Spider, Chang et al. 2023; RobuT's header operations) of text-to-SQL databases.
         **_schema_perturbed("geoquery", _TEXT2SQL_SPLITS),
         **_schema_perturbed("spider", {"question": ("dev",)}),
@@ -121,6 +126,8 @@ def semparse_benchmarks() -> Mapping[str, EntrySpec]:
 
 
 _LOADERS = "textattack_semparse.datasets.benchmark_loaders"
+_HUANG2021_SETS = {"": "meaning-preserving", "adversarial-": "adversarial", "black-box-": "black-box"}
+"""Name infix of a Huang et al. (2021) benchmark -> the kind of set it reads."""
 _GEOQUERY = "GeoQuery (Zelle & Mooney 1996) in the text2sql-data format (Finegan-Dollak et al. 2018)"
 _TEXT2SQL_SPLITS = {"question": ("train", "dev", "test"), "query": ("train", "dev", "test")}
 
@@ -229,6 +236,25 @@ def _logical_forms(folder: str, files: Mapping[str, str], description: str) -> E
         "knn_victims": True,
         "description": f"{description}; exact match. Needs SEMPARSE_DATA_DIR.",
     }
+
+
+def _huang2021_benchmarks() -> dict[str, EntrySpec]:
+    """``huang2021-<domain>`` (meaning-preserving sets, one split per operation),
+    ``huang2021-adversarial-<domain>`` and ``huang2021-black-box-<domain>``."""
+    entries: dict[str, EntrySpec] = {}
+    for infix, kind in _HUANG2021_SETS.items():
+        for domain, base in HUANG2021_DOMAINS.items():
+            operations = tuple(HUANG2021_OPERATIONS) if kind == "meaning-preserving" else ()
+            entries[f"huang2021-{infix}{domain}"] = {
+                "target": f"{_LOADERS}:load_huang2021_benchmark",
+                "options": {"domain": domain, "kind": kind},
+                "splits": {"question": (ORIGINAL, *operations)},
+                "trained_victims": False,  # the victims studied are those of the base benchmark
+                "description": f"Huang et al. (2021)'s {kind} test sets of {domain} (SEMPARSE_DATA_DIR/huang2021), "
+                f"rewrites scored against their original's gold in {base}; "
+                + ("one split per operation." if operations else "perturbations named <parser>-<op>."),
+            }
+    return entries
 
 
 @hookimpl
@@ -488,6 +514,20 @@ def semparse_llm_backends() -> Mapping[str, EntrySpec]:
 
 
 _TABLE_QA = "textattack_semparse.victims"
+
+
+@hookimpl
+def semparse_datasets() -> Mapping[str, EntrySpec]:
+    # Huang et al. (2021)'s released sets whole: every operation (or parser and operation) of a domain.
+    return {
+        f"huang2021-{infix}{domain}": {
+            "target": "textattack_semparse.datasets.benchmark:benchmark_dataset",
+            "options": {"benchmark": f"huang2021-{infix}{domain}", "split_type": "question", "split": None},
+            "description": f"All of Huang et al. (2021)'s {kind} test sets of {domain}: originals and rewrites.",
+        }
+        for infix, kind in _HUANG2021_SETS.items()
+        for domain in HUANG2021_DOMAINS
+    }
 
 
 @hookimpl

@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from textattack_semparse.datasets.benchmark import Benchmark
+from textattack_semparse.datasets.benchmark import Benchmark, load_benchmark
 from textattack_semparse.datasets.data_dir import DATA_DIR_ENV
 from textattack_semparse.datasets.drspider import drspider_release_folder, load_drspider
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.datasets.geo_mini import geo_mini_paths
 from textattack_semparse.datasets.linked_databases import linked_database_root
+from textattack_semparse.datasets.huang2021 import DOMAINS, load_huang2021_release, release_root
 from textattack_semparse.datasets.logical_form import load_logical_forms
 from textattack_semparse.datasets.robut import load_robut_rows, robut_examples, robut_folder
 from textattack_semparse.datasets.spider import load_spider
@@ -159,6 +160,27 @@ def load_logical_form_benchmark(
         source=f"files {', '.join(str(directory / file) for file in files.values())}",
         source_files={split: directory / file for split, file in files.items()},
         source_format="tsv",
+    )
+
+
+def load_huang2021_benchmark(*, name: str, data_dir: Path | None, domain: str, kind: str) -> Benchmark:
+    """Huang et al. (2021)'s ``kind`` sets of ``domain`` from ``<data_dir>/huang2021``, each rewrite
+    with the gold its original has in the domain's benchmark (:mod:`~textattack_semparse.datasets.huang2021`)
+    and scored as that benchmark is; the lines whose original was not found are ``left_out``."""
+    root = release_root(data_dir, name)
+    base = load_benchmark(DOMAINS[domain], data_dir=data_dir)
+    release = load_huang2021_release(root, domain, kind, base.name, base.examples)
+    found = ", ".join(f"{count} by {step}" for step, count in release.steps.items()) or "none"
+    return Benchmark(
+        name=name,
+        examples=release.examples,
+        scoring=base.scoring,
+        source=f"Huang et al. 2021 {kind} sets of {domain} in {root}, golds of {base.name} ({base.source}); "
+        f"originals found: {found}; {len(release.unmatched)} release lines left out",
+        source_files={**release.files, **{f"{base.name}/{split}": path for split, path in dict(base.source_files).items()}},
+        source_format="huang2021",
+        leaderboard="huang-2021",  # robustness.leaderboards: Huang et al.'s per-perturbation table
+        left_out=release.left_out,
     )
 
 

@@ -24,6 +24,7 @@ from textattack_semparse.datasets.benchmark import Benchmark
 from textattack_semparse.datasets.example import ORIGINAL, SemparseExample
 from textattack_semparse.errors import ConfigurationError, DatasetError
 from textattack_semparse.perturbations.perturbed_utterance import PerturbedUtterance
+from textattack_semparse.registry import get_registry
 from textattack_semparse.robustness.build_test_set import dataset_examples
 from textattack_semparse.robustness.robustness_test_set import (
     MANIFEST,
@@ -47,7 +48,6 @@ def released_benchmark(dataset: str) -> Benchmark:
         DatasetError: ``dataset`` is not drawn from a released robustness benchmark (its
             benchmark names no ``leaderboard``); the message names ``robustness build`` and ``run``.
     """
-    from textattack_semparse.registry import get_registry
     from textattack_semparse.victims.resolution import dataset_benchmark
 
     get_registry().get("dataset", dataset)  # an unknown name fails with the registered names
@@ -71,7 +71,9 @@ def released_test_set(dataset: str, *, limit: int | None = None) -> RobustnessTe
     question sequence (``sequence_id``) carries how many turns of its sequence the perturbation
     has (each weighs one over that in the metrics). A rewrite whose original is not
     in the benchmark is counted in :attr:`RobustnessTestSet.left_out` (reason
-    :data:`MISSING_ORIGINAL`), not silently dropped.
+    :data:`MISSING_ORIGINAL`), not silently dropped, and so are the release lines the benchmark's
+    loader could not turn into examples (:attr:`Benchmark.left_out`), for every perturbation when
+    ``dataset`` is the whole benchmark, else for the perturbation its split names.
 
     Args:
         dataset (str): A registered dataset of a released robustness benchmark (``robut-wtq``).
@@ -123,6 +125,12 @@ def released_test_set(dataset: str, *, limit: int | None = None) -> RobustnessTe
         ]
         for name, items in rewrites.items()
     }
+    split = get_registry().get("dataset", dataset).options.get("split")
+    for name, reasons in dict(benchmark.left_out).items():
+        if split is None or split == name:
+            counts = left_out.setdefault(name, {})
+            for reason, count in dict(reasons).items():
+                counts[reason] = counts.get(reason, 0) + count
     return RobustnessTestSet(
         dataset=dataset,
         originals=[originals[example_id] for example_id in order],

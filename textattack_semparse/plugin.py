@@ -201,22 +201,35 @@ def _robut(split: str, description: str) -> EntrySpec:
 
 @hookimpl
 def semparse_datasets() -> Mapping[str, EntrySpec]:
-    # A released benchmark whole (its per-type datasets are derived from its splits).
+    # Released robustness benchmarks whole (their per-perturbation datasets are derived from their splits).
     return {
-        f"robut-{split}": {
-            "target": "textattack_semparse.datasets.benchmark:benchmark_dataset",
-            "options": {"benchmark": f"robut-{split}", "split_type": "question", "split": None},
-            "description": f"RobuT on {description}: every original and rewrite; `robustness evaluate --dataset "
-            f"robut-{split}` prints RobuT's table.",
-        }
-        for split, description in _ROBUT_SPLITS.items()
-    } | {
-        "drspider": {
-            "target": "textattack_semparse.datasets.benchmark:benchmark_dataset",
-            "options": {"benchmark": "drspider", "split_type": "question", "split": None},
-            "description": "Dr.Spider (Chang et al. 2023): every set of the release; `robustness evaluate --dataset "
-            "drspider` prints Dr.Spider's table.",
+        **{
+            f"robut-{split}": _released_whole(
+                f"robut-{split}", f"RobuT on {description}: every original and rewrite; `robustness evaluate "
+                f"--dataset robut-{split}` prints RobuT's table."
+            )
+            for split, description in _ROBUT_SPLITS.items()
         },
+        "drspider": _released_whole(
+            "drspider", "Dr.Spider (Chang et al. 2023): every set of the release; `robustness evaluate --dataset "
+            "drspider` prints Dr.Spider's table."
+        ),
+        **{
+            f"huang2021-{infix}{domain}": _released_whole(
+                f"huang2021-{infix}{domain}", f"All of Huang et al. (2021)'s {kind} test sets of {domain}: originals and rewrites."
+            )
+            for infix, kind in _HUANG2021_SETS.items()
+            for domain in HUANG2021_DOMAINS
+        },
+    }
+
+
+def _released_whole(benchmark: str, description: str) -> EntrySpec:
+    """The dataset of every example of a released robustness benchmark, named after it."""
+    return {
+        "target": "textattack_semparse.datasets.benchmark:benchmark_dataset",
+        "options": {"benchmark": benchmark, "split_type": "question", "split": None},
+        "description": description,
     }
 
 
@@ -514,20 +527,6 @@ def semparse_llm_backends() -> Mapping[str, EntrySpec]:
 
 
 _TABLE_QA = "textattack_semparse.victims"
-
-
-@hookimpl
-def semparse_datasets() -> Mapping[str, EntrySpec]:
-    # Huang et al. (2021)'s released sets whole: every operation (or parser and operation) of a domain.
-    return {
-        f"huang2021-{infix}{domain}": {
-            "target": "textattack_semparse.datasets.benchmark:benchmark_dataset",
-            "options": {"benchmark": f"huang2021-{infix}{domain}", "split_type": "question", "split": None},
-            "description": f"All of Huang et al. (2021)'s {kind} test sets of {domain}: originals and rewrites.",
-        }
-        for infix, kind in _HUANG2021_SETS.items()
-        for domain in HUANG2021_DOMAINS
-    }
 
 
 @hookimpl

@@ -15,8 +15,8 @@ from textattack_semparse.datasets.data_dir import DATA_DIR_ENV
 from textattack_semparse.datasets.drspider import drspider_release_folder, load_drspider
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.datasets.geo_mini import geo_mini_paths
-from textattack_semparse.datasets.linked_databases import linked_database_root
 from textattack_semparse.datasets.huang2021 import DOMAINS, load_huang2021_release, release_root
+from textattack_semparse.datasets.linked_databases import linked_database_root
 from textattack_semparse.datasets.logical_form import load_logical_forms
 from textattack_semparse.datasets.robut import load_robut_rows, robut_examples, robut_folder
 from textattack_semparse.datasets.spider import load_spider

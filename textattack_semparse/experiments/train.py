@@ -133,10 +133,10 @@ def defence_examples(
         sources.append(f"{len(added)} from {source}")
         context.say(f"--augment: {len(added)} augmented questions from {source}")
     if config.adversarial_from is not None:
-        recipe = config.adversarial_recipe or default_recipe(benchmark.name)
-        added = _adversarial_examples(config, recipe, originals, context)
+        adversarial_recipe = config.adversarial_recipe or default_recipe(benchmark.name)
+        added = _adversarial_examples(config, adversarial_recipe, originals, context)
         extras += added
-        sources.append(f"{len(added)} adversarial ({recipe} against {config.adversarial_from})")
+        sources.append(f"{len(added)} adversarial ({adversarial_recipe} against {config.adversarial_from})")
         context.say(f"--adversarial-from: {len(added)} adversarial questions found")
     return extras, sources
 

@@ -124,7 +124,7 @@ def wtq_example(utterance: str, context: str, target: str, table: Table, *, spli
 
     Example:
         >>> table = Table(["Year"], [["2004"]], name="csv/200-csv/0.csv")
-        >>> wtq_example(r"which year\p? ", "csv/200-csv/0.csv", "2004", table, split="dev").question
+        >>> wtq_example(r"which year\\p? ", "csv/200-csv/0.csv", "2004", table, split="dev").question
         'which year|?'
     """
     return SemparseExample(

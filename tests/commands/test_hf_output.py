@@ -137,8 +137,10 @@ def test_push_to_hub_offline_is_refused_before_anything_is_built(tmp_path: Path,
     assert main(["robustness", "build", *arguments, "--push-to-hub", "me/geo-robustness"]) == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert lines == [
-        "textattack-semparse robustness build: error: --push-to-hub me/geo-robustness: HF_HUB_OFFLINE is set, so "
-        "nothing can be uploaded; unset it when online, or leave out --push-to-hub and keep the --hf-dir copy."
+        (
+            "textattack-semparse robustness build: error: --push-to-hub me/geo-robustness: HF_HUB_OFFLINE is set, so "
+            "nothing can be uploaded; unset it when online, or leave out --push-to-hub and keep the --hf-dir copy."
+        )
     ]
     assert not (tmp_path / "ts").exists()
 

@@ -110,6 +110,29 @@ def semparse_benchmarks() -> Mapping[str, EntrySpec]:
         **{f"robut-{split}": _robut(split, description) for split, description in _ROBUT_SPLITS.items()},
         # Huang et al. (2021)'s released sets, each rewrite scored against its original's gold in geo/atis/jobs-lambda.
         **_huang2021_benchmarks(),
+        # The same benchmarks read from the Hugging Face Hub (datasets.load_dataset; cached, HF_HUB_OFFLINE honoured).
+        "spider-hub": {
+            "target": f"{_HUB}:load_spider_hub_benchmark",
+            "splits": {"question": ("train", "dev")},
+            "trained_victims": False,
+            "description": "Spider's questions from the Hugging Face Hub (xlangai/spider), run on Spider's databases "
+            "under SEMPARSE_DATA_DIR/spider-dev/database/ as 'spider'.",
+        },
+        "wtq-hub": {
+            "target": f"{_HUB}:load_wtq_hub_benchmark",
+            "options": {"random_split": 1},
+            "trained_victims": False,
+            "splits": {"question": ("train", "dev", "test")},
+            "description": "'wtq' read from the Hugging Face Hub (stanfordnlp/wikitablequestions, its parquet export), "
+            "tables included; no local file.",
+        },
+        "wikisql-weak-hub": {
+            "target": f"{_HUB}:load_wikisql_weak_hub_benchmark",
+            "trained_victims": False,
+            "splits": {"question": ("train", "dev", "test")},
+            "description": "'wikisql-weak' read from the Hugging Face Hub (Salesforce/wikisql, its parquet export); "
+            "no local file.",
+        },
         # Schema perturbations (Dr.Spider, Chang et al. 2023; RobuT's header operations) of text-to-SQL databases.
         **_schema_perturbed("geoquery", _TEXT2SQL_SPLITS),
         **_schema_perturbed("spider", {"question": ("dev",)}),
@@ -128,6 +151,7 @@ def semparse_benchmarks() -> Mapping[str, EntrySpec]:
 _LOADERS = "textattack_semparse.datasets.benchmark_loaders"
 _HUANG2021_SETS = {"": "meaning-preserving", "adversarial-": "adversarial", "black-box-": "black-box"}
 """Name infix of a Huang et al. (2021) benchmark -> the kind of set it reads."""
+_HUB = "textattack_semparse.datasets.hub"
 _GEOQUERY = "GeoQuery (Zelle & Mooney 1996) in the text2sql-data format (Finegan-Dollak et al. 2018)"
 _TEXT2SQL_SPLITS = {"question": ("train", "dev", "test"), "query": ("train", "dev", "test")}
 

@@ -39,7 +39,7 @@ def test_names() -> None:
     schema_variants = {f"{base}-schema-{kind}" for base in ("geoquery", "spider") for kind in SCHEMA_PERTURBATIONS}
     assert benchmark_names() == tuple(sorted({
         "advising", "atis", "atis-lambda", "geo", "geo-lambda", "geo-mini", "geoquery", "jobs-lambda", "scholar",
-        "spider", "sqa", "wikisql-weak", "wtq", *schema_variants,
+        "spider", "sqa", "wikisql-weak", "wtq", "spider-hub", "wikisql-weak-hub", "wtq-hub", *schema_variants,
         "drspider", "robut-wtq", "robut-wikisql", "robut-sqa",  # released robustness benchmarks
         *(f"huang2021-{kind}{domain}" for kind in ("", "adversarial-", "black-box-") for domain in ("geo", "atis", "jobs")),
     }))

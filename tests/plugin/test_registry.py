@@ -452,7 +452,8 @@ def test_builtin_bound_recipes_are_derived_for_flagged_benchmarks():
 def test_spider_has_one_dataset_and_no_knn_victim():
     registry = get_registry()
     spider = [name for name in registry.names("dataset") if name.startswith("spider")]
-    assert [name for name in spider if "-schema-" not in name] == ["spider-dev"]  # schema-perturbed variants aside
+    # schema-perturbed variants aside; spider-hub reads the Hub's train and validation splits
+    assert [name for name in spider if "-schema-" not in name] == ["spider-dev", "spider-hub-dev", "spider-hub-train"]
     assert not any(name.startswith(("knn-spider", "seq2seq-spider")) for name in registry.names("victim"))
 
 
@@ -481,7 +482,9 @@ def test_builtin_trained_victims_are_derived_for_every_benchmark_with_a_train_sp
 
 def test_real_data_benchmark_descriptions_say_they_need_the_data():
     for entry in get_registry().entries("benchmark"):
-        if entry.name not in ("geo", "geo-mini"):
+        if entry.name.endswith("-hub"):
+            assert "Hugging Face Hub" in entry.description, entry.name
+        elif entry.name not in ("geo", "geo-mini"):
             assert "SEMPARSE_DATA_DIR" in entry.description, entry.name
 
 

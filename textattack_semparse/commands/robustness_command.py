@@ -26,6 +26,7 @@ from textattack_semparse.commands.arguments import (
     scoring_parent,
     seed_parent,
 )
+from textattack_semparse.commands.hf_output import check_hf_output, hf_parent, write_hf_output
 from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.project import docs_url
 from textattack_semparse.robustness.robustness_metrics import RATES
@@ -59,7 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build = commands.add_parser(
         "build",
         help="perturb a dataset split into a test set (one JSONL per perturbation)",
-        parents=[build_parent(), run_parent()],
+        parents=[build_parent(), run_parent(), hf_parent()],
     )
     build.add_argument("--dataset", required=True, help="registered dataset, e.g. geo-question-test")
     build.add_argument(
@@ -140,7 +141,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run = commands.add_parser(
         "run",
         help="build a test set and evaluate a victim on it",
-        parents=[build_parent(), evaluate_parent(), run_parent()],
+        parents=[build_parent(), evaluate_parent(), run_parent(), hf_parent()],
     )
     run.add_argument("--dataset", help="registered dataset (default: the victim's own)")
     run.add_argument(
@@ -227,9 +228,11 @@ def run_build(args: argparse.Namespace) -> int:
     from textattack_semparse.experiments.robustness import BuildConfig, build
 
     settings = build_settings(args)
+    check_hf_output(args)
     built = build(BuildConfig(args.dataset, args.output_dir, settings), run_context(args))
     print_test_set(built, settings)
     print(f"Journal of finished examples: {built.journal}")
+    write_test_set_hf_output(args, built)
     return 0
 
 
@@ -282,11 +285,31 @@ def run_build_and_evaluate(args: argparse.Namespace) -> int:
     from textattack_semparse.experiments.robustness import RunConfig, build_and_evaluate
 
     settings = build_settings(args)
+    check_hf_output(args)
     config = RunConfig(args.output_dir, evaluate_settings(args), settings, args.dataset)
     result = build_and_evaluate(config, run_context(args))
     print_test_set(result.build, settings, left_out=False)  # the evaluation's table gives them
     print_evaluation(result.evaluation)
+    write_test_set_hf_output(args, result.build)
     return 0
+
+
+def write_test_set_hf_output(args: argparse.Namespace, built: BuildResult) -> None:
+    """The built test set as ``--hf-dir``/``--push-to-hub`` ask, its card saying how it was built."""
+    test_set = built.test_set
+    write_hf_output(
+        args,
+        built.directory,
+        title=f"Robustness test set of {test_set.dataset}",
+        source=f"registered dataset {test_set.dataset}",
+        settings={
+            "perturbations": ", ".join(test_set.perturbations),
+            "selection setting": test_set.setting,
+            "seed": test_set.seed,
+            "meaning judge": test_set.judge or "none",
+        },
+        tags=("robustness", "semantic-parsing"),
+    )
 
 
 def print_test_set(built: BuildResult, settings: BuildSettings, *, left_out: bool = True) -> None:

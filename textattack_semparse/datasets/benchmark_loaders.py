@@ -95,7 +95,13 @@ def load_text2sql_benchmark(
 def load_spider_benchmark(*, name: str, data_dir: Path | None, execution_mode: str = "test-suite") -> Benchmark:
     """Spider (Yu et al. 2018) dev set: 1,034 questions over 20 SQLite databases, one per ``db_id``,
     compared as Spider's test-suite evaluator compares them."""
-    folder = _require_data_dir(name, data_dir) / "spider-dev"
+    if data_dir is None:
+        raise DatasetError(
+            f"Benchmark {name!r} reads the real data, but no data directory is configured. Set {DATA_DIR_ENV} (or "
+            "pass --data-dir / data_dir=) to the folder holding 'spider-dev/' (dev.json and database/), or read the "
+            "questions from the Hugging Face Hub with 'spider-hub' (databases still from 'spider-dev/database/')."
+        )
+    folder = data_dir / "spider-dev"
     json_path = folder / "dev.json"
     examples = tuple(load_spider(json_path, split="dev"))
     root = folder / "database"
@@ -196,7 +202,7 @@ def load_wtq_benchmark(*, name: str, data_dir: Path | None, random_split: int = 
             f"WikiTableQuestions has random splits {', '.join(map(str, WTQ_RANDOM_SPLITS))}, not {random_split!r}; "
             "pick one of them (RobuT uses 1)."
         )
-    root = _table_qa_folder(name, data_dir, "wtq", "WikiTableQuestions' 'data/' and 'csv/' folders")
+    root = _table_qa_folder(name, data_dir, "wtq", "WikiTableQuestions' 'data/' and 'csv/' folders", hub="wtq-hub")
     files = {
         "train": root / "data" / f"random-split-{random_split}-train.tsv",
         "dev": root / "data" / f"random-split-{random_split}-dev.tsv",
@@ -206,16 +212,18 @@ def load_wtq_benchmark(*, name: str, data_dir: Path | None, random_split: int = 
     examples = tuple(
         example for split, path in files.items() for example in load_wtq(path, split=split, root=root, tables=tables)
     )
-    return _table_qa_benchmark(name, examples, files, "wtq", f"{len(tables)} tables under {root / 'csv'}")
+    return table_qa_benchmark(name, examples, files, "wtq", f"{len(tables)} tables under {root / 'csv'}")
 
 
 def load_wikisql_weak_benchmark(*, name: str, data_dir: Path | None) -> Benchmark:
     """WikiSQL (Zhong et al. 2017) from ``<data_dir>/wikisql`` as weakly supervised Table QA: each
     question answered by its SQL's denotation, scored by denotation."""
-    root = _table_qa_folder(name, data_dir, "wikisql", "WikiSQL's '<split>.jsonl' and '<split>.tables.jsonl'")
+    root = _table_qa_folder(
+        name, data_dir, "wikisql", "WikiSQL's '<split>.jsonl' and '<split>.tables.jsonl'", hub="wikisql-weak-hub"
+    )
     files = {split: root / f"{split}.jsonl" for split in ("train", "dev", "test")}
     examples = tuple(example for split, path in files.items() for example in load_wikisql_weak(path, split=split))
-    return _table_qa_benchmark(name, examples, files, "wikisql", f"tables in {root}/<split>.tables.jsonl")
+    return table_qa_benchmark(name, examples, files, "wikisql", f"tables in {root}/<split>.tables.jsonl")
 
 
 def load_sqa_benchmark(*, name: str, data_dir: Path | None) -> Benchmark:
@@ -227,7 +235,7 @@ def load_sqa_benchmark(*, name: str, data_dir: Path | None) -> Benchmark:
     examples = tuple(
         example for split, path in files.items() for example in load_sqa(path, split=split, tables=tables)
     )
-    return _table_qa_benchmark(name, examples, files, "sqa", f"{len(tables)} tables under {root / 'table_csv'}")
+    return table_qa_benchmark(name, examples, files, "sqa", f"{len(tables)} tables under {root / 'table_csv'}")
 
 
 def load_robut_benchmark(*, name: str, data_dir: Path | None, split: str) -> Benchmark:
@@ -247,32 +255,35 @@ def load_robut_benchmark(*, name: str, data_dir: Path | None, split: str) -> Ben
     )
 
 
-def _table_qa_benchmark(
-    name: str, examples: tuple[SemparseExample, ...], files: Mapping[str, Path], source_format: str, tables: str
+def table_qa_benchmark(
+    name: str, examples: tuple[SemparseExample, ...], files: Mapping[str, Path], source_format: str | None, tables: str
 ) -> Benchmark:
-    """A Table QA benchmark: no database, WTQ's denotation scorer."""
+    """A Table QA benchmark: no database, WTQ's denotation scorer; ``files`` (split -> file, in
+    ``source_format``) empty for one read from the Hugging Face Hub."""
     return Benchmark(
         name=name,
         examples=examples,
         scoring=Scoring(TableAnswerScorer()),
-        source=f"questions {', '.join(str(path) for path in files.values())}; {tables}",
+        source=f"questions {', '.join(str(path) for path in files.values()) or 'of the rows'}; {tables}",
         source_files=files,
         source_format=source_format,
     )
 
 
-def _table_qa_folder(name: str, data_dir: Path | None, folder: str, holds: str) -> Path:
-    """``<data_dir>/<folder>``, or a :class:`DatasetError` naming ``SEMPARSE_DATA_DIR`` and what it must hold."""
+def _table_qa_folder(name: str, data_dir: Path | None, folder: str, holds: str, *, hub: str | None = None) -> Path:
+    """``<data_dir>/<folder>``, or a :class:`DatasetError` naming ``SEMPARSE_DATA_DIR``, what it must
+    hold and the benchmark ``hub`` that reads the same data from the Hugging Face Hub."""
+    alternative = "" if hub is None else f", or read it from the Hugging Face Hub with {hub!r}"
     if data_dir is None:
         raise DatasetError(
             f"Benchmark {name!r} reads the real data, but no data directory is configured. Set {DATA_DIR_ENV} "
-            f"(or pass --data-dir / data_dir=) to the folder holding '{folder}/' ({holds})."
+            f"(or pass --data-dir / data_dir=) to the folder holding '{folder}/' ({holds}){alternative}."
         )
     root = data_dir / folder
     if not root.is_dir():
         raise DatasetError(
             f"Benchmark {name!r} needs {str(root)!r} ({holds}), which does not exist. Put the data there, or point "
-            f"{DATA_DIR_ENV} at a folder that has '{folder}/'."
+            f"{DATA_DIR_ENV} at a folder that has '{folder}/'{alternative}."
         )
     return root
 

@@ -312,13 +312,13 @@ def _load_set(
     rewrites: list[SemparseExample] = []
     for row, post_entry in enumerate(post_entries):
         q_id = _question_id(post_entry, post_path, row)
-        post = spider_example(post_entry, post_path, row, split)
+        post = spider_example(post_entry, where=f"{post_path}: entry {row}", split=split)
         if pre_entries is None:
             pre_entry, pre_file = spider_dev.entry(q_id, needed_by=post_path)
-            pre = spider_example(pre_entry, pre_file, q_id, split)
+            pre = spider_example(pre_entry, where=f"{pre_file}: entry {q_id}", split=split)
         else:
             pre_entry, pre_file = pre_entries[row], pre_path
-            pre = spider_example(pre_entry, pre_file, row, split)
+            pre = spider_example(pre_entry, where=f"{pre_file}: entry {row}", split=split)
             if isinstance(pre_entry, Mapping) and _QUESTION_ID in pre_entry and _question_id(pre_entry, pre_path, row) != q_id:
                 raise DatasetError(
                     f"Row {row} of {str(pre_path)!r} is Spider dev question {pre_entry[_QUESTION_ID]} but row {row} of "

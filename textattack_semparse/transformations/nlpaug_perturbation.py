@@ -99,7 +99,7 @@ class NlpaugPerturbation(Transformation):
         >>> from textattack.shared import AttackedText
         >>> typos = NlpaugPerturbation("KeyboardAug", num_candidates=2, seed=0, aug_word_max=1)
         >>> [text.text for text in typos(AttackedText("what is the capital of texas"))]
-        ['wjwt is the capital of texas', 'what is the cs(utal of texas']
+        ['what is the capital of t4Zas', 'what is the capital of tesqs']
     """
 
     def __init__(self, augmenter: str, *, num_candidates: int = 20, seed: int | None = None, **options: Any) -> None:
@@ -122,7 +122,7 @@ class NlpaugPerturbation(Transformation):
             ConfigurationError: nlpaug refuses the arguments.
         """
         if self._nlpaug is None:
-            self._nlpaug = _create(self._class, self.options, self._rng)
+            self._nlpaug = _create(self._class, self.options)
         return self._nlpaug
 
     def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
@@ -133,7 +133,7 @@ class NlpaugPerturbation(Transformation):
             return []
         augmenter = self.nlpaug_augmenter()
         protected = {word for index, word in enumerate(words) if index not in modifiable}
-        with _stopwords_added(augmenter, protected), _global_generators_seeded_from(self._rng):
+        with _stopwords_added(augmenter, protected), _global_generators_seeded(self._rng.getrandbits(32)):
             outputs = augmenter.augment(" ".join(words), n=self.num_candidates)
         rewrites = [
             _rewrite(current_text, words, output.split(), modifiable)
@@ -205,9 +205,10 @@ def _check_options(cls: type, options: dict[str, Any]) -> None:
         raise ConfigurationError(f"nlpaug {name} needs {', '.join(missing)}: write nlpaug:{name}:{example}.")
 
 
-def _create(cls: type, options: dict[str, Any], rng: random.Random) -> Any:
+def _create(cls: type, options: dict[str, Any]) -> Any:
     """``cls(**options)`` with the question's words as its tokens, offline resources in place and
-    errors turned into one line naming the fix."""
+    errors turned into one line naming the fix. Created under fixed global seeds, so creating it
+    draws nothing from the owned generator and is the same whenever it happens."""
     name = cls.__name__
     parameters = inspect.signature(cls).parameters
     arguments = dict(options)
@@ -219,9 +220,9 @@ def _create(cls: type, options: dict[str, Any], rng: random.Random) -> Any:
 
         ensure_wordnet()  # nlpaug would call nltk.download without it
     try:
-        with _global_generators_seeded_from(rng):
+        with _global_generators_seeded(0):
             augmenter = cls(**arguments)
-    except (OSError, LookupError, ImportError) as error:
+    except _unavailable_errors() as error:
         raise ResourceError(
             f"nlpaug {name} cannot load its model or resource here ({type(error).__name__}: "
             f"{' '.join(str(error).split())[:300]}); {MODEL_HINT}."
@@ -250,16 +251,25 @@ def penn_tags(tokens: Sequence[str]) -> list[tuple[str, str]]:
     return [(token, word.tag_) for token, word in zip(tokens, parse_words(list(tokens)), strict=True)]
 
 
+def _unavailable_errors() -> tuple[type[BaseException], ...]:
+    """What nlpaug's constructors raise for a model or resource that is not there: ``OSError``
+    (transformers offline, a missing file), NLTK's ``LookupError``, ``ImportError``, and
+    huggingface_hub's ``HFValidationError`` (a ``ValueError``: a local path that does not exist is
+    read as a hub name)."""
+    from huggingface_hub.errors import HFValidationError
+
+    return (OSError, LookupError, ImportError, HFValidationError)
+
+
 @contextmanager
-def _global_generators_seeded_from(rng: random.Random) -> Iterator[None]:
-    """Seed the global ``random``, ``numpy.random`` (and, when loaded, torch) generators from
-    ``rng`` for the block, then put their states back."""
+def _global_generators_seeded(seed: int) -> Iterator[None]:
+    """Seed the global ``random``, ``numpy.random`` (and, when loaded, torch) generators with
+    ``seed`` for the block, then put their states back."""
     import numpy as np
 
     torch = sys.modules.get("torch")
     python_state, numpy_state = random.getstate(), np.random.get_state()
     torch_state = torch.random.get_rng_state() if torch is not None else None
-    seed = rng.getrandbits(32)
     random.seed(seed)
     np.random.seed(seed)
     if torch is not None:

@@ -18,7 +18,7 @@ from textattack_semparse.victims.knn_template_parser import KNNTemplateParser
 from tests.helpers import run_command
 
 OFFLINE = ("insertion", "deletion", "substitution-f", "substitution-wordnet", "reordering", "typo",
-           "random-deletion", "random-swap", "distraction")
+           "random-deletion", "random-swap", "distraction", "nlpaug:KeyboardAug", "nlpaug:SynonymAug")
 
 
 @pytest.fixture(scope="module")
@@ -57,6 +57,14 @@ def test_keep_wraps_the_perturbation_in_top_k(geo_mini_victim):
     text = repr(PerturbationAttackHuang2021.build(geo_mini_victim, perturbation_name="random-deletion", keep=10))
     for ingredient in ("TopKBySimilarity", "RandomWordDeletion", "PreserveLiterals", "SinglePerturbationSearch",
                        "SemanticParsingGoalFunction", "ExecutionScorer(mode='classical'"):
+        assert ingredient in text
+
+
+def test_an_nlpaug_recipe_is_the_augmenter_under_literal_protection_and_the_judge(geo_mini_victim):
+    text = repr(attack_recipe_class("semparse-nlpaug:KeyboardAug:aug_char_max=1").build(geo_mini_victim))
+    for ingredient in ("TopKBySimilarity", "NlpaugPerturbation", "(augmenter):  KeyboardAug",
+                       "(options):  {'aug_char_max': 1}", "PreserveLiterals", "MeaningJudgement",
+                       "SinglePerturbationSearch"):
         assert ingredient in text
 
 

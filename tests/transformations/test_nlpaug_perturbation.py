@@ -167,3 +167,20 @@ def test_a_missing_model_is_a_resource_error_naming_model_path(tmp_path, monkeyp
     with pytest.raises(ResourceError, match=r"nlpaug ContextualWordEmbsAug cannot load its model .*model_path=<local directory>") as raised:
         perturb(contextual)
     assert "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize("action", ["substitute", "insert"])
+def test_a_contextual_augmenter_runs_on_a_local_model_with_the_literals_kept(tmp_path, action):
+    from tests.transformations.conftest import build_masked_lm
+
+    model = build_masked_lm(tmp_path / "tiny-bert", "bert")
+    contextual = NlpaugPerturbation(
+        "ContextualWordEmbsAug", num_candidates=5, seed=0, model_path=model, model_type="bert", action=action, aug_p=0.5
+    )
+    rewrites = perturb(contextual)
+    assert rewrites
+    assert all(keeps_literals(QUESTION, rewrite.text, ["new york"]) for rewrite in rewrites)
+    again = NlpaugPerturbation(
+        "ContextualWordEmbsAug", num_candidates=5, seed=0, model_path=model, model_type="bert", action=action, aug_p=0.5
+    )
+    assert [rewrite.text for rewrite in perturb(again)] == [rewrite.text for rewrite in rewrites]

@@ -285,16 +285,25 @@ def _global_generators_seeded(seed: int) -> Iterator[None]:
 
 @contextmanager
 def _stopwords_added(augmenter: Any, words: set[str]) -> Iterator[None]:
-    """Add ``words`` to the augmenter's stopwords (words it does not pick) for the block."""
+    """Add ``words`` to the augmenter's stopwords (words it does not pick) for the block. The
+    contextual augmenters compile theirs into ``stopword_reg`` once (``_build_stop_words``), so
+    for them the patterns are rebuilt for the block and put back after."""
     if not words or not hasattr(augmenter, "stopwords"):
         yield
         return
     own = augmenter.stopwords
-    augmenter.stopwords = {*(own or ()), *words}
+    combined = [*(own or ()), *sorted(words)]
+    compiled = hasattr(augmenter, "stopword_reg")
+    patterns = (augmenter.stopword_reg, augmenter.reserve_word_reg) if compiled else None
+    augmenter.stopwords = combined
+    if compiled:
+        augmenter._build_stop_words(combined)
     try:
         yield
     finally:
         augmenter.stopwords = own
+        if patterns is not None:
+            augmenter.stopword_reg, augmenter.reserve_word_reg = patterns
 
 
 def _rewrite(

@@ -436,8 +436,10 @@ class Registry:
         )
 
     def __contains__(self, key: tuple[str, str]) -> bool:
+        """Whether ``name`` is a registered name of ``kind`` or names a member of one of its families."""
         kind, name = key
-        return name in self._table(kind)
+        scheme, separator, _ = name.partition(MEMBER_SEPARATOR)
+        return name in self._table(kind) or bool(separator and scheme in self._families[kind])
 
     def names(self, kind: str) -> list[str]:
         """Registered names of ``kind``, sorted."""

@@ -542,6 +542,8 @@ def test_a_family_is_listed_apart_from_the_plain_names(manager):
     manager.register(WrapperFamilyPlugin(), name="wrapper")
     registry = build_registry(manager)
     assert "wrap" not in registry.names("perturbation")
+    assert ("perturbation", "wrap:Inner") in registry and ("attack-recipe", "semparse-wrap:Inner") in registry
+    assert ("perturbation", "wrap") not in registry and ("perturbation", "other:Inner") not in registry
     assert [family.display_name for family in registry.families("perturbation")] == ["wrap:<inner>"]
     assert [family.display_name for family in registry.families("attack-recipe")] == ["semparse-wrap:<inner>"]
 

@@ -98,3 +98,13 @@ def test_stock_cli_runs_a_perturbation_recipe(tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     results = json.loads(summary.read_text())["Attack Results"]
     assert results["Number of successful attacks:"] >= 1
+
+
+def test_the_plugin_cli_runs_an_nlpaug_recipe(tmp_path, monkeypatch):
+    from textattack_semparse.cli import main
+
+    monkeypatch.setenv("SEMPARSE_DATA_DIR", "")
+    arguments = ["--model", "knn-geo", "--num-examples", "3", "--output-dir", str(tmp_path), "--no-progress"]
+    assert main(["attack", "--recipe", "semparse-nlpaug:KeyboardAug:aug_word_max=1", *arguments]) == 0
+    summary = json.loads((tmp_path / "attack_summary.json").read_text())
+    assert sum(summary["Attack Results"][f"Number of {kind} attacks:"] for kind in ("successful", "failed", "skipped")) == 3

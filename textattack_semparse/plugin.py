@@ -526,6 +526,16 @@ def semparse_perturbations() -> Mapping[str, EntrySpec]:
             }
             for kind in ("synonym", "abbreviation")
         },
+        # nlpaug's text augmenters (Ma 2019), one member per augmenter and arguments:
+        # nlpaug:KeyboardAug, nlpaug:SynonymAug:aug_p=0.1; recipes semparse-nlpaug:<augmenter>.
+        "nlpaug": {
+            "target": f"{_TRANSFORMATIONS}.nlpaug_perturbation:NlpaugPerturbation",
+            "argument": "augmenter",
+            "options": {"seed": 0},
+            "description": "nlpaug's text augmenters: nlpaug:<augmenter>[:KEY=VALUE...] (KeyboardAug, OcrAug, "
+            "RandomCharAug, SpellingAug, SynonymAug, RandomWordAug offline; model-based ones with model_path=PATH).",
+            "attack_recipe": {"keep": 10},
+        },
         "column-adding": entry(
             "table.column_adding",
             "ColumnAdding",

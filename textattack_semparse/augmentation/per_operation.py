@@ -23,6 +23,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from textattack_semparse.augmentation.literal_protection import LiteralAugment, new_questions
+from textattack_semparse.registry import file_safe_name
 
 SAMPLE_FRACTION_HUANG_2021 = 0.2
 """Huang et al. (2021) §4: MDA perturbs "20% of the original instances for each dataset"."""
@@ -170,11 +171,14 @@ def replaying(items: Sequence[AugmentationItem], augmented: Mapping[int, Sequenc
 
 
 def operation_output_path(output: str | Path, operation: str) -> Path:
-    """Where one operation's augmented set goes: ``<stem>.<operation><suffix>`` beside ``output``.
+    """Where one operation's augmented set goes: ``<stem>.<operation><suffix>`` beside ``output``
+    (a family member's name in its file-safe form, :func:`~textattack_semparse.registry.file_safe_name`).
 
     Example:
         >>> operation_output_path("out/geo-mda.json", "insertion").as_posix()
         'out/geo-mda.insertion.json'
+        >>> operation_output_path("out/geo-mda.json", "nlpaug:KeyboardAug").as_posix()
+        'out/geo-mda.nlpaug_KeyboardAug.json'
     """
     output = Path(output)
-    return output.with_name(f"{output.stem}.{operation}{output.suffix}")
+    return output.with_name(f"{output.stem}.{file_safe_name(operation)}{output.suffix}")

@@ -348,14 +348,17 @@ def build_and_evaluate(config: RunConfig, context: RunContext | None = None) -> 
 
 
 def _check_perturbations(perturbations: Sequence[str] | None) -> None:
-    """Unknown perturbation names fail before the run directory is written."""
+    """Unknown perturbation names fail before the run directory is written; a family member
+    (``nlpaug:KeyboardAug``) is also created, so an unknown augmenter or argument fails here too
+    (creating one loads no model)."""
     from textattack_semparse.registry import get_registry
-    from textattack_semparse.robustness.robustness_test_set import (
-        check_perturbation_name,
-    )
+    from textattack_semparse.robustness.build_test_set import perturbation_file_names
 
-    for name in perturbations or ():
-        get_registry().get("perturbation", check_perturbation_name(name))
+    registry = get_registry()
+    for name in perturbation_file_names(perturbations or ()):
+        entry = registry.get("perturbation", name)
+        if entry.name not in registry.names("perturbation"):
+            entry.create()
 
 
 def _check_dataset(dataset: str, limit: int | None) -> None:

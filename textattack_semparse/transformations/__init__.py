@@ -16,6 +16,7 @@ __getattr__, __dir__ = lazy_exports(
         "MaskedLMRandomWordInsertion": "masked_lm_random_word_insertion",
         "MaskedLMRandomWordSubstitution": "masked_lm_random_word_substitution",
         "MaskedLMRandomWordsTransformation": "masked_lm_random_words_transformation",
+        "NlpaugPerturbation": "nlpaug_perturbation",
         "ParaphraseRewriting": "paraphrase_rewriting",
         "RandomWordDeletion": "random_word_deletion",
         "RandomWordTransposition": "random_word_transposition",

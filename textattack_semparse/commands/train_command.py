@@ -6,7 +6,7 @@ import argparse
 
 from textattack_semparse.commands.arguments import positive_int, seed_parent
 from textattack_semparse.project import docs_url
-from textattack_semparse.training import defaults, embedding_adversary
+from textattack_semparse.training import defaults
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -71,7 +71,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     defences.add_argument(
         "--defence",
-        choices=embedding_adversary.METHODS,
+        choices=defaults.ADVERSARY_METHODS,
         help="embedding-space adversarial training: fgm (Miyato et al. 2017: r = epsilon * g / ||g||) or pgd "
         "(Madry et al. 2018: --pgd-steps steps of alpha * g / ||g|| projected onto the epsilon-ball) on the input "
         "word embeddings; each batch trains on L(e) + L(e + r)",
@@ -79,20 +79,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     defences.add_argument(
         "--epsilon",
         type=float,
-        default=embedding_adversary.EPSILON,
-        help=f"--defence: radius of the perturbation, L2 per example (default: {embedding_adversary.EPSILON:g})",
+        default=defaults.ADVERSARY_EPSILON,
+        help=f"--defence: radius of the perturbation, L2 per example (default: {defaults.ADVERSARY_EPSILON:g})",
     )
     defences.add_argument(
         "--alpha",
         type=float,
-        default=embedding_adversary.ALPHA,
-        help=f"--defence pgd: step size (default: {embedding_adversary.ALPHA:g})",
+        default=defaults.ADVERSARY_ALPHA,
+        help=f"--defence pgd: step size (default: {defaults.ADVERSARY_ALPHA:g})",
     )
     defences.add_argument(
         "--pgd-steps",
         type=positive_int,
-        default=embedding_adversary.STEPS,
-        help=f"--defence pgd: number of steps (default: {embedding_adversary.STEPS})",
+        default=defaults.ADVERSARY_STEPS,
+        help=f"--defence pgd: number of steps (default: {defaults.ADVERSARY_STEPS})",
     )
     defences.add_argument(
         "--augment",

@@ -18,3 +18,12 @@ LEARNING_RATE = 1e-3
 WARMUP_STEPS = 200
 PATIENCE = 10
 DEV_FRACTION = 0.1
+
+ADVERSARY_METHODS = ("fgm", "pgd")
+"""The embedding-space adversaries of ``train --defence`` (:mod:`~textattack_semparse.training.embedding_adversary`)."""
+ADVERSARY_EPSILON = 1.0
+"""Default radius ε of the perturbation (L2 norm per example)."""
+ADVERSARY_ALPHA = 0.3
+"""Default PGD step size α."""
+ADVERSARY_STEPS = 3
+"""Default number K of PGD steps."""

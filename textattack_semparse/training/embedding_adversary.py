@@ -29,16 +29,7 @@ from typing import Any
 import torch
 
 from textattack_semparse.errors import ConfigurationError
-
-METHODS = ("fgm", "pgd")
-"""The embedding-space adversaries, as ``train --defence`` names them."""
-
-EPSILON = 1.0
-"""Default radius ε of the perturbation (L2 norm per example)."""
-ALPHA = 0.3
-"""Default PGD step size α."""
-STEPS = 3
-"""Default number K of PGD steps."""
+from textattack_semparse.training.defaults import ADVERSARY_ALPHA, ADVERSARY_EPSILON, ADVERSARY_METHODS, ADVERSARY_STEPS
 
 
 def unit_l2(tensor: torch.Tensor) -> torch.Tensor:
@@ -73,13 +64,13 @@ class EmbeddingAdversary:
     """
 
     method: str
-    epsilon: float = EPSILON
-    alpha: float = ALPHA
-    steps: int = STEPS
+    epsilon: float = ADVERSARY_EPSILON
+    alpha: float = ADVERSARY_ALPHA
+    steps: int = ADVERSARY_STEPS
 
     def __post_init__(self) -> None:
-        if self.method not in METHODS:
-            raise ConfigurationError(f"Unknown embedding adversary {self.method!r}; choose one of {', '.join(METHODS)}.")
+        if self.method not in ADVERSARY_METHODS:
+            raise ConfigurationError(f"Unknown embedding adversary {self.method!r}; choose one of {', '.join(ADVERSARY_METHODS)}.")
         if not self.epsilon > 0:
             raise ConfigurationError(f"epsilon must be positive, got {self.epsilon!r}.")
         if not self.alpha > 0:

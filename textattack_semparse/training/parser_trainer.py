@@ -24,7 +24,7 @@ from textattack_semparse.runs.seeding import DEFAULT_SEED
 from textattack_semparse.scoring.exact_match_scorer import ExactMatchScorer
 from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.training import defaults
-from textattack_semparse.training.embedding_adversary import ALPHA, EPSILON, STEPS, EmbeddingAdversary
+from textattack_semparse.training.embedding_adversary import EmbeddingAdversary
 from textattack_semparse.training.tokenizer import TOKENIZER_KINDS, train_tokenizer
 
 logger = logging.getLogger(__name__)
@@ -249,9 +249,9 @@ class ParserTrainer:
         extra_train_examples: Sequence[SemparseExample] = (),
         extra_source: str | None = None,
         adversary: str | None = None,
-        adversary_epsilon: float = EPSILON,
-        adversary_alpha: float = ALPHA,
-        adversary_steps: int = STEPS,
+        adversary_epsilon: float = defaults.ADVERSARY_EPSILON,
+        adversary_alpha: float = defaults.ADVERSARY_ALPHA,
+        adversary_steps: int = defaults.ADVERSARY_STEPS,
     ) -> None:
         if split_type not in ("question", "query"):
             raise ConfigurationError(f"split_type must be 'question' or 'query', got {split_type!r}.")

@@ -32,7 +32,9 @@ def test_changes_exactly_two_words(model_path: str, geo_questions: list[Attacked
 
 
 def test_replacements_come_from_the_masked_lm_top_k(model_path: str) -> None:
-    substitution = MaskedLMRandomWordSubstitution(model_path, synonyms_only=False, num_words=1, top_k=3, device="cpu", seed=0)
+    substitution = MaskedLMRandomWordSubstitution(
+        model_path, synonyms_only=False, num_words=1, top_k=3, device="cpu", seed=0
+    )
     text = AttackedText("what is the capital of texas")
     lm = substitution.masked_lm
     for output in substitution(text):
@@ -43,14 +45,19 @@ def test_replacements_come_from_the_masked_lm_top_k(model_path: str) -> None:
 
 def test_up_to_num_candidates_distinct_outputs(model_path: str) -> None:
     text = AttackedText("which rivers run through the state with the largest population")
-    outputs = MaskedLMRandomWordSubstitution(model_path, synonyms_only=False, num_candidates=7, device="cpu", seed=0)(text)
+    substitution = MaskedLMRandomWordSubstitution(model_path, synonyms_only=False, num_candidates=7, device="cpu", seed=0)
+    outputs = substitution(text)
     assert 1 <= len(outputs) <= 7 and len({o.text for o in outputs}) == len(outputs)
 
 
 def test_seeded_runs_repeat(model_path: str) -> None:
     text = AttackedText("what is the largest city in texas")
-    first = [o.text for o in MaskedLMRandomWordSubstitution(model_path, synonyms_only=False, device="cpu", seed=3)(text)]
-    assert first == [o.text for o in MaskedLMRandomWordSubstitution(model_path, synonyms_only=False, device="cpu", seed=3)(text)]
+
+    def run() -> list[str]:
+        substitution = MaskedLMRandomWordSubstitution(model_path, synonyms_only=False, device="cpu", seed=3)
+        return [o.text for o in substitution(text)]
+
+    assert run() == run()
 
 
 def test_new_york_is_never_altered(model_path: str) -> None:
@@ -73,7 +80,9 @@ def test_only_wordnet_synonyms_replace_words_by_default(model_path: str) -> None
 
     load_wordnet()
     text = AttackedText("what is the biggest city in the largest state")
-    substitution = MaskedLMRandomWordSubstitution(model_path, num_words=1, top_k=2000, num_candidates=40, device="cpu", seed=0)
+    substitution = MaskedLMRandomWordSubstitution(
+        model_path, num_words=1, top_k=2000, num_candidates=40, device="cpu", seed=0
+    )
     assert substitution.synonyms_only
     outputs = substitution(text)
     assert outputs  # "biggest" and "largest" are in the tiny vocabulary, and are WordNet synonyms

@@ -13,6 +13,8 @@ from tests.helpers import SMOLLM2_MISSING, run_command, smollm2_gguf
 GGUF = smollm2_gguf()
 
 
+@pytest.mark.slow
+@pytest.mark.real_data
 @pytest.mark.skipif(GGUF is None, reason=SMOLLM2_MISSING)
 def test_icl_on_scholar_runs_on_a_distilled_suite_and_writes_the_table(real_data_dir, tmp_path):
     environment = {

@@ -1,8 +1,8 @@
 """Few-shot demonstration selection for in-context semantic parsing.
 
-Zhuo, Li, Huang, Zhan, Li, Haffari and Yang (2023), "On Robustness of Prompt-based Semantic
-Parsing with Large Pre-trained Language Model: An Empirical Study on Codex", section 4.3
-(https://aclanthology.org/2023.eacl-main.77/): which training examples go into the prompt.
+Zhuo, Li, Huang, Shiri, Wang, Haffari and Li (2023), "On Robustness of Prompt-based Semantic
+Parsing with Large Pre-trained Language Model: An Empirical Study on Codex", EACL 2023, section
+4.3 (https://arxiv.org/abs/2301.12868): which training examples go into the prompt.
 Strategies: random; lowest zero-shot parser confidence; k-means clusters over edit distance,
 TF-IDF or contextual word embeddings (the example closest to each cluster centre); highest
 (PPL-Asc) or lowest (PPL-Desc) perplexity under GPT-2.

@@ -40,7 +40,7 @@ class CausalLMParser(LazyPretrained, PromptedParser):
 
     Decoding is greedy (``do_sample=False``), as Zhuo et al. query Codex ("temperature 0"); on a
     text-to-SQL prompt it stops after 200 new tokens or at the first of their stop tokens ``--``,
-    ``\n\n``, ``;``, ``#`` (:data:`~textattack_semparse.victims.llm.prompted_parser.SQL_STOP`;
+    ``\\n\\n``, ``;``, ``#`` (:data:`~textattack_semparse.victims.llm.prompted_parser.SQL_STOP`;
     checked on the decoded text after every step), and the completion is cut before that stop sequence, as an
     OpenAI-compatible server cuts it. Table QA and plain-completion prompts (judges, header
     renaming) get 128 tokens and no stop sequence. Batches of ``batch_size`` prompts, left

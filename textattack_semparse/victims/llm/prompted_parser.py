@@ -55,7 +55,7 @@ SQL_MAX_TOKENS = 200
 SQL_STOP = ("--", "\n\n", ";", "#")
 """Stop sequences of a text-to-SQL completion, Zhuo et al.'s (2023) four stop tokens. In the
 prompt each demonstration's query is followed by a blank line and the next ``-- question``, so a
-model imitating it has finished its query at ``\n\n`` or ``--``; ``;`` ends a statement and
+model imitating it has finished its query at ``\\n\\n`` or ``--``; ``;`` ends a statement and
 ``#`` starts a comment (MySQL, Python)."""
 
 OTHER_MAX_TOKENS = 128
@@ -67,7 +67,7 @@ def cut_at_stop(completion: str, stop: Sequence[str]) -> str:
     server returns it.
 
     Example:
-        >>> cut_at_stop(" name FROM city;\n\n-- next", SQL_STOP)
+        >>> cut_at_stop(" name FROM city;\\n\\n-- next", SQL_STOP)
         ' name FROM city'
     """
     ends = [index for index in (completion.find(sequence) for sequence in stop) if index >= 0]

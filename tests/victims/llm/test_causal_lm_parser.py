@@ -57,10 +57,9 @@ def _parser(geo, cache_path, loaded=None, **options):
         shots=2,
         selection="random",
         seed=0,
-        max_new_tokens=MAX_NEW_TOKENS,
         device="cpu",
         cache_path=cache_path,
-        **options,
+        **{"max_new_tokens": MAX_NEW_TOKENS, **options},
     )
     if loaded is not None:
         parser.__dict__["_model"], parser.__dict__["_tokenizer"] = loaded
@@ -172,8 +171,8 @@ def test_selector_options_follow_the_selection(geo, tmp_path):
     local = make("ppl-asc", ppl_model=str(tmp_path / "lm" / "small.gguf")).selector
     assert (local.model, local.gguf_file) == (str(tmp_path / "lm"), "small.gguf")
     assert make("ppl-asc", ppl_model="victim", gguf_file=None).selector.model == str(tmp_path)
-    with pytest.raises(ValueError, match="needs selector_options"):
-        make("confidence")
+    confidence = make("confidence").selector
+    assert confidence.confidence.__func__ is CausalLMParser.zero_shot_confidence  # the victim's own zero-shot confidence
     with pytest.raises(ValueError, match="Unknown few-shot selector"):
         make("randm")
 

@@ -462,7 +462,7 @@ def semparse_perturbations() -> Mapping[str, EntrySpec]:
         "context-substitution": entry(
             "masked_lm_random_word_substitution",
             "MaskedLMRandomWordSubstitution",
-            "Zhuo 2023 CS: masked-LM (RoBERTa) substitutes for two words; needs the model.",
+            "Zhuo 2023 CS: two words replaced by masked-LM (RoBERTa) fillers that are WordNet synonyms; needs the model.",
             seed=0,
             keep=10,
         ),

@@ -26,6 +26,7 @@ from textattack_semparse.victims.llm.prompted_parser import (
     PromptedParser,
     cut_at_stop,
 )
+from textattack_semparse.victims.llm.prompts import DatabasePrompt
 
 if TYPE_CHECKING:
     from textattack_semparse.datasets.benchmark import Benchmark
@@ -235,10 +236,13 @@ class CausalLMParser(LazyPretrained, PromptedParser):
         is decoded once (``batch_size`` at a time), outside the response cache."""
         import torch
 
+        prompt = self.prompt
+        if not isinstance(prompt, DatabasePrompt):
+            raise VictimError("The confidence selector scores text-to-SQL questions; a Table QA victim has no zero-shot SQL to score.")
         model = self.model
         scores: list[float] = []
         for start in range(0, len(questions), self.batch_size):
-            prompts = [self.prompt(question, []) for question in questions[start : start + self.batch_size]]
+            prompts = [prompt(question) for question in questions[start : start + self.batch_size]]
             prompt_length, output = self._greedy(prompts, output_logits=True)
             with torch.inference_mode():  # the model's own distribution (raw logits, not generate's processed scores)
                 steps = model.compute_transition_scores(output.sequences, output.logits, normalize_logits=True)

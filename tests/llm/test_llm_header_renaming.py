@@ -17,10 +17,10 @@ from textattack_semparse.tables.table_text import table_changes, table_of
 from textattack_semparse.transformations.table.answer_cells import normalize_value
 from textattack_semparse.llm.llm_header_renaming import (
     DEMONSTRATIONS,
-    LLM_ENVIRONMENT_VARIABLE,
     MAX_NAME_CHARS,
     LLMHeaderRenaming,
 )
+from textattack_semparse.llm.perturbation_llm import LLM_ENVIRONMENT_VARIABLE
 from tests.helpers import smollm2_gguf
 from tests.transformations.table.conftest import make_table_text as _table_text
 

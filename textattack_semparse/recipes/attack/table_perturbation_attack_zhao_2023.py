@@ -11,16 +11,15 @@ from textattack.transformations import Transformation
 from textattack_semparse.errors import RecipeError
 from textattack_semparse.recipes.attack.recipe_ingredients import benchmark_goal_function, perturbation
 from textattack_semparse.search_methods.single_perturbation_search import SinglePerturbationSearch
-from textattack_semparse.tables import ROBUT_LLM_TABLE_PERTURBATIONS
+from textattack_semparse.tables import ROBUT_LLM_PERTURBATIONS
 from textattack_semparse.tables.table_text import freeze_table_column
-from textattack_semparse.transformations.sequential_transformation import SequentialTransformation
 
 CANDIDATES = 10
 """Perturbed tables tried per example (each a different seeded draw)."""
 
 
 class TablePerturbationAttackZhao2023:
-    """Perturb the table (and, for the mix, then the question) once; succeed if the answer breaks.
+    """Perturb the table (for the mix, two or three levels) once; succeed if the answer breaks.
 
     Yilun Zhao, Chen Zhao, Linyong Nan, Zhenting Qi, Wenlin Zhang, Xiangru Tang, Boyu Mi and
     Dragomir Radev (2023). RobuT: A Systematic Study of Table QA Robustness Against
@@ -29,7 +28,8 @@ class TablePerturbationAttackZhao2023:
     RobuT's annotators wrote one perturbed example per perturbation type; here the registered
     table perturbation generates the candidates and every one is tried (black-box). Registered
     as ``robut-<perturbation>`` for each of RobuT's table perturbations (and its LLM-written
-    header names, ``robut-llm-header-synonym``/``-abbreviation``) and as ``robut-mix``.
+    header names, ``robut-llm-header-synonym``/``-abbreviation``) and as ``robut-mix`` (the
+    ``robut-mix`` perturbation: header, content and question levels, two or three at a time).
     """
 
     @staticmethod
@@ -37,7 +37,6 @@ class TablePerturbationAttackZhao2023:
         model_wrapper: Any,
         *,
         perturbation_name: str,
-        question_perturbation: str | None = None,
         num_candidates: int = CANDIDATES,
         benchmark: str | None = None,
         llm: str | None = None,
@@ -46,23 +45,22 @@ class TablePerturbationAttackZhao2023:
 
         Args:
             model_wrapper: The Table QA victim (``(question, table_json)`` inputs).
-            perturbation_name: A registered table perturbation (``"header-synonym"``).
-            question_perturbation: A registered question perturbation applied after the table
-                perturbation (RobuT's mix); ``None``: the table perturbation alone.
+            perturbation_name: A registered table perturbation (``"header-synonym"``) or
+                ``"robut-mix"``.
             num_candidates: Perturbed tables tried per example.
             benchmark: Registered benchmark whose scorer judges the answers (``"wtq"``);
                 ``None``: the benchmark the victim is bound to.
-            llm: The LLM victim name that writes the new names of an ``llm-header-*``
-                perturbation (``None``: ``SEMPARSE_PERTURBATION_LLM``).
+            llm: The LLM victim name that writes an LLM-written perturbation
+                (``llm-header-*``; ``None``: ``SEMPARSE_PERTURBATION_LLM``).
 
         Raises:
             RecipeError: ``llm`` given for a perturbation that uses no LLM.
         """
         llm_options = {}
         if llm is not None:
-            if perturbation_name not in ROBUT_LLM_TABLE_PERTURBATIONS:
+            if perturbation_name not in ROBUT_LLM_PERTURBATIONS:
                 raise RecipeError(
-                    f"llm={llm!r} is for the LLM-written perturbations ({', '.join(ROBUT_LLM_TABLE_PERTURBATIONS)}); "
+                    f"llm={llm!r} is for the LLM-written perturbations ({', '.join(ROBUT_LLM_PERTURBATIONS)}); "
                     f"{perturbation_name!r} uses no LLM: drop the option."
                 )
             llm_options["llm"] = llm
@@ -70,12 +68,10 @@ class TablePerturbationAttackZhao2023:
         # victim already answers wrongly are skipped (RobuT's robust accuracy counts those
         # answered correctly before the perturbation).
         goal_function = benchmark_goal_function(model_wrapper, benchmark=benchmark)
-        # RobuT §3: one table perturbation; the perturbation keeps every gold answer value
-        # valid (it reads the gold recorded on the original).
+        # RobuT §3: one table perturbation (or the mix of two or three levels); table
+        # perturbations keep every gold answer value valid (they read the gold recorded on
+        # the original).
         transformation: Transformation = perturbation(perturbation_name, num_candidates=num_candidates, **llm_options)
-        if question_perturbation is not None:
-            # RobuT's mix: the question is perturbed on top of the perturbed table.
-            transformation = SequentialTransformation(transformation, perturbation(question_perturbation))
         constraints = [
             # Question words are edited at most once.
             RepeatModification(),

@@ -11,7 +11,9 @@ from textattack_semparse import hookimpl
 from textattack_semparse.hookspecs import EntrySpec
 from textattack_semparse.tables import (
     ROBUT_LETA_PERTURBATIONS,
+    ROBUT_LLM_QUESTION_PERTURBATIONS,
     ROBUT_LLM_TABLE_PERTURBATIONS,
+    ROBUT_QUESTION_PERTURBATIONS,
     ROBUT_RTA_OFFLINE_PERTURBATIONS,
     ROBUT_TABLE_PERTURBATIONS,
 )
@@ -208,6 +210,18 @@ def semparse_attack_recipes() -> Mapping[str, EntrySpec]:
                 + ("; the LLM from --recipe-option llm=NAME or SEMPARSE_PERTURBATION_LLM." if llm else "."),
             }
             for names, llm in ((ROBUT_TABLE_PERTURBATIONS, False), (ROBUT_LLM_TABLE_PERTURBATIONS, True))
+            for name in names
+        },
+        # RobuT's question perturbations and its mix, recipes under their perturbation names.
+        **{
+            name: {
+                "target": _ZHAO,
+                "options": {"perturbation_name": name},
+                "description": f"RobuT (Zhao et al. 2023): the '{name}' question rewrites of each Table QA example, "
+                "every candidate tried; WTQ denotation match"
+                + ("; the LLM from --recipe-option llm=NAME or SEMPARSE_PERTURBATION_LLM." if llm else "."),
+            }
+            for names, llm in ((ROBUT_QUESTION_PERTURBATIONS, False), (ROBUT_LLM_QUESTION_PERTURBATIONS, True))
             for name in names
         },
         "robut-mix": {

@@ -15,8 +15,13 @@ ROBUT_LLM_TABLE_PERTURBATIONS = ("llm-header-synonym", "llm-header-abbreviation"
 """RobuT's header perturbations written by an LLM (its LeTA augmentation), by their registered
 names (each also a ``robut-<name>`` recipe); they need an LLM victim name."""
 
+ROBUT_QUESTION_PERTURBATIONS = ("robut-word", "robut-word-wordnet", "robut-sentence", "robut-sentence-backtranslation")
+"""RobuT's word- and sentence-level question perturbations by rule or model, by their registered
+names (each also a recipe of that name)."""
+
 ROBUT_LLM_QUESTION_PERTURBATIONS = ("robut-word-llm", "robut-sentence-llm")
-"""RobuT's word- and sentence-level question perturbations written by an LLM (LeTA's prompting)."""
+"""RobuT's word- and sentence-level question perturbations written by an LLM (LeTA's prompting),
+each also a recipe of that name."""
 
 ROBUT_LLM_PERTURBATIONS = (*ROBUT_LLM_TABLE_PERTURBATIONS, *ROBUT_LLM_QUESTION_PERTURBATIONS)
 """Every perturbation an LLM writes (they take ``llm=``)."""

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from textattack.shared import AttackedText
 from textattack.shared.utils import words_from_text
 
+from tests.helpers import SMOLLM2_MISSING, smollm2_gguf
 from textattack_semparse.cache import CACHE_ENV
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.errors import ResourceError
@@ -23,7 +24,6 @@ from textattack_semparse.llm.llm_question_rewriting import (
 )
 from textattack_semparse.llm.perturbation_llm import LLM_ENVIRONMENT_VARIABLE
 from textattack_semparse.registry import get_registry
-from tests.helpers import SMOLLM2_MISSING, smollm2_gguf
 
 GGUF = smollm2_gguf()
 QUESTIONS = ("how many gold medals did japan win?", "which city hosted the games in 2004?")

@@ -18,3 +18,10 @@ LEARNING_RATE = 1e-3
 WARMUP_STEPS = 200
 PATIENCE = 10
 DEV_FRACTION = 0.1
+
+# ``TableQATrainer`` (fine-tuning a pretrained TAPEX/OmniTab-style model; ours, RobuT's released
+# code runs inference only): 8 x 4 = 32 examples per optimiser step.
+TABLE_QA_EPOCHS = 10
+TABLE_QA_BATCH_SIZE = 8
+TABLE_QA_GRADIENT_ACCUMULATION_STEPS = 4
+TABLE_QA_LEARNING_RATE = 3e-5

@@ -13,8 +13,11 @@ from textattack_semparse.datasets.huang2021 import DOMAINS as HUANG2021_DOMAINS
 from textattack_semparse.datasets.huang2021 import OPERATIONS as HUANG2021_OPERATIONS
 from textattack_semparse.hookspecs import EntrySpec
 from textattack_semparse.tables import (
-    ROBUT_AUGMENTATION_PERTURBATIONS,
+    ROBUT_LETA_PERTURBATIONS,
+    ROBUT_LLM_QUESTION_PERTURBATIONS,
     ROBUT_LLM_TABLE_PERTURBATIONS,
+    ROBUT_QUESTION_PERTURBATIONS,
+    ROBUT_RTA_OFFLINE_PERTURBATIONS,
     ROBUT_TABLE_PERTURBATIONS,
 )
 
@@ -339,11 +342,23 @@ def semparse_attack_recipes() -> Mapping[str, EntrySpec]:
             for names, llm in ((ROBUT_TABLE_PERTURBATIONS, False), (ROBUT_LLM_TABLE_PERTURBATIONS, True))
             for name in names
         },
+        # RobuT's question perturbations and its mix, recipes under their perturbation names.
+        **{
+            name: {
+                "target": _ZHAO,
+                "options": {"perturbation_name": name},
+                "description": f"RobuT (Zhao et al. 2023): the '{name}' question rewrites of each Table QA example, "
+                "every candidate tried; WTQ denotation match"
+                + ("; the LLM from --recipe-option llm=NAME or SEMPARSE_PERTURBATION_LLM." if llm else "."),
+            }
+            for names, llm in ((ROBUT_QUESTION_PERTURBATIONS, False), (ROBUT_LLM_QUESTION_PERTURBATIONS, True))
+            for name in names
+        },
         "robut-mix": {
             "target": _ZHAO,
-            "options": {"perturbation_name": "header-synonym", "question_perturbation": "deletion"},
-            "description": "RobuT's mix (Zhao et al. 2023): header synonyms, then a function-word deletion in the "
-            "question (table column frozen); every candidate tried.",
+            "options": {"perturbation_name": "robut-mix"},
+            "description": "RobuT's mix (Zhao et al. 2023): two or three levels (header, content, question) perturbed "
+            "on one example; every candidate tried.",
         },
     }
 
@@ -370,16 +385,22 @@ def semparse_augmentation_recipes() -> Mapping[str, EntrySpec]:
             "target": f"{_RECIPES}.augment.grammar_error_augmenter:GrammarErrorAugmenter",
             "description": "Learner grammatical errors sampled from an error model (Yin et al. 2020).",
         },
-        "robut-lapt": {
+        "robut-rta": {
             "target": f"{_RECIPES}.augment.table_qa_augmenter:TableQAAugmenter",
-            "description": "Table QA training data (RobuT, Zhao et al. 2023, without an LLM): each table perturbation "
-            "and a function-word deletion once per WTQ question; `augment --dataset wtq-train` writes rows and tables.",
+            "description": "RobuT's rule-based baseline RTA (Zhao et al. 2023): each table perturbation and a "
+            "BERT-Attack-style word substitution (robut-word, bert-base-uncased) once per WTQ question; needs the "
+            "masked LM. `augment --dataset wtq-train` writes rows and tables.",
+        },
+        "robut-rta-offline": {
+            "target": f"{_RECIPES}.augment.table_qa_augmenter:TableQAAugmenter",
+            "options": {"perturbations": ROBUT_RTA_OFFLINE_PERTURBATIONS},
+            "description": "RobuT's RTA with WordNet synonyms (robut-word-wordnet) for the masked LM's words: offline.",
         },
         "robut-leta": {
             "target": f"{_RECIPES}.augment.table_qa_augmenter:TableQAAugmenter",
-            "options": {"perturbations": (*ROBUT_AUGMENTATION_PERTURBATIONS, *ROBUT_LLM_TABLE_PERTURBATIONS)},
-            "description": "Table QA training data with an LLM (RobuT's LeTA, Zhao et al. 2023): robut-lapt plus "
-            "LLM-written header synonyms and abbreviations; the LLM from SEMPARSE_PERTURBATION_LLM.",
+            "options": {"perturbations": ROBUT_LETA_PERTURBATIONS},
+            "description": "RobuT's LeTA (Zhao et al. 2023): header names and word- and sentence-level question "
+            "rewrites an LLM writes (content perturbations rule-based); the LLM from SEMPARSE_PERTURBATION_LLM.",
         },
     }
 
@@ -541,6 +562,48 @@ def semparse_perturbations() -> Mapping[str, EntrySpec]:
             "ColumnAdding",
             "RobuT column adding: add a column of the most related WTQ table (TF-IDF over headers) without the "
             "answer; needs SEMPARSE_DATA_DIR or table_dir.",
+            seed=0,
+        ),
+        # RobuT (Zhao 2023) question perturbations, word and sentence level (its annotators wrote them;
+        # RTA perturbs questions BERT-Attack-style, LeTA with an LLM), and its mix of levels.
+        "robut-word": entry(
+            "masked_lm_content_word_substitution",
+            "MaskedLMContentWordSubstitution",
+            "RobuT word level, BERT-Attack-style (Li et al. 2020): a masked LM's top-48 words for one content word "
+            "(bert-base-uncased; model_name_or_path= a local copy); needs the model.",
+            model_name_or_path="bert-base-uncased",
+            top_k=48,
+        ),
+        "robut-word-wordnet": entry(
+            "wordnet_synonym_substitution",
+            "WordNetSynonymSubstitution",
+            "RobuT word level, offline: a content word replaced by a WordNet synonym of its first sense.",
+        ),
+        "robut-sentence": entry(
+            "paraphrase_rewriting",
+            "ParaphraseRewriting",
+            "RobuT sentence level: a seq2seq paraphrase model's beams (tuner007/pegasus_paraphrase; "
+            "model_name_or_path= another); needs the model.",
+        ),
+        "robut-sentence-backtranslation": entry(
+            "back_translation",
+            "BackTranslation",
+            "RobuT sentence level: back translation via Russian, French, Japanese (MarianMT); needs the models.",
+        ),
+        **{
+            f"robut-{level}-llm": {
+                "target": "textattack_semparse.llm.llm_question_rewriting:LLMQuestionRewriting",
+                "options": {"level": level},
+                "description": f"RobuT LeTA, {level} level: an LLM rewrites the question, reasoning first (five "
+                "demonstrations); needs an LLM victim name (llm=..., or SEMPARSE_PERTURBATION_LLM).",
+            }
+            for level in ("word", "sentence")
+        },
+        "robut-mix": entry(
+            "robut_mix",
+            "RobutMix",
+            "RobuT mix: two or three levels on one example (header synonym/abbreviation, a content perturbation, "
+            "a question rewrite; question= picks the question perturbations).",
             seed=0,
         ),
     }

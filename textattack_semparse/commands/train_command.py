@@ -13,12 +13,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "train",
         epilog=f"Documentation: {docs_url('training.md')}",
-        help="train a small encoder-decoder parser (BART or T5) from scratch on a benchmark (loadable with --model DIR)",
+        help="train a small encoder-decoder parser (BART or T5) from scratch on a benchmark, or fine-tune a Table QA "
+        "model (--base-model) (loadable with --model DIR)",
         description="Train a randomly initialised encoder-decoder (BART or T5), with a tokenizer fitted on the benchmark's "
         "training text, on a benchmark's training split (questions -> gold SQL or logical forms); early stopping on "
         "dev exact match (a seeded held-out slice of train when the benchmark has no dev split). Writes a Hugging "
         "Face directory that 'evaluate --model DIR' and 'textattack attack --model DIR' load. CUDA with mixed "
-        "precision when present, else CPU; the defaults train on 2 CPU cores in minutes.",
+        "precision when present, else CPU; the defaults train on 2 CPU cores in minutes. With --base-model, a pretrained "
+        "TAPEX/OmniTab-style Table QA model is fine-tuned instead (RobuT's RTA/LeTA training; needs a GPU at full size).",
         parents=[seed_parent()],
     )
     parser.add_argument("--benchmark", required=True, help="registered benchmark (textattack-semparse list benchmark)")
@@ -37,11 +39,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--heads", type=int, default=defaults.NUM_HEADS, help=f"attention heads (default: {defaults.NUM_HEADS})")
     parser.add_argument("--dropout", type=float, default=defaults.DROPOUT, help=f"default: {defaults.DROPOUT}")
-    parser.add_argument("--epochs", type=int, default=defaults.EPOCHS, help=f"most epochs (default: {defaults.EPOCHS})")
-    parser.add_argument("--max-steps", type=int, default=-1, help="stop after N optimiser steps (default: epochs decide)")
-    parser.add_argument("--batch-size", type=int, default=defaults.BATCH_SIZE, help=f"default: {defaults.BATCH_SIZE}")
     parser.add_argument(
-        "--learning-rate", type=float, default=defaults.LEARNING_RATE, help=f"peak learning rate (default: {defaults.LEARNING_RATE:g})"
+        "--epochs", type=int, help=f"most epochs (default: {defaults.EPOCHS}; --base-model: {TABLE_QA_DEFAULTS['epochs']})"
+    )
+    parser.add_argument("--max-steps", type=int, default=-1, help="stop after N optimiser steps (default: epochs decide)")
+    parser.add_argument(
+        "--batch-size", type=int, help=f"default: {defaults.BATCH_SIZE} (--base-model: {TABLE_QA_DEFAULTS['batch_size']})"
+    )
+    parser.add_argument(
+        "--learning-rate",
+        type=float,
+        help=f"peak learning rate (default: {defaults.LEARNING_RATE:g}; --base-model: {TABLE_QA_DEFAULTS['learning_rate']:g})",
     )
     parser.add_argument(
         "--warmup-steps", type=int, default=defaults.WARMUP_STEPS, help=f"default: {defaults.WARMUP_STEPS}"
@@ -120,8 +128,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=positive_int,
         help="attack only the first N training questions (default: all)",
     )
+    table_qa = parser.add_argument_group(
+        "Table QA (RobuT, Zhao et al. 2023)",
+        "fine-tune a pretrained TAPEX/OmniTab-style model on a Table QA benchmark (wtq) instead; --augment then "
+        "takes a WTQ file written by 'augment --dataset wtq-train' (RobuT's RTA or LeTA training data)",
+    )
+    table_qa.add_argument(
+        "--base-model", metavar="NAME_OR_DIR", help="the model to fine-tune, e.g. microsoft/tapex-base or a directory"
+    )
+    table_qa.add_argument(
+        "--train-examples", type=positive_int, help="train on the first N examples of the training split (default: all)"
+    )
+    table_qa.add_argument(
+        "--gradient-accumulation-steps",
+        type=positive_int,
+        default=TABLE_QA_DEFAULTS["gradient_accumulation_steps"],
+        help=f"batches per optimiser step (default: {TABLE_QA_DEFAULTS['gradient_accumulation_steps']})",
+    )
     parser.add_argument("--device", help="'cpu' to force the CPU (default: CUDA when available)")
     parser.set_defaults(func=run)
+
+
+TABLE_QA_DEFAULTS = {
+    "epochs": defaults.TABLE_QA_EPOCHS,
+    "batch_size": defaults.TABLE_QA_BATCH_SIZE,
+    "learning_rate": defaults.TABLE_QA_LEARNING_RATE,
+    "gradient_accumulation_steps": defaults.TABLE_QA_GRADIENT_ACCUMULATION_STEPS,
+}
+"""``TableQATrainer``'s defaults by option, for ``--help`` and for options not given."""
+
+
+def _given(value: object, default: object) -> object:
+    return default if value is None else value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -130,6 +168,8 @@ def run(args: argparse.Namespace) -> int:
     from textattack_semparse.experiments.train import run as train
     from textattack_semparse.runs.run_context import RunContext
 
+    if args.base_model is not None:
+        return _run_table_qa(args)
     config = TrainConfig(
         benchmark=args.benchmark,
         output_dir=args.output_dir,
@@ -143,10 +183,10 @@ def run(args: argparse.Namespace) -> int:
             "num_layers": args.layers,
             "num_heads": args.heads,
             "dropout": args.dropout,
-            "epochs": args.epochs,
+            "epochs": _given(args.epochs, defaults.EPOCHS),
             "max_steps": args.max_steps,
-            "batch_size": args.batch_size,
-            "learning_rate": args.learning_rate,
+            "batch_size": _given(args.batch_size, defaults.BATCH_SIZE),
+            "learning_rate": _given(args.learning_rate, defaults.LEARNING_RATE),
             "warmup_steps": args.warmup_steps,
             "patience": args.patience,
             "dev_fraction": args.dev_fraction,
@@ -181,6 +221,55 @@ def run(args: argparse.Namespace) -> int:
             ("epochs", report["epochs_run"]),
             ("best dev exact match", report["best_dev_exact_match"]),
             ("seconds", report["seconds"]),
+        ),
+    )
+    if result.test_set is not None:
+        print(f"Evaluate with: textattack-semparse evaluate --model {args.output_dir} --dataset {result.test_set}")
+    return 0
+
+
+def _run_table_qa(args: argparse.Namespace) -> int:
+    """``train --base-model``: fine-tune a Table QA model (RobuT's RTA/LeTA training)."""
+    from textattack_semparse.errors import ConfigurationError
+
+    if args.defence is not None or args.adversarial_from is not None:
+        raise ConfigurationError(
+            "--base-model fine-tunes a Table QA model on --augment FILE or the training split; --defence and "
+            "--adversarial-from train parsers from scratch: drop them."
+        )
+    from textattack_semparse.commands.output import print_table
+    from textattack_semparse.experiments.train import TableQATrainConfig, run_table_qa
+    from textattack_semparse.runs.run_context import RunContext
+
+    options = {
+        "epochs": _given(args.epochs, TABLE_QA_DEFAULTS["epochs"]),
+        "max_steps": args.max_steps,
+        "batch_size": _given(args.batch_size, TABLE_QA_DEFAULTS["batch_size"]),
+        "learning_rate": _given(args.learning_rate, TABLE_QA_DEFAULTS["learning_rate"]),
+        "gradient_accumulation_steps": args.gradient_accumulation_steps,
+        "seed": args.seed,
+        "device": args.device,
+    }
+    config = TableQATrainConfig(
+        benchmark=args.benchmark,
+        base_model=args.base_model,
+        output_dir=args.output_dir,
+        trainer_options=options,
+        augment=args.augment,
+        train_examples=args.train_examples,
+        data_dir=args.data_dir,
+        resume=args.resume,
+    )
+    result = run_table_qa(config, RunContext(say=print))
+    report = result.report
+    print_table(
+        f"Fine-tuned {args.output_dir} on {args.benchmark}",
+        ("", "value"),
+        (
+            ("base model", report["base_model"]),
+            ("train examples", f"{report['examples']} ({report['source']})"),
+            ("steps", report["steps"]),
+            ("train loss", f"{report['train_loss']:.4f}"),
         ),
     )
     if result.test_set is not None:

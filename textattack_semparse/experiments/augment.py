@@ -430,7 +430,7 @@ def _augmented_file(
 
 
 def _augment_table_qa(config: AugmentConfig, source: _Source, target: Path, context: RunContext) -> AugmentResult:
-    """Augment a WikiTableQuestions file with a Table QA recipe (``robut-lapt``); the tables it
+    """Augment a WikiTableQuestions file with a Table QA recipe (``robut-rta``); the tables it
     asks about are read relative to the folder above the file's (WTQ's ``data/`` and ``csv/``)."""
     from textattack_semparse.augmentation.wtq_augmentation import augment_wtq
     from textattack_semparse.registry import (
@@ -441,7 +441,7 @@ def _augment_table_qa(config: AugmentConfig, source: _Source, target: Path, cont
     recipe = augmentation_recipe_class(config.recipe)
     if not is_table_qa_augmenter(recipe):
         raise RecipeError(
-            f"Recipe {config.recipe!r} does not augment Table QA examples; use robut-lapt or robut-leta for wtq files."
+            f"Recipe {config.recipe!r} does not augment Table QA examples; use robut-rta, robut-rta-offline or robut-leta for wtq files."
         )
     if config.sample is not None:
         raise RecipeError(

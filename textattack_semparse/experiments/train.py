@@ -16,6 +16,11 @@ each with its source's gold output:
   defences): the training questions attacked against an
   already trained parser (:mod:`~textattack_semparse.experiments.attack`, resumable, in
   ``OUTPUT_DIR/adversarial/``) and the successful adversarial questions added.
+
+A Table QA benchmark (WTQ) is trained differently: :func:`run_table_qa` fine-tunes a pretrained
+TAPEX/OmniTab-style model (:class:`~textattack_semparse.training.table_qa_trainer.TableQATrainer`)
+on the training split or on an augmented WTQ file (RobuT's RTA or LeTA training data, Zhao et al.
+2023, https://arxiv.org/abs/2306.14321).
 """
 
 from __future__ import annotations
@@ -78,9 +83,76 @@ class TrainConfig:
 
 
 @dataclass(frozen=True)
+class TableQATrainConfig:
+    """What decides a fine-tuned Table QA model.
+
+    Args:
+        benchmark: A registered Table QA benchmark with a ``train`` split (``wtq``).
+        base_model: Hub name or local directory of the TAPEX/OmniTab-style model to fine-tune.
+        output_dir: Where the model, tokenizer and checkpoints go.
+        trainer_options: Keywords of :class:`~textattack_semparse.training.table_qa_trainer.TableQATrainer`.
+        augment: A WTQ-format file written by ``augment --dataset <benchmark>-train`` (originals and
+            augmented rows, tables beside it): trained on instead of the training split.
+        train_examples: Train on the first N examples of the training split (``None``: all);
+            not with ``augment`` (limit the augmentation instead).
+        data_dir: The real-data folder (``None``: ``SEMPARSE_DATA_DIR``).
+        resume: Continue from the last checkpoint in ``output_dir``.
+    """
+
+    benchmark: str
+    base_model: str
+    output_dir: str | os.PathLike[str]
+    trainer_options: Mapping[str, Any] = field(default_factory=dict)
+    augment: str | os.PathLike[str] | None = None
+    train_examples: int | None = None
+    data_dir: str | os.PathLike[str] | None = None
+    resume: bool = False
+
+    def __post_init__(self) -> None:
+        if self.train_examples is not None and self.train_examples < 1:
+            raise ConfigurationError(f"--train-examples must be a positive integer, got {self.train_examples}.")
+        if self.train_examples is not None and self.augment is not None:
+            raise ConfigurationError(
+                "--train-examples limits the training split; with --augment FILE the file's rows are trained on "
+                "(limit them with augment --num-examples)."
+            )
+
+
+def run_table_qa(config: TableQATrainConfig, context: RunContext | None = None) -> TrainResult:
+    """Fine-tune the Table QA model of ``config`` on its training split (or augmented file) and save it."""
+    from textattack_semparse.training.table_qa_trainer import TableQATrainer
+
+    context = context or RunContext()
+    if config.augment is not None:
+        from textattack_semparse.datasets.wtq import load_wtq
+
+        path = Path(config.augment)
+        if not path.is_file():
+            raise DatasetError(
+                f"--augment {str(path)!r} is not a file: write one with textattack-semparse augment --recipe "
+                f"robut-rta --dataset {config.benchmark}-train --output FILE."
+            )
+        examples = load_wtq(path, root=path.parent)
+        source = str(path)
+    else:
+        from textattack_semparse.robustness.build_test_set import dataset_examples
+
+        train_set = split_dataset(config.benchmark, "question", "train")
+        if train_set is None:
+            raise DatasetError(f"Benchmark {config.benchmark!r} has no registered training split to train on.")
+        with _data_dir(config.data_dir):
+            examples = dataset_examples(train_set, limit=config.train_examples)
+        source = train_set if config.train_examples is None else f"the first {len(examples)} of {train_set}"
+    context.say(f"Fine-tuning {config.base_model} on {len(examples)} examples ({source})")
+    trainer = TableQATrainer(config.base_model, config.output_dir, **dict(config.trainer_options))
+    report = trainer.train(examples, source=source, resume=config.resume)
+    return TrainResult(report, split_dataset(config.benchmark, "question", "dev"))
+
+
+@dataclass(frozen=True)
 class TrainResult:
-    """The trainer's report (``semparse_training.json``) and the registered test split to
-    evaluate the model on, if the benchmark has one."""
+    """The trainer's report (``semparse_training.json``, ``table_qa_training.json``) and the
+    registered split to evaluate the model on, if the benchmark has one."""
 
     report: dict[str, Any]
     test_set: str | None

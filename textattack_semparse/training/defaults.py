@@ -27,3 +27,10 @@ ADVERSARY_ALPHA = 0.3
 """Default PGD step size α."""
 ADVERSARY_STEPS = 3
 """Default number K of PGD steps."""
+
+# ``TableQATrainer`` (fine-tuning a pretrained TAPEX/OmniTab-style model; ours, RobuT's released
+# code runs inference only): 8 x 4 = 32 examples per optimiser step.
+TABLE_QA_EPOCHS = 10
+TABLE_QA_BATCH_SIZE = 8
+TABLE_QA_GRADIENT_ACCUMULATION_STEPS = 4
+TABLE_QA_LEARNING_RATE = 3e-5

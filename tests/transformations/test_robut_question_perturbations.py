@@ -33,13 +33,27 @@ def test_robut_word_defaults_to_bert_attacks_model_and_candidate_count() -> None
 
 
 def test_robut_word_replaces_one_question_word_with_a_masked_lm_word(tiny_masked_lm: Callable[[str], str]) -> None:
-    text, outputs = _outputs("robut-word", model_name_or_path=tiny_masked_lm("bert"), top_k=3, device="cpu")
+    question = "what is the main city of texas"
+    text, outputs = _outputs("robut-word", question, model_name_or_path=tiny_masked_lm("bert"), top_k=3, device="cpu")
     assert outputs
-    original = text._text_input[QUESTION_COLUMN].split()
+    original = question.split()
     for output in outputs:
         assert output._text_input[TABLE_COLUMN] == text._text_input[TABLE_COLUMN]
         words = output._text_input[QUESTION_COLUMN].split()
         assert len(words) == len(original) and sum(a != b for a, b in zip(words, original)) == 1
+        assert words[-1] == "texas"  # a cell of the table: the question's link to it stays
+
+
+def test_word_level_perturbations_keep_the_words_of_the_tables_header_and_cells(tiny_masked_lm: Callable[[str], str]) -> None:
+    """"capital" names the column *Capital* and "texas" a cell: replacing either would ask about
+    another column or row, so neither is offered (the other content words are)."""
+    question = "what is the capital of texas"
+    for name, options in (
+        ("robut-word", {"model_name_or_path": tiny_masked_lm("bert"), "top_k": 3, "device": "cpu"}),
+        ("robut-word-wordnet", {}),
+    ):
+        _, outputs = _outputs(name, question, **options)
+        assert outputs == [], name
 
 
 def test_robut_word_wordnet_rewrites_offline() -> None:

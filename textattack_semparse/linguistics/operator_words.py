@@ -19,9 +19,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence, Set
 
-from textattack_semparse.linguistics.function_words import load_function_word_classes
+from textattack_semparse.linguistics.function_words import FUNCTION_WORDS, load_function_word_classes
 from textattack_semparse.linguistics.inflection import BE_FORMS
 from textattack_semparse.linguistics.spacy_pipeline import DEFAULT_PIPELINE, parse_words
+from textattack_semparse.tables.table import Table
 
 WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*|_+[^\W_]*", re.UNICODE)
 """A word as the judge reads it: letters and digits, with inner apostrophes and hyphens."""
@@ -222,18 +223,41 @@ def protected_positions(words: Sequence[str], tags: Sequence[str], literal_posit
     return protected
 
 
+def table_words(table: Table | None) -> frozenset[str]:
+    """The words a Table QA question can name its table's columns and values with: every word of
+    the header and of the cells, lower-cased (function words and one-letter words left out). They
+    are to a table what the gold's predicates and literals are to a database: "province" names the
+    column *Province*, "album leaf" the cell *The Album Leaf*.
+
+    Example:
+        >>> sorted(table_words(Table(header=("Province", "Wine (hl)"), rows=(("New Brunswick", "The best"),))))
+        ['best', 'brunswick', 'hl', 'new', 'province', 'wine']
+    """
+    if table is None:
+        return frozenset()
+    words = {
+        word
+        for text in (*table.header, *(cell for row in table.rows for cell in row))
+        for word in re.findall(r"[a-z0-9]+", text.lower())
+        if len(word) > 1
+    }
+    return frozenset(words - FUNCTION_WORDS)
+
+
 def question_protection(
     words: Sequence[str],
     *,
     gold: str | None = None,
     literal_positions: Set[int] = frozenset(),
     spacy_pipeline: str = DEFAULT_PIPELINE,
+    table: Table | None = None,
 ) -> dict[int, str]:
     """Word position -> why a rewrite must keep it, for the question ``words`` (TextAttack's words
     or :func:`question_words`): :func:`protected_positions` with the comparison tags and lemmas of
     the lower-cased words as the spaCy pipeline reads them, and the predicates of ``gold`` (SQL or
-    a logical form; ``None`` protects no predicate). Parses are cached, so the judge and a
-    perturbation reading the same question parse it once.
+    a logical form; ``None`` protects no predicate); for a Table QA question, the words (or
+    lemmas) of its ``table``'s header and cells (:func:`table_words`). Parses are cached, so the
+    judge and a perturbation reading the same question parse it once.
 
     Example:
         >>> question_protection("how many people live in the smallest state".split())
@@ -247,4 +271,9 @@ def question_protection(
     doc = parse_words(lowered, name=spacy_pipeline)
     tags = [token.tag_ for token in doc]
     lemmas = [token.lemma_.lower() for token in doc]
-    return protected_positions(lowered, tags, set(literal_positions), gold_predicate_words(gold), lemmas)
+    protected = protected_positions(lowered, tags, set(literal_positions), gold_predicate_words(gold), lemmas)
+    named = table_words(table)
+    for index, (word, lemma) in enumerate(zip(lowered, lemmas)):
+        if index not in protected and (word in named or lemma in named):
+            protected[index] = "the table's header or cell"
+    return protected

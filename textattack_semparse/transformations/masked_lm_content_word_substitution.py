@@ -15,6 +15,8 @@ from textattack.transformations import WordSwap
 from textattack_semparse.arguments import check_count
 from textattack_semparse.errors import ConfigurationTypeError
 from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
+from textattack_semparse.linguistics.operator_words import table_words
+from textattack_semparse.tables.table_text import table_of
 from textattack_semparse.transformations.derived_text import (
     check_question_length,
     match_case,
@@ -30,7 +32,8 @@ DEFAULT_MODEL = "google/electra-base-generator"
 class MaskedLMContentWordSubstitution(WordSwap):
     """Replace one non-function word by each of a masked LM's top-k words in its context.
 
-    For every modifiable word of the question that is not a function word, the word is
+    For every modifiable word of the question that is not a function word (nor, in a Table QA
+    question, a word of its table's header or cells: the question's links to the table), the word is
     masked and the masked LM's ``top_k`` most probable whole words fill the gap, excluding
     the original word (any case) and word-piece artefacts; each candidate gives one
     perturbed question, with the original's capitalisation. All masks of a question are
@@ -85,7 +88,11 @@ class MaskedLMContentWordSubstitution(WordSwap):
         check_question_length(current_text, self)
         words = current_text.words
         count = question_word_count(current_text)
-        indices = [i for i in sorted(indices_to_modify) if i < count and words[i].lower() not in self._function_words]
+        named = table_words(table_of(current_text))  # a Table QA question's links to its table stay
+        indices = [
+            i for i in sorted(indices_to_modify)
+            if i < count and words[i].lower() not in self._function_words and words[i].lower() not in named
+        ]
         if not indices:
             return []
         mask = self.masked_lm.mask_token

@@ -21,6 +21,7 @@ from textattack_semparse.linguistics.inflection import lemmatize
 from textattack_semparse.linguistics.operator_words import is_operator_word, question_protection
 from textattack_semparse.linguistics.spacy_pipeline import DEFAULT_PIPELINE, parse_words
 from textattack_semparse.linguistics.wordnet import first_sense, load_wordnet
+from textattack_semparse.tables.table_text import table_of
 from textattack_semparse.transformations.derived_text import (
     check_question_length,
     is_single_word,
@@ -49,8 +50,10 @@ class WordNetSynonymSubstitution(WordSwap):
     form WordNet reads back as that lemma, and given the word's capitalisation. Never replaced:
     the words the question needs (:func:`~textattack_semparse.linguistics.operator_words.question_protection`:
     question words, quantifiers, numbers, negation, comparatives and superlatives such as
-    "smallest" or "most", and the words naming the gold output's predicates, e.g. "population"
-    and "state" when the gold selects them), proper nouns and numbers (database values). Excluded:
+    "smallest" or "most", the words naming the gold output's predicates, e.g. "population"
+    and "state" when the gold selects them, and in a Table QA question the words of its table's
+    header and cells, e.g. "province" for a column *Province*), proper nouns and numbers
+    (database values). Excluded:
     the word itself and its lemma, multi-word lemmas ("urban_center"), capitalised lemmas, and
     forms ``lemminflect`` does not know. Deterministic; WordNet 3.0 comes from the offline copy
     of :mod:`textattack_semparse.linguistics.wordnet`.
@@ -135,7 +138,9 @@ class WordNetSynonymSubstitution(WordSwap):
         if not indices:
             return []
         words = current_text.words[:count]
-        protected = question_protection(words, gold=gold_output(current_text), spacy_pipeline=self.spacy_pipeline)
+        protected = question_protection(
+            words, gold=gold_output(current_text), spacy_pipeline=self.spacy_pipeline, table=table_of(current_text)
+        )
         doc = parse_words([word.lower() for word in words], name=self.spacy_pipeline)
         return [
             current_text.replace_word_at_index(i, synonym)

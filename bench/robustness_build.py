@@ -59,8 +59,15 @@ def build(package_root: Path, output_dir: Path, args: argparse.Namespace) -> tup
     if args.no_judge:
         command.append("--no-judge")
     environment = {**os.environ, "PYTHONPATH": str(package_root), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    imported = subprocess.run(
+        [sys.executable, "-c", "import textattack_semparse; print(textattack_semparse.__file__)"],
+        env=environment, cwd=output_dir.parent, check=True, capture_output=True, text=True,
+    ).stdout.strip()  # fmt: skip
+    if not imported.startswith(str(package_root)):
+        sys.exit(f"the build would import {imported}, not the package under {package_root}")
     start = time.perf_counter()
-    subprocess.run(command, env=environment, check=True, stdout=subprocess.DEVNULL)
+    # The working directory holds no package: Python puts it first on the path.
+    subprocess.run(command, env=environment, cwd=output_dir.parent, check=True, stdout=subprocess.DEVNULL)
     seconds = time.perf_counter() - start
     manifest = json.loads((output_dir / "manifest.json").read_text())
     return seconds, sum(count["utterances"] for count in manifest["counts"].values())

@@ -15,7 +15,7 @@ import torch
 
 from textattack_semparse.arguments import check_count
 from textattack_semparse.errors import ConfigurationTypeError
-from textattack_semparse.torch_device import resolve_device
+from textattack_semparse.torch_device import resolve_device, torch_threads
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
@@ -31,8 +31,9 @@ def default_model_path() -> str:
 class SentenceEmbeddings:
     """Sentence-transformers embeddings with the model loaded on first use and an LRU cache.
 
-    The model is placed on CUDA when available, dropped when pickled, and each distinct text
-    is encoded once while it stays in the cache. Original to textattack-semparse.
+    The model is placed on CUDA when available (on a CPU it runs on one thread: its batches are
+    a few dozen short questions, :func:`~textattack_semparse.torch_device.torch_threads`),
+    dropped when pickled, and each distinct text is encoded once while it stays in the cache. Original to textattack-semparse.
 
     Args:
         model_name_or_path (str | None, default None): Any sentence-transformers model name or
@@ -180,7 +181,10 @@ class SentenceEmbeddings:
                         value = pad_id if name == "input_ids" else 0
                         features[name] = torch.nn.functional.pad(features[name], (0, missing), value=value)
         features = {k: v.to(model.device) if isinstance(v, torch.Tensor) else v for k, v in features.items()}
-        return model(features)["sentence_embedding"].cpu()
+        if model.device.type != "cpu":
+            return model(features)["sentence_embedding"].cpu()
+        with torch_threads(1):  # a batch of short questions: threads cost more than they save (torch_threads)
+            return model(features)["sentence_embedding"]
 
     def clear_cache(self) -> None:
         """Forget cached embeddings."""

@@ -60,6 +60,7 @@ bench: $(SERVER_STAMP)
 	$(BIN)/python bench/llm_throughput.py
 	$(BIN)/python bench/attack_loop.py
 	$(BIN)/python bench/augment_throughput.py
+	$(BIN)/python bench/robustness_build.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

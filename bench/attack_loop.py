@@ -86,6 +86,7 @@ def main() -> None:
 
     from textattack import Attack
 
+    from textattack_semparse.constraints.meaning_judgement import MeaningJudgement
     from textattack_semparse.recipes.attack.meaning_preserving_attack_huang_2021 import (
         MeaningPreservingAttackHuang2021,
     )
@@ -107,9 +108,13 @@ def main() -> None:
         )
     if args.cache_size is not None:
         similarity.embeddings.cache_size = args.cache_size
-    # Load the encoder and warm the victim up outside the timed loop.
+    # Load the encoder, the meaning judge's spaCy pipeline and WordNet, and warm the victim up
+    # outside the timed loop: start-up costs, paid once per process.
     similarity.encode(["warm up the encoder"])
     similarity.clear_cache()
+    for constraint in attack.constraints:
+        if isinstance(constraint, MeaningJudgement):
+            constraint.judge("what is the largest city", "what is the very largest city")
     victim([next(iter(examples[0][0].values()))])
 
     victim_time, sql_time, encoder_time = Stopwatch(), Stopwatch(), Stopwatch()

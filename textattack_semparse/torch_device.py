@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 import torch
 
 from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError
@@ -46,3 +49,29 @@ def resolve_dtype(device: str, half_precision: bool) -> torch.dtype:
         (torch.float32, torch.float16)
     """
     return torch.float16 if half_precision and torch.device(device).type == "cuda" else torch.float32
+
+
+@contextlib.contextmanager
+def torch_threads(count: int) -> Iterator[None]:
+    """Run the block with ``count`` intra-op torch threads, then restore the previous number.
+
+    For work made of many small forward passes (a few short texts each): their threads cost
+    more in synchronisation than they save, and on a shared machine each pass waits until every
+    thread is scheduled (a pass of two questions through MiniLM: 53 ms on one thread, 511 ms on
+    two, on a 2-core machine under load). Such work is parallelised by processes instead (the
+    run backends' workers).
+
+    Example:
+        >>> before = torch.get_num_threads()
+        >>> with torch_threads(1):
+        ...     torch.get_num_threads()
+        1
+        >>> torch.get_num_threads() == before
+        True
+    """
+    previous = torch.get_num_threads()
+    torch.set_num_threads(count)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(previous)

@@ -185,3 +185,21 @@ def test_uncached_and_cached_scores_agree(constraint: SentenceBERTSimilarity) ->
     cached_scores = [c.attack_attrs["similarity_score"] for c in candidates]
     uncached.call_many(candidates, AttackedText(ORIGINAL))
     assert [c.attack_attrs["similarity_score"] for c in candidates] == pytest.approx(cached_scores, abs=1e-6)
+
+
+def test_encoding_groups_together_gives_each_group_its_embeddings_alone(constraint: SentenceBERTSimilarity) -> None:
+    # Bit for bit: a robustness build embeds the candidates of many examples at once, and its
+    # files must not depend on which examples share a batch.
+    question = "which rivers run through the state with the largest population"
+    words = question.split()
+    groups = [
+        [question, *(" ".join(words[:i] + words[i + 1 :]) for i in range(len(words)))],
+        ["what is the capital of texas", "what is capital of texas"],
+        ["how big is alaska", "how big is alaska ?", "what is the area of the largest state in the usa"],
+        [f"which state number {i} borders texas" for i in range(40)],  # more than a batch of 32
+        [],
+    ]
+    embeddings = constraint.embeddings
+    together = constraint.encode_each(groups)
+    for group, rows in zip(groups, together, strict=True):
+        assert torch.equal(rows, embeddings.encode_uncached(group)) if group else rows.numel() == 0

@@ -15,6 +15,8 @@ from textattack.shared.utils import words_from_text
 from textattack_semparse.attack_attrs import record_gold_output
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.errors import RegistryError, ResourceError
+from textattack_semparse.judges.judgement import Judgement, Verdict
+from textattack_semparse.judges.meaning_judge import MeaningJudge
 from textattack_semparse.registry import Entry, get_registry
 from textattack_semparse.perturbations.example_perturber import (
     ExamplePerturber,
@@ -353,3 +355,59 @@ def test_an_example_is_perturbed_the_same_whatever_was_perturbed_before_it(name,
     in_reverse = [backward(index, example) for index, example in reversed(list(enumerate(examples)))][::-1]
     assert in_order == in_reverse
     assert sum(map(len, in_order)) >= EXAMPLES // 2
+
+
+@pytest.mark.parametrize(("name", "selection"), [("insertion", (1, 1)), ("substitution-wordnet", (None, 1)), ("deletion", (3, 2))])
+def test_perturbing_examples_together_equals_one_at_a_time(name, selection, encoder):
+    # The build perturbs a chunk of examples at once (their Sentence-BERT embeddings in shared
+    # batches); each example's utterances, scores to the last digit, stay its own.
+    examples = list(enumerate(dataset_examples(DATASET, limit=EXAMPLES)))
+    candidates, keep = selection
+
+    def perturber() -> ExamplePerturber:
+        return ExamplePerturber(create_perturbation(name, seed=0), name, candidates=candidates, keep=keep, seed=0, encoder=encoder)
+
+    alone = [perturber().perturb(index, example) for index, example in examples]
+    together = perturber().perturb_many(examples)
+    assert together == alone
+    assert sum(len(item.utterances) for item in together) >= 2
+
+
+class _RejectsWord(MeaningJudge):
+    """A judge that rejects every rewrite containing ``word`` (a rule simple enough to check)."""
+
+    def __init__(self, word: str | None) -> None:
+        self.word = word
+
+    def judge(self, pairs):
+        return [
+            Judgement(Verdict.DIFFERENT, f"contains {self.word!r}")
+            if self.word is not None and self.word in pair.rewrite.split()
+            else Judgement(Verdict.SAME, "ok")
+            for pair in pairs
+        ]
+
+
+def test_the_judge_reads_candidates_in_the_draw_order_until_the_sample_is_full(encoder):
+    # Huang's insertion draws one of ~100 candidates: the judge reads candidates in the seeded
+    # draw order until one is kept, and the utterance is the one drawn without a judge when the
+    # judge keeps what it reads.
+    examples = list(enumerate(dataset_examples(DATASET, limit=EXAMPLES)))
+
+    def perturb(judge: MeaningJudge | None) -> list:
+        insertion = create_perturbation("insertion", seed=0, options={"word_list": "huang-2021", "max_candidates_per_position": None})
+        return ExamplePerturber(insertion, "insertion", candidates=1, keep=1, seed=0, encoder=encoder, judge=judge).perturb_many(examples)
+
+    unjudged, keeps_all, rejects_the = perturb(None), perturb(_RejectsWord(None)), perturb(_RejectsWord("the"))
+    assert [item.utterances for item in keeps_all] == [item.utterances for item in unjudged]
+    assert all(item.tally.judged == 1 and item.tally.rejected == 0 for item in keeps_all if item.utterances)
+    assert all(item.tally.judged > 1 for item in unjudged if item.utterances)  # without a judge: every candidate counted
+    read_past_a_rejection = 0
+    for plain, judged in zip(unjudged, rejects_the, strict=True):
+        for utterance in judged.utterances:
+            assert "the" not in utterance.perturbed.split()
+        assert judged.tally.judged == judged.tally.rejected + len(judged.utterances)
+        if plain.utterances and "the" not in plain.utterances[0].perturbed.split():
+            assert judged.utterances == plain.utterances and judged.tally.judged == 1
+        read_past_a_rejection += judged.tally.rejected > 0 and bool(judged.utterances)
+    assert read_past_a_rejection >= 1

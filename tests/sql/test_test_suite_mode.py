@@ -308,3 +308,42 @@ def test_prepare_applies_every_rewrite():
 def test_remove_distinct_finds_the_keyword_spelled_with_a_dotless_i():
     # sqlglot's tokenizer upper-cases words, and "ı".upper() == "I": the text pre-check must agree.
     assert remove_distinct("SELECT DıSTINCT a FROM t") == "SELECT  a FROM t"
+
+
+DISTINCT_EDGE_CASES = [
+    ("SELECT DISTINCT state_name, COUNT(distinct city_name) FROM city", True),
+    ("select distinct(x) from t", True),
+    ("SELECT a FROM t WHERE a IS NOT DISTINCT FROM b", False),  # IS [NOT] DISTINCT FROM: the tokenizer decides
+    ("SELECT DISTINCT FROM t", False),
+    ("SELECT distinct_name FROM t", False),  # not the keyword alone
+    ("SELECT t.distinct FROM t", False),
+    ("SELECT DISTINCT name FROM t WHERE name = 'distinct'", True),  # in a literal: kept
+    ("SELECT DISTINCT name FROM t -- distinct", True),  # in a comment: kept
+    ("SELECT DISTINCT name FROM t WHERE name = 'it\\'s'", False),  # a backslash
+    ("SELECT DıSTINCT name FROM t", False),  # not ASCII
+]
+
+
+@pytest.mark.parametrize(("sql", "settled_by_text"), DISTINCT_EDGE_CASES)
+def test_distinct_removal_from_text_agrees_with_the_tokenizer(sql, settled_by_text):
+    from textattack_semparse.sql import suite_preparation
+
+    from_text = suite_preparation._distinct_removed_from_text(sql)
+    assert (from_text is not None) == settled_by_text
+    if settled_by_text:
+        assert from_text == suite_preparation._distinct_removed_by_tokens(sql)
+    assert remove_distinct(sql) == suite_preparation._distinct_removed_by_tokens(sql)
+
+
+@pytest.mark.real_data
+@pytest.mark.slow
+@pytest.mark.parametrize("benchmark_name", ["geoquery", "atis", "spider"])
+def test_distinct_removal_from_text_agrees_with_the_tokenizer_on_every_gold(real_data_dir, benchmark_name):
+    from textattack_semparse.datasets.benchmark import load_benchmark
+    from textattack_semparse.sql import suite_preparation
+
+    benchmark = load_benchmark(benchmark_name, data_dir=real_data_dir, use_test_suite=False)
+    golds = sorted({example.gold for example in benchmark.examples if "DISTINCT" in example.gold.upper()})
+    settled = {sql: suite_preparation._distinct_removed_from_text(sql) for sql in golds}
+    assert [sql for sql, text in settled.items() if text is not None and text != suite_preparation._distinct_removed_by_tokens(sql)] == []
+    assert sum(text is not None for text in settled.values()) >= len(golds) * 0.9  # the point: the text mostly settles it

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import pickle
+import random
 
 import pytest
 import torch
@@ -15,7 +16,7 @@ from textattack_semparse.constraints.sentence_bert_similarity import SentenceBER
 from textattack_semparse.linguistics.sentence_embeddings import SentenceEmbeddings
 from textattack_semparse.transformations.function_word_deletion import FunctionWordDeletion
 from textattack_semparse.transformations.random_word_deletion import RandomWordDeletion
-from textattack_semparse.transformations.top_k_by_similarity import TopKBySimilarity
+from textattack_semparse.transformations.top_k_by_similarity import TopKBySimilarity, draw_order
 
 QUESTION = "which rivers run through the state with the largest population"
 
@@ -110,3 +111,13 @@ def test_repr_lists_every_init_parameter() -> None:
 
 def test_similarities_of_nothing_is_empty() -> None:
     assert TopKBySimilarity(FunctionWordDeletion()).similarities("a", []).shape == torch.Size([0])
+
+
+def test_draw_order_starts_with_the_sample_random_takes_and_holds_every_index_once() -> None:
+    for count in [*range(1, 100), 200, 3000]:
+        for size in (1, 2, 6, 20, 30):
+            if size > count:
+                continue
+            order = list(draw_order(random.Random(f"0:{count}"), count, size))
+            assert order[:size] == random.Random(f"0:{count}").sample(range(count), size)
+            assert sorted(order) == list(range(count))

@@ -8,6 +8,7 @@ https://aclanthology.org/D19-1410/) between the question and its perturbation.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import torch
@@ -110,6 +111,11 @@ class SentenceBERTSimilarity(SentenceEncoder):
     def encode(self, sentences: list[str]) -> torch.Tensor:
         """Embeddings of ``sentences`` (CPU tensor, one row each), encoding only uncached texts."""
         return self.embeddings.encode(sentences)
+
+    def encode_each(self, groups: Sequence[Sequence[str]]) -> list[torch.Tensor]:
+        """Per group, its embeddings as encoded alone on an empty cache, all groups encoded together
+        (:meth:`~textattack_semparse.linguistics.sentence_embeddings.SentenceEmbeddings.encode_each`)."""
+        return self.embeddings.encode_each(groups)
 
     def _windows(self, reference_text: AttackedText, transformed_text: AttackedText) -> tuple[str, str]:
         """The compared texts: whole texts, or windows around the first newly modified word."""

@@ -8,13 +8,14 @@ filter, so neither layer imports the other.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import torch
 
 from textattack_semparse.arguments import check_count
 from textattack_semparse.errors import ConfigurationTypeError
-from textattack_semparse.torch_device import resolve_device
+from textattack_semparse.torch_device import resolve_device, torch_threads
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
@@ -30,8 +31,9 @@ def default_model_path() -> str:
 class SentenceEmbeddings:
     """Sentence-transformers embeddings with the model loaded on first use and an LRU cache.
 
-    The model is placed on CUDA when available, dropped when pickled, and each distinct text
-    is encoded once while it stays in the cache. Original to textattack-semparse.
+    The model is placed on CUDA when available (on a CPU it runs on one thread: its batches are
+    a few dozen short questions, :func:`~textattack_semparse.torch_device.torch_threads`),
+    dropped when pickled, and each distinct text is encoded once while it stays in the cache. Original to textattack-semparse.
 
     Args:
         model_name_or_path (str | None, default None): Any sentence-transformers model name or
@@ -102,19 +104,87 @@ class SentenceEmbeddings:
         """
         if not texts:
             return torch.empty(0)
-        model = self.model
-        device = model.device
-        prompt = model.prompts.get(model.default_prompt_name) if model.default_prompt_name else None
-        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))  # less padding per batch
-        batches = []
+        order = self._longest_first(texts)
         with torch.inference_mode():
-            for start in range(0, len(order), self.batch_size):
-                batch = [texts[i] for i in order[start : start + self.batch_size]]
-                features = model.preprocess(batch, prompt=prompt)
-                features = {k: v.to(device) if isinstance(v, torch.Tensor) else v for k, v in features.items()}
-                batches.append(model(features)["sentence_embedding"].cpu())
-        embeddings = torch.cat(batches)
+            embeddings = torch.cat([self._forward(batch) for batch in self._batches(texts)])
         return embeddings[torch.argsort(torch.tensor(order))]
+
+    def encode_each(self, groups: Sequence[Sequence[str]]) -> list[torch.Tensor]:
+        """For each group, the embeddings :meth:`encode` gives it on an empty cache, bit for bit,
+        with the texts of all groups encoded together (one example's candidates each, say).
+
+        An embedding depends, in its last bits, on how far its batch is padded, not on the other
+        texts of the batch (measured on CPU: a text padded to the same length gives the same
+        embedding alone, among 63 others, on 1 thread or 2). So each text is keyed by the padded
+        length its group's own batch (:meth:`encode_uncached`: longest first, ``batch_size`` at a
+        time) gives it, and texts of equal padded length share batches, padded to that length:
+        few large batches instead of one small one per group. The cache is neither read nor
+        filled.
+        """
+        distinct = list(dict.fromkeys(text for group in groups for text in group))
+        if not distinct:
+            return [torch.empty(0) for _ in groups]
+        lengths = dict(zip(distinct, self._token_lengths(distinct)))
+        keys_per_group = []
+        for group in groups:
+            texts = list(dict.fromkeys(group))
+            padded: dict[str, int] = {}
+            for batch in self._batches(texts):
+                width = max(lengths[text] for text in batch)
+                padded.update((text, width) for text in batch)
+            keys_per_group.append([(text, padded[text]) for text in group])
+        by_width: dict[int, list[str]] = {}
+        for key in dict.fromkeys(key for keys in keys_per_group for key in keys):
+            by_width.setdefault(key[1], []).append(key[0])
+        embedded: dict[tuple[str, int], torch.Tensor] = {}
+        with torch.inference_mode():
+            for width, texts in by_width.items():
+                for start in range(0, len(texts), self.batch_size):
+                    batch = texts[start : start + self.batch_size]
+                    rows = self._forward(batch, pad_to=width)
+                    embedded.update(((text, width), row) for text, row in zip(batch, rows))
+        return [torch.stack([embedded[key] for key in keys]) if keys else torch.empty(0) for keys in keys_per_group]
+
+    @staticmethod
+    def _longest_first(texts: list[str]) -> list[int]:
+        """Positions of ``texts``, longest text first (less padding per batch)."""
+        return sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+
+    def _batches(self, texts: list[str]) -> list[list[str]]:
+        """The batches :meth:`encode_uncached` splits ``texts`` into."""
+        order = self._longest_first(texts)
+        return [[texts[i] for i in order[start : start + self.batch_size]] for start in range(0, len(order), self.batch_size)]
+
+    def _token_lengths(self, texts: list[str]) -> list[int]:
+        """Tokens of each text as the model reads it (special tokens in, truncated as the model truncates)."""
+        model = self.model
+        lengths: list[int] = []
+        for start in range(0, len(texts), 256):
+            features = model.preprocess(texts[start : start + 256], prompt=self._prompt())
+            lengths.extend(features["attention_mask"].sum(dim=1).tolist())
+        return lengths
+
+    def _prompt(self) -> str | None:
+        model = self.model
+        return model.prompts.get(model.default_prompt_name) if model.default_prompt_name else None
+
+    def _forward(self, batch: list[str], *, pad_to: int | None = None) -> torch.Tensor:
+        """The model's embeddings of one batch (CPU), its inputs padded to ``pad_to`` tokens when given."""
+        model = self.model
+        features = model.preprocess(batch, prompt=self._prompt())
+        if pad_to is not None:
+            missing = pad_to - features["input_ids"].shape[1]
+            if missing > 0:
+                pad_id = model.tokenizer.pad_token_id or 0
+                for name in ("input_ids", "attention_mask", "token_type_ids"):
+                    if name in features:
+                        value = pad_id if name == "input_ids" else 0
+                        features[name] = torch.nn.functional.pad(features[name], (0, missing), value=value)
+        features = {k: v.to(model.device) if isinstance(v, torch.Tensor) else v for k, v in features.items()}
+        if model.device.type != "cpu":
+            return model(features)["sentence_embedding"].cpu()
+        with torch_threads(1):  # a batch of short questions: threads cost more than they save (torch_threads)
+            return model(features)["sentence_embedding"]
 
     def clear_cache(self) -> None:
         """Forget cached embeddings."""

@@ -17,14 +17,16 @@ symlinks, hence the copy.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.metadata
 import os
 import shutil
 import tarfile
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textattack_semparse.cache import cache_dir
 from textattack_semparse.errors import ResourceError
@@ -217,11 +219,39 @@ def _nltk_path_text() -> str:
 @functools.lru_cache(maxsize=1)
 def load_wordnet() -> WordNetCorpusReader:
     """``nltk.corpus.wordnet``, after :func:`ensure_wordnet` (loaded once per process)."""
-    ensure_wordnet()
-    from nltk.corpus import wordnet
+    with _no_self_mapping():
+        ensure_wordnet()
+        from nltk.corpus import wordnet
 
-    wordnet.ensure_loaded()
+        wordnet.ensure_loaded()
     return wordnet
+
+
+@contextlib.contextmanager
+def _no_self_mapping() -> Iterator[None]:
+    """Load WordNet without mapping its senses onto themselves.
+
+    NLTK's reader maps the senses of another WordNet version onto the loaded one
+    (``map_wn("wordnet")``, for its multilingual data) unless the versions are equal, and it
+    compares the loaded version ("3.0") with the corpus name ("wordnet"), so it maps WordNet 3.0
+    onto itself: ``index.sense`` is read twice, for about half of the seconds a load takes.
+    While this block runs, the mapping of the loaded version 3.0 is none (what NLTK gives equal
+    versions); other versions are mapped as NLTK maps them.
+    """
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+    original = WordNetCorpusReader.map_wn
+
+    def map_wn(self: WordNetCorpusReader, version: str = "wordnet") -> Any:
+        if version == "wordnet" and self.get_version() == "3.0":
+            return None
+        return original(self, version)
+
+    WordNetCorpusReader.map_wn = map_wn
+    try:
+        yield
+    finally:
+        WordNetCorpusReader.map_wn = original
 
 
 def first_sense(lemma: str, word: str, pos: str) -> Synset | None:

@@ -12,10 +12,11 @@ textattack-semparse.
 from __future__ import annotations
 
 import inspect
+import itertools
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from textattack.constraints.pre_transformation import RepeatModification
@@ -34,9 +35,9 @@ from textattack_semparse.perturbations.perturbed_utterance import PerturbedUtter
 from textattack_semparse.registry import get_registry
 from textattack_semparse.runs.seeding import component_generators
 from textattack_semparse.tables.table_text import freeze_table_column, question_of, table_input, table_of
-from textattack_semparse.transformations.derived_text import distinct_new_texts
+from textattack_semparse.transformations.derived_text import distinct_new_texts, question_text
 from textattack_semparse.transformations.table.table_transformation import TableTransformation
-from textattack_semparse.transformations.top_k_by_similarity import TopKBySimilarity
+from textattack_semparse.transformations.top_k_by_similarity import TopKBySimilarity, similarities_to_first
 
 
 def create_perturbation(
@@ -113,11 +114,12 @@ def perturb_examples(
     perturber = ExamplePerturber(
         transformation, perturbation, candidates=candidates, keep=keep, seed=seed, encoder=encoder
     )
-    return [
-        utterance
-        for example_id, example in enumerate(examples)
-        for utterance in perturber(example_id, example, left_out=left_out)
-    ]
+    utterances: list[PerturbedUtterance] = []
+    for perturbed in perturber.perturb_many(list(enumerate(examples))):
+        if perturbed.left_out is not None and left_out is not None:
+            left_out[perturbed.left_out] += 1
+        utterances.extend(perturbed.utterances)
+    return utterances
 
 
 @dataclass(frozen=True)
@@ -135,14 +137,18 @@ class ExamplePerturber:
     """One perturbation applied to one example at a time, as :func:`perturb_examples` applies it.
 
     Before each example the generators of the transformation (and of the sampler) are reseeded
-    with ``seed`` and the example's id, and the Sentence-BERT cache is emptied, so an example's
-    utterances (and their similarity scores, to the last digit) do not depend on which examples
-    were perturbed before it: a resumed or distributed build equals the serial one. ``seed=None``
-    leaves the generators as they are (no reproducibility asked for).
+    with ``seed`` and the example's id, and its texts are embedded as if alone
+    (:meth:`perturb_many`), so an example's utterances (and their similarity scores, to the last
+    digit) do not depend on which examples were perturbed before or with it: a resumed or
+    distributed build equals the serial one. ``seed=None`` leaves the generators as they are (no
+    reproducibility asked for).
 
     With a ``judge`` (:mod:`textattack_semparse.judges`), the rewrites it does not call the same
-    question are dropped before the selection samples and ranks: the utterances are drawn among
-    the rewrites that keep the meaning, so coverage stays as high as the judge allows.
+    question are never sampled: the sampler draws candidates in its seeded order and the judge
+    reads them in that order until the sample is full (all of them when every candidate is
+    ranked), so coverage stays as high as the judge allows and the judge reads few rewrites of
+    an operation with hundreds. Where the judge keeps every rewrite it reads, the sample is the
+    one drawn without a judge.
     """
 
     def __init__(
@@ -164,11 +170,13 @@ class ExamplePerturber:
         self.transformation = transformation
         self.encoder = encoder if encoder is not None else SentenceEmbeddings()
         self.judged = _JudgedOutputs(transformation, judge)
+        self.top_k: TopKBySimilarity | None = None
         self.selector: Transformation = self.judged
         if self.k is not None and not self.table_perturbation:
-            self.selector = TopKBySimilarity(
-                self.selector, k=self.k, num_candidates=candidates, encoder=self.encoder, seed=seed
+            self.top_k = TopKBySimilarity(
+                self.judged, k=self.k, num_candidates=candidates, encoder=self.encoder, seed=seed
             )
+            self.selector = self.top_k
 
     def __call__(
         self, example_id: int, example: SemparseExample, *, left_out: Counter[str] | None = None
@@ -181,34 +189,73 @@ class ExamplePerturber:
 
     def perturb(self, example_id: int, example: SemparseExample) -> ExamplePerturbation:
         """The utterances of ``example``, why it got none, and what the judge rejected."""
+        return self.perturb_many([(example_id, example)])[0]
+
+    def perturb_many(self, items: Sequence[tuple[int, SemparseExample]]) -> list[ExamplePerturbation]:
+        """:meth:`perturb` of each ``(example_id, example)``, the Sentence-BERT embeddings of all
+        of them computed together.
+
+        Each example's candidates are drawn first (its generators reseeded); only the sampled ones
+        are judged and embedded. With a sample size (``candidates``), the judge reads candidates
+        in the order the sampler draws them until the sample is full, so the tally counts what it
+        read, not every candidate; the sample is the one drawn when the judge rejects none of
+        those it reads. The embeddings are those each example's texts get encoded alone
+        (:meth:`~textattack_semparse.linguistics.sentence_embeddings.SentenceEmbeddings.encode_each`),
+        so the scores do not depend on the examples perturbed with it.
+        """
+        drafts = [self._draft(example_id, example) for example_id, example in items]
+        ranked = [draft for draft in drafts if draft.sampled]
+        if self.top_k is not None and ranked:
+            embeddings = self.encoder.encode_each([[draft.reference, *draft.sampled_texts] for draft in ranked])
+            for draft, rows in zip(ranked, embeddings, strict=True):
+                draft.outputs = self.top_k.rank(draft.sampled, similarities_to_first(rows).tolist())
+        return [self._finish(draft) for draft in drafts]
+
+    def _draft(self, example_id: int, example: SemparseExample) -> _Draft:
+        """``example``'s text and its outputs, or, when they are ranked, its sampled candidates."""
         if self.seed is not None:
             for generator in component_generators(self.selector):
                 generator.seed(f"{self.seed}:{example_id}")
-        # Padding makes an embedding depend, in its last bits, on the texts it is batched with; with
-        # no cached texts the batch is this example's texts alone, wherever and after whatever it runs.
-        self.encoder.clear_cache()
         text = AttackedText(example.question if example.table is None else table_input(example.question, example.table))
         record_gold_output(text, example.gold)
         constraints = [RepeatModification(), PreserveLiterals()]
         if example.table is not None:
             constraints.append(freeze_table_column())
-        outputs = self.selector(text, pre_transformation_constraints=constraints)
-        if self.table_perturbation and self.k is not None:
-            outputs = _seeded_sample(outputs, self.k, self.seed, example_id)
-        tally = self.judged.last
+        draft = _Draft(example_id, example, text)
+        if self.top_k is None:
+            draft.outputs = self.selector(text, pre_transformation_constraints=constraints)
+            if self.table_perturbation and self.k is not None:
+                draft.outputs = _seeded_sample(draft.outputs, self.k, self.seed, example_id)
+        else:
+            indices = self.selector(text, pre_transformation_constraints=constraints, return_indices=True)
+            candidates = self.judged.distinct(text, indices_to_modify=indices)
+            sample_size = self.top_k.num_candidates
+            if sample_size is not None and len(candidates) > sample_size:
+                kept = self.judged.judge_in_order(text, candidates, self.top_k.draw_order(len(candidates)), sample_size)
+            else:
+                kept = self.judged.judge_in_order(text, candidates, range(len(candidates)), None)
+            draft.sampled = [candidates[index] for index in sorted(kept)]
+            draft.reference = question_text(text)
+            draft.sampled_texts = [question_text(candidate) for candidate in draft.sampled]
+        draft.tally = self.judged.last
+        return draft
+
+    def _finish(self, draft: _Draft) -> ExamplePerturbation:
+        """The utterances of a draft whose outputs are known."""
+        example, tally, outputs = draft.example, draft.tally, draft.outputs
         left_out = None
         if not outputs:
             if tally.judged and tally.rejected == tally.judged:
                 left_out = "every rewrite changed the meaning (judge)"
             else:
-                reason = self.transformation.skip_reason(text) if self.table_perturbation else None
+                reason = self.transformation.skip_reason(draft.text) if self.table_perturbation else None
                 left_out = reason or "no candidate"
         utterances = []
         for output in outputs:
             score = output.attack_attrs.get("similarity_score")
             utterances.append(
                 PerturbedUtterance(
-                    example_id=example_id,
+                    example_id=draft.example_id,
                     original=example.question,
                     perturbed=question_of(output),
                     gold=example.gold,
@@ -219,6 +266,21 @@ class ExamplePerturber:
                 )
             )
         return ExamplePerturbation(utterances, left_out, tally)
+
+
+@dataclass
+class _Draft:
+    """An example on its way through :meth:`ExamplePerturber.perturb_many`: its outputs once known,
+    and meanwhile, when they are ranked, the sampled candidates and the texts to embed."""
+
+    example_id: int
+    example: SemparseExample
+    text: AttackedText
+    outputs: list[AttackedText] = field(default_factory=list)
+    sampled: list[AttackedText] = field(default_factory=list)
+    reference: str = ""
+    sampled_texts: list[str] = field(default_factory=list)
+    tally: JudgeTally = field(default_factory=JudgeTally)
 
 
 def _seeded_sample(outputs: list[AttackedText], k: int, seed: int | None, example_id: int) -> list[AttackedText]:
@@ -260,17 +322,31 @@ class _JudgedOutputs(Transformation):
 
     def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
         outputs = self.distinct(current_text, indices_to_modify=set(indices_to_modify))
+        return [outputs[index] for index in self.judge_in_order(current_text, outputs, range(len(outputs)), None)]
+
+    def judge_in_order(
+        self, current_text: AttackedText, outputs: list[AttackedText], order: Iterable[int], wanted: int | None
+    ) -> list[int]:
+        """The positions of ``outputs``, taken in ``order``, that the judge keeps, until ``wanted``
+        are kept (``None``: all of them); ``last`` tallies the outputs the judge read. Each step
+        judges, together, as many as are still wanted. Without a judge every output is kept and
+        counted (the tally, too)."""
+        order = iter(order)
         if self.judge is None:
             self.last = JudgeTally(judged=len(outputs))
-            return outputs
+            return list(itertools.islice(order, wanted))
         original, gold = question_of(current_text), gold_output(current_text)
-        pairs = [RewritePair(original, question_of(output), gold) for output in outputs]
         self.last = JudgeTally()
-        kept = []
-        for output, pair, judgement in zip(outputs, pairs, self.judge.judge(pairs), strict=True):
-            self.last.add(pair, judgement)
-            if judgement.keeps_meaning:
-                kept.append(output)
+        kept: list[int] = []
+        while wanted is None or len(kept) < wanted:
+            step = list(itertools.islice(order, None if wanted is None else wanted - len(kept)))
+            if not step:
+                break
+            pairs = [RewritePair(original, question_of(outputs[index]), gold) for index in step]
+            for index, pair, judgement in zip(step, pairs, self.judge.judge(pairs), strict=True):
+                self.last.add(pair, judgement)
+                if judgement.keeps_meaning:
+                    kept.append(index)
         return kept
 
     @property

@@ -37,6 +37,7 @@ from textattack_semparse.runs.journal import Journal
 from textattack_semparse.runs.progress import ProgressBar
 from textattack_semparse.runs.run_context import RunContext
 from textattack_semparse.tables.table import Table
+from textattack_semparse.torch_device import torch_threads
 from textattack_semparse.transformations.table.table_transformation import TableTransformation
 
 UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (OSError, ImportError, SemparseError)
@@ -330,17 +331,16 @@ def _perturb_chunk(worker: _BuildWorker, task: _BuildTask) -> list[dict[str, Any
         perturber = worker.perturber(name)
         if isinstance(perturber, str):
             return perturber
-        records = []
-        for index, example in chunk:
-            perturbation = perturber.perturb(index, example)
-            records.append(
-                {
-                    "utterances": [_utterance_record(item) for item in perturbation.utterances],
-                    "left_out": perturbation.left_out,
-                    "judged": perturbation.tally.to_json(),
-                }
-            )
-        return records
+        with torch_threads(1):  # many small forward passes; workers are the build's parallelism
+            perturbations = perturber.perturb_many(chunk)
+        return [
+            {
+                "utterances": [_utterance_record(item) for item in perturbation.utterances],
+                "left_out": perturbation.left_out,
+                "judged": perturbation.tally.to_json(),
+            }
+            for perturbation in perturbations
+        ]
     except UNAVAILABLE_ERRORS as error:
         if not worker.explicit:
             return f"{type(error).__name__}: {' '.join(str(error).split())}"

@@ -6,8 +6,10 @@ Generate candidates with any transformation, keep the k closest to the input.
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -20,6 +22,42 @@ from textattack_semparse.transformations.derived_text import question_text
 
 if TYPE_CHECKING:
     from textattack.shared import AttackedText
+
+
+def similarities_to_first(embeddings: torch.Tensor) -> torch.Tensor:
+    """Cosine similarity of each embedding but the first to the first (1-D CPU tensor)."""
+    return torch.nn.functional.cosine_similarity(embeddings[:1], embeddings[1:], dim=1)
+
+
+def draw_order(rng: random.Random, count: int, sample_size: int) -> Iterator[int]:
+    """Every index of ``range(count)`` once, in a random order whose first ``sample_size`` are
+    ``rng.sample(range(count), sample_size)``, drawn as lazily.
+
+    So a selection that draws candidates one by one, and skips some (the meaning judge's
+    rejections), takes the very sample ``rng.sample`` takes when none is skipped. CPython's
+    ``random.sample`` draws from a shrinking pool when ``count`` is small next to the set it
+    would otherwise keep, else by rejection from a set of the indices drawn; both are continued
+    past ``sample_size`` the same way (the tests compare the two on many sizes).
+
+    Example:
+        >>> list(itertools.islice(draw_order(random.Random(3), 50, 4), 4)) == random.Random(3).sample(range(50), 4)
+        True
+    """
+    set_size = 21 if sample_size <= 5 else 21 + 4 ** math.ceil(math.log(sample_size * 3, 4))
+    if count <= set_size:
+        pool = list(range(count))
+        for drawn in range(count):
+            j = rng.randrange(count - drawn)
+            yield pool[j]
+            pool[j] = pool[count - drawn - 1]
+        return
+    selected: set[int] = set()
+    while len(selected) < count:
+        j = rng.randrange(count)
+        while j in selected:
+            j = rng.randrange(count)
+        selected.add(j)
+        yield j
 
 
 class TopKBySimilarity(Transformation):
@@ -96,21 +134,30 @@ class TopKBySimilarity(Transformation):
         """Cosine similarity of each of ``candidates`` to ``reference`` (1-D CPU tensor)."""
         if not candidates:
             return torch.empty(0)
-        embeddings = self._encoder.encode([reference, *candidates])
-        return torch.nn.functional.cosine_similarity(embeddings[:1], embeddings[1:], dim=1)
+        return similarities_to_first(self._encoder.encode([reference, *candidates]))
 
-    def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
-        candidates = list(self.transformation(current_text, indices_to_modify=set(indices_to_modify)))
-        if self.num_candidates is not None and len(candidates) > self.num_candidates:
-            chosen = sorted(self._rng.sample(range(len(candidates)), self.num_candidates))
-            candidates = [candidates[i] for i in chosen]
-        if not candidates:
-            return []
-        scores = self.similarities(question_text(current_text), [question_text(c) for c in candidates]).tolist()
+    def draw_order(self, count: int) -> Iterator[int]:
+        """The order in which the sampler draws ``count`` candidates (:func:`draw_order` with
+        the owned generator): its first ``num_candidates`` are the sample ranked."""
+        return draw_order(self._rng, count, self.num_candidates or count)
+
+    def rank(self, candidates: list[AttackedText], scores: list[float]) -> list[AttackedText]:
+        """The ``k`` of ``candidates`` with the highest ``scores``, most similar first (ties keep
+        their order), each with its score as ``attack_attrs["similarity_score"]``."""
         order = sorted(range(len(candidates)), key=lambda i: -scores[i])[: self.k]
         for i in order:
             candidates[i].attack_attrs["similarity_score"] = scores[i]
         return [candidates[i] for i in order]
+
+    def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
+        candidates = list(self.transformation(current_text, indices_to_modify=set(indices_to_modify)))
+        if self.num_candidates is not None and len(candidates) > self.num_candidates:
+            chosen = sorted(itertools.islice(self.draw_order(len(candidates)), self.num_candidates))
+            candidates = [candidates[i] for i in chosen]
+        if not candidates:
+            return []
+        scores = self.similarities(question_text(current_text), [question_text(c) for c in candidates]).tolist()
+        return self.rank(candidates, scores)
 
     @property
     def deterministic(self) -> bool:

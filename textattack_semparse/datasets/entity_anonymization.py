@@ -249,8 +249,10 @@ class EntityAnonymizer:
 
     def _never_follows(self, previous_word: str) -> bool:
         """Whether ``previous_word`` is a placeholder that no training placeholder follows."""
-        return bool(self.contexts) and _PLACEHOLDER.fullmatch(previous_word) is not None and (
-            previous_word not in self.contexts
+        return (
+            bool(self.contexts)
+            and _PLACEHOLDER.fullmatch(previous_word) is not None
+            and (previous_word not in self.contexts)
         )
 
     def _likeliest_type(self, types: tuple[str, ...], previous_word: str) -> str:
@@ -290,7 +292,11 @@ class EntityAnonymizer:
             return None
         data = json.loads(path.read_text(encoding="utf-8"))
         return cls(
-            ValueLexicon.from_dict(data["lexicon"]), data["style"], data.get("atoms"), data.get("contexts"), data.get("vocabulary")
+            ValueLexicon.from_dict(data["lexicon"]),
+            data["style"],
+            data.get("atoms"),
+            data.get("contexts"),
+            data.get("vocabulary"),
         )
 
 

@@ -182,20 +182,21 @@ def test_the_word_before_a_value_picks_its_type():
     assert known.anonymize("what is the population of austin texas").text == "what is the population of c0 texas"
 
 
-def test_untyped_constants_share_one_placeholder_type_and_unseen_words_are_copied(tmp_path):
+def test_an_unseen_word_where_training_has_a_placeholder_is_copied_with_that_placeholders_type(tmp_path):
     train = [
         SemparseExample("show me jobs using java", "(lambda $0:e (and_ (job $0) (language $0 java)))"),
         SemparseExample("list jobs using perl", "(lambda $0:e (and_ (job $0) (language $0 perl)))"),
         SemparseExample("what jobs in austin use java", "(lambda $0:e (and_ (job $0) (loc $0 austin) (language $0 java)))"),
     ]
     anonymizer = EntityAnonymizer.fit(train)
+    # JOBS' constants are typed by the predicate that takes them.
     assert anonymizer.training_pair(train[2]) == (
-        "what jobs in v0 use v1", "(lambda $0:e (and_ (job $0) (loc $0 v0) (language $0 v1)))"
+        "what jobs in loc0 use language0", "(lambda $0:e (and_ (job $0) (loc $0 loc0) (language $0 language0)))"
     )
     # "using" precedes a placeholder every time in training: an unseen word after it is copied.
     question = anonymizer.anonymize("show me jobs using 'vc++'")
-    assert question.text == "show me jobs using 'v0'"
-    assert anonymizer.deanonymize("(lambda $0:e (and_ (job $0) (language $0 v0)))", question.values) == (
+    assert question.text == "show me jobs using 'language0'"
+    assert anonymizer.deanonymize("(lambda $0:e (and_ (job $0) (language $0 language0)))", question.values) == (
         "(lambda $0:e (and_ (job $0) (language $0 vc++)))"
     )
     # "jobs" rarely does: an unseen word after it stays a word.

@@ -47,10 +47,8 @@ STYLES = ("sql", "logical_form")
 _PLACEHOLDER_ATOM = re.compile(r"^[a-z]+\d+$")
 _PLACEHOLDER = re.compile(r"(?<!\w)(?P<type>[a-z]+)\d+(?!\w)")
 _TYPED_ATOM = re.compile(r"^[^:<>]+:[A-Za-z]+$")
-
-UNTYPED = "v"
-"""The placeholder type of a constant without a type suffix (JOBS: ``(language $0 java)``): the
-model reads which predicate takes it from the question, as it would read the value itself."""
+"""A constant with a type suffix (``austin_tx:c``); JOBS' (``(language $0 java)``) are typed by
+the predicate that takes them."""
 
 _WORD = re.compile(r"[^\s'\"?!,.]+")
 """A question word, quotes and sentence punctuation left out (``'vc++'`` -> ``vc++``)."""
@@ -80,12 +78,13 @@ class EntityAnonymizer:
             the word before a training placeholder -> its type -> how often; of a value's
             types, the one its preceding word most often precedes in training is chosen
             ("cities named austin" -> ``n``, "the population of austin" -> ``c``).
-        vocabulary (Mapping[str, int] | None, default None): Logical forms with untyped
-            constants only: the words of the anonymised training questions -> how often. A word
-            outside it (and the lexicon), after a word that an untyped placeholder follows at
-            least half the time in training, is copied as a placeholder of itself (JOBS: "jobs
-            using 'vc++'" -> ``jobs using 'v0'``, ``v0`` -> ``vc++``): the model cannot spell
-            a word it never saw, but it can copy its placeholder.
+        vocabulary (Mapping[str, int] | None, default None): Logical forms whose constants have
+            no type suffix (JOBS) only: the words of the anonymised training questions -> how
+            often. A word outside it (and the lexicon), after a word that a placeholder follows
+            at least half the time in training, is copied as a placeholder of itself, of the
+            type that most often follows there (JOBS: "jobs using 'vc++'" -> ``jobs using
+            'language0'``, ``language0`` -> ``vc++``): the model cannot spell a word it never
+            saw, but it can copy its placeholder.
 
     Example:
         >>> from textattack_semparse.datasets.example import SemparseExample
@@ -141,7 +140,7 @@ class EntityAnonymizer:
         counts: dict[str, Counter[tuple[str, str]]] = {}
         for example in examples:
             for constant in _constants(example):
-                counts.setdefault(normalize_text(constant.spelling), Counter())[_type(constant), constant.atom] += 1
+                counts.setdefault(normalize_text(constant.spelling), Counter())[constant.type, constant.atom] += 1
         entries: dict[str, tuple[str, list[str]]] = {}
         atoms: dict[str, dict[str, str]] = {}
         type_totals: Counter[str] = Counter()
@@ -174,7 +173,8 @@ class EntityAnonymizer:
                 if match.group("type") in type_totals:
                     contexts.setdefault(_previous_word(text, match.start()), Counter())[match.group("type")] += 1
         anonymizer.contexts = {word: dict(by_type) for word, by_type in sorted(contexts.items())}
-        if UNTYPED in type_totals:
+        untyped = any(not _TYPED_ATOM.match(atom) for by_type_atom in counts.values() for _, atom in by_type_atom)
+        if untyped:
             anonymizer.vocabulary = dict(sorted(vocabulary.items()))
         return anonymizer
 
@@ -188,7 +188,7 @@ class EntityAnonymizer:
         gold = example.gold
         numbers: Counter[str] = Counter()
         for constant in _constants(example):
-            value_type = _type(constant)
+            value_type = constant.type
             placeholder = f"{value_type}{numbers[value_type]}"
             numbers[value_type] += 1
             text = word_pattern([normalize_text(constant.spelling)]).sub(placeholder, text, count=1)
@@ -229,23 +229,27 @@ class EntityAnonymizer:
 
     def _unknown_words(self, text: str) -> tuple[Mention, ...]:
         """The words of ``text`` outside :attr:`vocabulary` and the lexicon that follow a word
-        an untyped training placeholder follows, as mentions of themselves."""
+        placeholders mostly follow, as mentions of themselves with the type that follows most."""
         if not self.vocabulary:
             return ()
         covered = [(mention.start, mention.end) for mention in self.lexicon.segmentations(text)[0]]
         return tuple(
-            Mention(match.start(), match.end(), match.group(), (UNTYPED,))
+            Mention(match.start(), match.end(), match.group(), (value_type,))
             for match in _WORD.finditer(text)
             if match.group() not in self.vocabulary
             and not any(start < match.end() and match.start() < end for start, end in covered)
-            and self._copies_after(_previous_word(text, match.start()))
+            for value_type in [self._copied_type(_previous_word(text, match.start()))]
+            if value_type is not None
         )
 
-    def _copies_after(self, previous_word: str) -> bool:
-        """Whether an untyped placeholder follows ``previous_word`` in at least half of its
-        training occurrences."""
-        follows = self.contexts.get(previous_word, {}).get(UNTYPED, 0)
-        return follows > 0 and 2 * follows >= self.vocabulary.get(previous_word, 0)
+    def _copied_type(self, previous_word: str) -> str | None:
+        """The placeholder type that most often follows ``previous_word`` in training, if
+        placeholders follow it in at least half of its training occurrences; else ``None``."""
+        by_type = self.contexts.get(previous_word, {})
+        follows = sum(by_type.values())
+        if not follows or 2 * follows < self.vocabulary.get(previous_word, 0):
+            return None
+        return max(sorted(by_type), key=lambda value_type: by_type[value_type])
 
     def _never_follows(self, previous_word: str) -> bool:
         """Whether ``previous_word`` is a placeholder that no training placeholder follows."""
@@ -306,11 +310,6 @@ def _constants(example: SemparseExample) -> list[Constant]:
         for constant in logical_form_constants(example.question, example.gold)
         if not _PLACEHOLDER_ATOM.match(constant.atom)
     ]
-
-
-def _type(constant: Constant) -> str:
-    """The placeholder type of a constant: its type suffix (``austin_tx:c`` -> ``c``), else :data:`UNTYPED`."""
-    return constant.type if _TYPED_ATOM.match(constant.atom) else UNTYPED
 
 
 def _previous_word(text: str, start: int) -> str:

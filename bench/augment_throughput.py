@@ -78,9 +78,9 @@ def main() -> None:
             augmenter = augment.build_augmenter(
                 "semparse-mda", pct_words_to_swap=0.1, transformations_per_example=1, seed=0, perturbations=[operation]
             )
-            augment = protecting_literals(augmenter)
+            augment_question = protecting_literals(augmenter)
             for question, literals in questions:
-                for output in augment(question, literals):
+                for output in augment_question(question, literals):
                     if not keeps_literals(question, output, literals):
                         raise SystemExit(f"{operation} changed a literal of {literals}: {question!r} -> {output!r}")
             config = _augment_config(source, Path(directory) / f"{operation}.json", operation)
@@ -90,7 +90,7 @@ def main() -> None:
                     _seconds(lambda: [nlpaug.augment(question) for _ in range(passes) for question, _ in questions]) / passes
                 )
                 times["augment"].append(
-                    _seconds(lambda: [augment(q, literals) for _ in range(passes) for q, literals in questions]) / passes
+                    _seconds(lambda: [augment_question(q, ls) for _ in range(passes) for q, ls in questions]) / passes
                 )
                 times["command"].append(_seconds(lambda: augment.run(config)))
             rates = {name: len(questions) / statistics.median(values) for name, values in times.items()}

@@ -227,3 +227,42 @@ def _tiny_tables():
 
 TINY_TABLES = _tiny_tables()
 """Two small tables the tiny Table QA victims (TAPAS, TAPEX) are tested on."""
+
+
+def build_tiny_tapex(directory: Path, *, seed: int = 0, init_std: float = 1.0, max_positions: int = 256) -> Path:
+    """A TAPEX-style model saved in ``directory``: a byte-level BPE vocabulary of the 256 byte symbols
+    (no merges), its ``TapexTokenizer`` and a 1+1-layer random BART reading ``max_positions`` tokens
+    (no download)."""
+    import json
+
+    import torch
+    import transformers
+    from transformers.models.gpt2.tokenization_gpt2 import bytes_to_unicode
+
+    special = ["<s>", "<pad>", "</s>", "<unk>", "<mask>"]
+    vocab = {token: index for index, token in enumerate(special + sorted(set(bytes_to_unicode().values())))}
+    (directory / "vocab.json").write_text(json.dumps(vocab))
+    (directory / "merges.txt").write_text("#version: 0.2\n")
+    tokenizer = transformers.TapexTokenizer(str(directory / "vocab.json"), str(directory / "merges.txt"))
+    config = transformers.BartConfig(
+        vocab_size=len(vocab),
+        d_model=16,
+        encoder_layers=1,
+        decoder_layers=1,
+        encoder_attention_heads=2,
+        decoder_attention_heads=2,
+        encoder_ffn_dim=32,
+        decoder_ffn_dim=32,
+        max_position_embeddings=max_positions,
+        pad_token_id=1,
+        bos_token_id=0,
+        eos_token_id=2,
+        decoder_start_token_id=2,
+        init_std=init_std,
+    )
+    with torch.random.fork_rng():
+        torch.manual_seed(seed)
+        model = transformers.BartForConditionalGeneration(config)
+    model.save_pretrained(directory)
+    tokenizer.save_pretrained(directory)
+    return directory

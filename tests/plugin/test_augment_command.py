@@ -179,3 +179,28 @@ def test_random_deletion_and_swap_keep_every_gold_literal(tmp_path: Path, operat
 def _is_subsequence(short: list[str], long: list[str]) -> bool:
     remaining = iter(long)
     return all(word in remaining for word in short)
+
+
+def test_an_nlpaug_augmenter_augments_with_every_literal_kept(tmp_path: Path) -> None:
+    # Typos in every word nlpaug may pick; the literals (new york, colorado) are never among them.
+    # --no-judge: the check is on everything the augmenter proposed.
+    source = tmp_path / "geo.tsv"
+    source.write_text(TSV, encoding="utf-8")
+    output = tmp_path / "out.tsv"
+    typos = "nlpaug:KeyboardAug:aug_word_p=1.0:aug_word_max=100"
+    arguments = ["--input", str(source), "--output", str(output), "--exclude-original", "--no-judge"]
+    assert main(["augment", "--recipe", "semparse-mda", "--perturbation", typos, *arguments, "--no-progress"]) == 0
+    rows = [line.split("\t") for line in output.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 4  # two augmentations per question
+    for question, logical_form in rows:
+        literal = "new york" if "new_york" in logical_form else "colorado"
+        assert question.endswith(literal) and question.split() != TSV.split("\t")[0].split()
+
+
+def test_sampling_an_nlpaug_augmenter_writes_its_file_under_its_file_safe_name(tmp_path: Path) -> None:
+    source = tmp_path / "geo.tsv"
+    source.write_text(TSV, encoding="utf-8")
+    output = tmp_path / "out.tsv"
+    arguments = ["--input", str(source), "--output", str(output), "--sample", "1.0", "--no-judge", "--no-progress"]
+    assert main(["augment", "--recipe", "semparse-mda", "--perturbation", "nlpaug:KeyboardAug", *arguments]) == 0
+    assert (tmp_path / "out.nlpaug_KeyboardAug.tsv").is_file()

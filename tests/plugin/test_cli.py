@@ -42,3 +42,10 @@ def test_console_script_is_installed():
     result = run_command("textattack-semparse", "list", "attack-recipe")
     assert result.returncode == 0, result.stderr
     assert "semparse-geo" in result.stdout
+
+
+def test_list_shows_the_nlpaug_family_and_its_recipe_family(capsys):
+    assert main(["list", "perturbation"]) == 0
+    assert "nlpaug:<augmenter>" in capsys.readouterr().out
+    assert main(["list", "attack-recipe"]) == 0
+    assert "semparse-nlpaug:<augmenter>" in capsys.readouterr().out

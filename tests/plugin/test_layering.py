@@ -24,7 +24,7 @@ LAYERS = (
     {"metrics", "augmentation"},
     {"recipes", "robustness", "training"},
     {"llm"},
-    {"report", "validation"},
+    {"report", "validation", "exports"},
     {"experiments"},
     {"commands", "cli", "_textattack_shim", "plugin"},
 )

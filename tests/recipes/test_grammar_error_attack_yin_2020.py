@@ -24,7 +24,8 @@ from textattack_semparse.victims.knn_template_parser import KNNTemplateParser
 
 EXPECTED_INGREDIENTS = {
     "greedy": ["GrammarErrorGreedySearch", "(wir_method):  delete", "(mode):  worst-case"],
-    "beam": ["GrammarErrorBeamSearch", "(beam_width):  5", "(wir_method):  delete", "(mode):  worst-case"],
+    "beam": ["GrammarErrorBeamSearch", "(beam_width):  5", "(keep_unchanged):  False", "(wir_method):  delete"],
+    "beam-skip": ["GrammarErrorBeamSearch", "(beam_width):  5", "(keep_unchanged):  True", "(mode):  worst-case"],
     "genetic": [
         "GrammarErrorGeneticAlgorithm",
         "(pop_size):  60",
@@ -70,6 +71,7 @@ def test_each_search_builds_and_repr_lists_its_ingredients(victim, search):
         "ExecutionScorer(mode='classical'",
         "GrammarErrorCombined",
         "RepeatModification",
+        "AttackedSentence",
         "PreserveLiterals",
         "MaxGrammarErrorRate",
         "(max_rate):  0.15",
@@ -80,7 +82,7 @@ def test_each_search_builds_and_repr_lists_its_ingredients(victim, search):
 
 
 def test_unknown_search_names_the_accepted_ones(victim):
-    with pytest.raises(RecipeError, match="accepted: greedy, beam, genetic, probabilistic. Did you mean 'beam'"):
+    with pytest.raises(RecipeError, match="accepted: greedy, beam, beam-skip, genetic, probabilistic. Did you mean 'beam'"):
         GrammarErrorAttackYin2020.build(victim, search="beem")
 
 
@@ -133,9 +135,9 @@ def test_greedy_succeeds_on_geo_mini_and_keeps_literals(victim, dataset):
     _assert_literals_kept(results)
 
 
-def test_beam_search_finds_at_least_the_greedy_successes_on_geo_mini(victim, dataset):
+def test_the_beam_variant_finds_at_least_the_greedy_successes_on_geo_mini(victim, dataset):
     greedy = _attack(GrammarErrorAttackYin2020.build(victim, search="greedy"), dataset, 8)
-    beam = _attack(GrammarErrorAttackYin2020.build(victim, search="beam"), dataset, 8)
+    beam = _attack(GrammarErrorAttackYin2020.build(victim, search="beam-skip"), dataset, 8)
     greedy_successes = {r.original_result.attacked_text.text for r in greedy if isinstance(r, SuccessfulAttackResult)}
     beam_successes = {r.original_result.attacked_text.text for r in beam if isinstance(r, SuccessfulAttackResult)}
     assert greedy_successes and greedy_successes <= beam_successes
@@ -170,43 +172,6 @@ def test_probabilistic_attack_is_reproducible_with_its_seed(victim, dataset):
         return [r.perturbed_result.attacked_text.text for r in results]
 
     assert texts(1) == texts(1)
-
-
-@pytest.fixture(scope="module")
-def tiny_classifier(tmp_path_factory):
-    """A randomly initialised two-label BERT with a word-level tokenizer, built offline."""
-    import torch
-    import transformers
-    from tokenizers import Tokenizer, models, pre_tokenizers
-
-    directory = tmp_path_factory.mktemp("tiny-bert")
-    words = sorted(
-        set("the a an of in on for to with about by and but so film movie was is are good bad great story actors".split())
-    )
-    vocab = {token: index for index, token in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *words])}
-    tokenizer = Tokenizer(models.WordLevel(vocab=vocab, unk_token="[UNK]"))
-    tokenizer.pre_tokenizer = pre_tokenizers.Whitespace()
-    fast = transformers.PreTrainedTokenizerFast(
-        tokenizer_object=tokenizer,
-        unk_token="[UNK]",
-        pad_token="[PAD]",
-        cls_token="[CLS]",
-        sep_token="[SEP]",
-        mask_token="[MASK]",
-        model_max_length=32,
-    )
-    config = transformers.BertConfig(
-        vocab_size=len(vocab), hidden_size=16, num_hidden_layers=1, num_attention_heads=2, intermediate_size=32,
-        max_position_embeddings=64, num_labels=2, initializer_range=0.5,
-    )
-    torch.manual_seed(1)  # wide initialisation: outputs that words can flip (checked with seeds 1 and 2)
-    model = transformers.BertForSequenceClassification(config).eval()
-    fast.save_pretrained(directory)
-    model.save_pretrained(directory)
-    return textattack.models.wrappers.HuggingFaceModelWrapper(
-        transformers.BertForSequenceClassification.from_pretrained(directory).eval(),
-        transformers.PreTrainedTokenizerFast.from_pretrained(directory),
-    )
 
 
 def test_classifier_victim_gets_untargeted_classification(tiny_classifier):

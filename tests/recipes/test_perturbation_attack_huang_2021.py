@@ -18,7 +18,7 @@ from textattack_semparse.victims.knn_template_parser import KNNTemplateParser
 from tests.helpers import run_command
 
 OFFLINE = ("insertion", "deletion", "substitution-f", "substitution-wordnet", "reordering", "typo",
-           "random-deletion", "random-swap", "distraction")
+           "random-deletion", "random-swap", "distraction", "nlpaug:KeyboardAug", "nlpaug:SynonymAug")
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +32,9 @@ def test_every_perturbation_has_a_recipe():
     for name in registry.names("perturbation"):
         table_qa = name in ROBUT_TABLE_PERTURBATIONS + ROBUT_LLM_TABLE_PERTURBATIONS
         family = "robut" if table_qa else "semparse"  # Table QA: RobuT's recipes
-        assert f"{family}-{name}" in registry.names("attack-recipe")
+        # RobuT's question perturbations and mix are recipes under their own names.
+        recipe = name if name.startswith("robut-") else f"{family}-{name}"
+        assert recipe in registry.names("attack-recipe")
 
 
 @pytest.mark.parametrize("name", OFFLINE)
@@ -57,6 +59,14 @@ def test_keep_wraps_the_perturbation_in_top_k(geo_mini_victim):
     text = repr(PerturbationAttackHuang2021.build(geo_mini_victim, perturbation_name="random-deletion", keep=10))
     for ingredient in ("TopKBySimilarity", "RandomWordDeletion", "PreserveLiterals", "SinglePerturbationSearch",
                        "SemanticParsingGoalFunction", "ExecutionScorer(mode='classical'"):
+        assert ingredient in text
+
+
+def test_an_nlpaug_recipe_is_the_augmenter_under_literal_protection_and_the_judge(geo_mini_victim):
+    text = repr(attack_recipe_class("semparse-nlpaug:KeyboardAug:aug_char_max=1").build(geo_mini_victim))
+    for ingredient in ("TopKBySimilarity", "NlpaugPerturbation", "(augmenter):  KeyboardAug",
+                       "(options):  {'aug_char_max': 1}", "PreserveLiterals", "MeaningJudgement",
+                       "SinglePerturbationSearch"):
         assert ingredient in text
 
 
@@ -90,3 +100,13 @@ def test_stock_cli_runs_a_perturbation_recipe(tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     results = json.loads(summary.read_text())["Attack Results"]
     assert results["Number of successful attacks:"] >= 1
+
+
+def test_the_plugin_cli_runs_an_nlpaug_recipe(tmp_path, monkeypatch):
+    from textattack_semparse.cli import main
+
+    monkeypatch.setenv("SEMPARSE_DATA_DIR", "")
+    arguments = ["--model", "knn-geo", "--num-examples", "3", "--output-dir", str(tmp_path), "--no-progress"]
+    assert main(["attack", "--recipe", "semparse-nlpaug:KeyboardAug:aug_word_max=1", *arguments]) == 0
+    summary = json.loads((tmp_path / "attack_summary.json").read_text())
+    assert sum(summary["Attack Results"][f"Number of {kind} attacks:"] for kind in ("successful", "failed", "skipped")) == 3

@@ -13,7 +13,8 @@ pytestmark = pytest.mark.real_data
 
 ROBUT_RECIPES = {f"robut-{name}" for name in (
     "header-synonym", "header-abbreviation", "row-shuffle", "column-shuffle", "column-extension",
-    "column-masking", "column-adding", "mix",
+    "column-masking", "column-adding", "mix", "word", "word-wordnet", "sentence", "sentence-backtranslation",
+    "word-llm", "sentence-llm",
 )}
 
 
@@ -23,18 +24,21 @@ def test_every_robut_recipe_is_registered():
     assert ROBUT_RECIPES <= set(get_registry().names("attack-recipe"))
 
 
-def test_robut_mix_perturbs_the_header_then_the_question(real_data_dir, monkeypatch):
+def test_robut_mix_perturbs_two_or_three_levels_and_judges_the_question(real_data_dir, monkeypatch):
     from textattack.shared import AttackedText
 
     from textattack_semparse.attack_attrs import record_gold_output
+    from textattack_semparse.constraints.meaning_judgement import MeaningJudgement
     from textattack_semparse.registry import attack_recipe_class
     from textattack_semparse.robustness.build_test_set import dataset_examples
+    from textattack_semparse.tables.answers import parse_answer
     from textattack_semparse.tables.table_text import table_changes, table_input, table_of
     from textattack_semparse.victims.resolution import resolve_victim
 
     monkeypatch.setenv("SEMPARSE_DATA_DIR", str(real_data_dir))
     victim, _ = resolve_victim("table-lexical", dataset="wtq-dev")
     attack = attack_recipe_class("robut-mix").build(victim)
+    assert any(isinstance(constraint, MeaningJudgement) for constraint in attack.constraints)
     outputs = []
     for example in dataset_examples("wtq-dev", limit=5):
         text = AttackedText(table_input(example.question, example.table))
@@ -42,11 +46,31 @@ def test_robut_mix_perturbs_the_header_then_the_question(real_data_dir, monkeypa
         for output in attack.get_transformations(text, original_text=text):
             outputs.append((example, output))
     assert outputs
+    levels_seen = set()
     for example, output in outputs:
-        table = table_of(output)
-        assert output._text_input["question"] != example.question  # a function word deleted
-        assert table.rows == example.table.rows and table.header != example.table.header  # headers renamed
-        assert [change.perturbation for change in table_changes(output)] == ["header-synonym"]
+        changes = [change.perturbation for change in table_changes(output)]
+        levels = {"header" if name.startswith("header-") else "content" for name in changes}
+        if output._text_input["question"] != example.question:
+            levels.add("question")
+        assert len(levels) in (2, 3) and len(changes) == len(levels - {"question"})
+        levels_seen |= levels
+        # Every gold value that was a cell is still one (the table levels keep the answer).
+        for value in parse_answer(example.gold):
+            if value in example.table.cells():
+                assert value in table_of(output).cells()
+    assert levels_seen == {"header", "content", "question"}
+
+
+def test_table_recipes_add_no_judge_and_question_recipes_do(real_data_dir, monkeypatch):
+    from textattack_semparse.constraints.meaning_judgement import MeaningJudgement
+    from textattack_semparse.registry import attack_recipe_class
+    from textattack_semparse.victims.resolution import resolve_victim
+
+    monkeypatch.setenv("SEMPARSE_DATA_DIR", str(real_data_dir))
+    victim, _ = resolve_victim("table-lexical", dataset="wtq-dev")
+    for name, judged in (("robut-header-synonym", False), ("robut-word-wordnet", True), ("robut-sentence", True)):
+        attack = attack_recipe_class(name).build(victim)
+        assert any(isinstance(c, MeaningJudgement) for c in attack.constraints) == judged, name
 
 
 def test_stock_cli_runs_robut_header_synonym_and_its_summary_adds_up(real_data_dir, tmp_path, monkeypatch):

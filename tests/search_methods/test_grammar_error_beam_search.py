@@ -28,12 +28,12 @@ def victim(geo) -> KNNTemplateParser:
     return KNNTemplateParser(geo.split("question", "train"), benchmark=geo)
 
 
-def _attack(victim, beam_width: int = 5) -> Attack:
+def _attack(victim, beam_width: int = 5, keep_unchanged: bool = False) -> Attack:
     return Attack(
         SemanticParsingGoalFunction(victim),
         [RepeatModification(), PreserveLiterals(), MaxGrammarErrorRate(max_rate=1.0)],
         GrammarErrorCombined(),
-        GrammarErrorBeamSearch(beam_width=beam_width),
+        GrammarErrorBeamSearch(beam_width=beam_width, keep_unchanged=keep_unchanged),
     )
 
 
@@ -68,12 +68,13 @@ def _steps(requests: list[tuple[int, str]]) -> list[tuple[int, list[str]]]:
     return steps
 
 
-def test_positions_are_expanded_in_order_of_importance_one_per_step(geo, victim):
+@pytest.mark.parametrize("keep_unchanged", [False, True])
+def test_positions_are_expanded_in_order_of_importance_one_per_step(geo, victim, keep_unchanged):
     questions = geo.split("question", "test")
     walked = 0
     for example in questions[:12]:
         question, gold = example.question, example.gold
-        attack = _attack(victim)
+        attack = _attack(victim, keep_unchanged=keep_unchanged)
         initial, result, requests = _run(attack, question, gold)
         if initial.goal_status == GoalFunctionResultStatus.SKIPPED:
             continue
@@ -97,10 +98,52 @@ def test_positions_are_expanded_in_order_of_importance_one_per_step(geo, victim)
     assert walked  # some question needed several steps with a full beam
 
 
-def test_beam_width_one_is_the_greedy_walk(geo, victim):
+def test_only_the_variant_keeps_the_unchanged_question_in_the_beam(geo, victim):
+    """Yin et al.'s beam search (released code): the next beam is the best expansions, never
+    the unchanged question; the plugin's variant lets it compete."""
+    kept_unchanged = {False: 0, True: 0}
+    for example in geo.split("question", "test")[:12]:
+        for keep_unchanged in (False, True):
+            initial, _, requests = _run(_attack(victim, keep_unchanged=keep_unchanged), example.question, example.gold)
+            if initial.goal_status == GoalFunctionResultStatus.SKIPPED:
+                break
+            # Expanded after a text with an error was (words without errors are skipped, beam unchanged).
+            expanded = [text for _, text in requests]
+            first_error = next((i for i, text in enumerate(expanded) if text != initial.attacked_text.text), len(expanded))
+            kept_unchanged[keep_unchanged] += initial.attacked_text.text in expanded[first_error:]
+    assert kept_unchanged[False] == 0 and kept_unchanged[True] > 0
+
+
+def test_every_text_of_a_step_carries_one_error_per_earlier_step(geo, victim):
+    from textattack_semparse.transformations.grammar.grammar_error_transformation import GRAMMAR_ERRORS_ATTR
+
+    checked = 0
+    for example in geo.split("question", "test")[:12]:
+        attack = _attack(victim)
+        search = attack.search_method
+        ask = search._transformations_at_positions
+        errors_per_step: list[int] = []
+
+        def recording(current_text, original_text=None, indices_to_modify=None, **kwargs):
+            errors_per_step.append(len(current_text.attack_attrs.get(GRAMMAR_ERRORS_ATTR, ())))
+            return ask(current_text, original_text=original_text, indices_to_modify=indices_to_modify, **kwargs)
+
+        search._transformations_at_positions = recording
+        initial, _ = attack.goal_function.init_attack_example(AttackedText(example.question), example.gold)
+        if initial.goal_status == GoalFunctionResultStatus.SKIPPED:
+            continue
+        search(initial)
+        # Error counts of the expanded texts never decrease and grow by one from step to step.
+        assert errors_per_step == sorted(errors_per_step)
+        assert set(errors_per_step) == set(range(len(set(errors_per_step))))
+        checked += len(set(errors_per_step)) >= 2
+    assert checked
+
+
+def test_beam_width_one_of_the_variant_is_the_greedy_walk(geo, victim):
     for example in geo.split("question", "test")[:8]:
         outcomes = []
-        for search in (GrammarErrorBeamSearch(beam_width=1), GrammarErrorGreedySearch()):
+        for search in (GrammarErrorBeamSearch(beam_width=1, keep_unchanged=True), GrammarErrorGreedySearch()):
             attack = Attack(
                 SemanticParsingGoalFunction(victim),
                 [RepeatModification(), PreserveLiterals(), MaxGrammarErrorRate()],
@@ -124,6 +167,7 @@ def test_bad_beam_width_is_rejected():
 def test_repr_and_black_box():
     search = GrammarErrorBeamSearch()
     assert "(beam_width):  5" in repr(search) and "(wir_method):  delete" in repr(search)
+    assert "(keep_unchanged):  False" in repr(search)
     assert search.is_black_box and not GrammarErrorBeamSearch(wir_method="gradient").is_black_box
 
 

@@ -24,7 +24,7 @@ def model_path(request: pytest.FixtureRequest, tiny_masked_lm: Callable[[str], s
 
 
 def test_changes_exactly_two_words(model_path: str, geo_questions: list[AttackedText]) -> None:
-    substitution = MaskedLMRandomWordSubstitution(model_path, device="cpu", seed=0)
+    substitution = MaskedLMRandomWordSubstitution(model_path, synonyms_only=False, device="cpu", seed=0)
     for text in geo_questions:
         outputs = substitution(text)
         assert outputs
@@ -32,7 +32,9 @@ def test_changes_exactly_two_words(model_path: str, geo_questions: list[Attacked
 
 
 def test_replacements_come_from_the_masked_lm_top_k(model_path: str) -> None:
-    substitution = MaskedLMRandomWordSubstitution(model_path, num_words=1, top_k=3, device="cpu", seed=0)
+    substitution = MaskedLMRandomWordSubstitution(
+        model_path, synonyms_only=False, num_words=1, top_k=3, device="cpu", seed=0
+    )
     text = AttackedText("what is the capital of texas")
     lm = substitution.masked_lm
     for output in substitution(text):
@@ -43,26 +45,54 @@ def test_replacements_come_from_the_masked_lm_top_k(model_path: str) -> None:
 
 def test_up_to_num_candidates_distinct_outputs(model_path: str) -> None:
     text = AttackedText("which rivers run through the state with the largest population")
-    outputs = MaskedLMRandomWordSubstitution(model_path, num_candidates=7, device="cpu", seed=0)(text)
+    substitution = MaskedLMRandomWordSubstitution(model_path, synonyms_only=False, num_candidates=7, device="cpu", seed=0)
+    outputs = substitution(text)
     assert 1 <= len(outputs) <= 7 and len({o.text for o in outputs}) == len(outputs)
 
 
 def test_seeded_runs_repeat(model_path: str) -> None:
     text = AttackedText("what is the largest city in texas")
-    first = [o.text for o in MaskedLMRandomWordSubstitution(model_path, device="cpu", seed=3)(text)]
-    assert first == [o.text for o in MaskedLMRandomWordSubstitution(model_path, device="cpu", seed=3)(text)]
+
+    def run() -> list[str]:
+        substitution = MaskedLMRandomWordSubstitution(model_path, synonyms_only=False, device="cpu", seed=3)
+        return [o.text for o in substitution(text)]
+
+    assert run() == run()
 
 
 def test_new_york_is_never_altered(model_path: str) -> None:
     text = AttackedText("how many people live in new york")
-    substitution = MaskedLMRandomWordSubstitution(model_path, device="cpu", seed=0)
+    substitution = MaskedLMRandomWordSubstitution(model_path, synonyms_only=False, device="cpu", seed=0)
     outputs = substitution(text, pre_transformation_constraints=[PreserveLiterals(literals=("new york",))])
     assert outputs and all(o.text.endswith("new york") and max(changed(text, o)) < 5 for o in outputs)
 
 
 def test_literals_survive_on_real_geoquery(model_path: str, geo_examples: list[AttackedText], check_literals: Callable) -> None:
-    substitution = MaskedLMRandomWordSubstitution(model_path, num_candidates=4, device="cpu", seed=0)
+    substitution = MaskedLMRandomWordSubstitution(model_path, synonyms_only=False, num_candidates=4, device="cpu", seed=0)
     assert check_literals(geo_examples[:10], substitution) > 15
+
+
+def test_only_wordnet_synonyms_replace_words_by_default(model_path: str) -> None:
+    """Zhuo et al.'s CS (as issue 25 quotes it): "substitute two random words with their synonyms"."""
+    from nltk.corpus import wordnet
+
+    from textattack_semparse.linguistics.wordnet import load_wordnet
+
+    load_wordnet()
+    text = AttackedText("what is the biggest city in the largest state")
+    substitution = MaskedLMRandomWordSubstitution(
+        model_path, num_words=1, top_k=2000, num_candidates=40, device="cpu", seed=0
+    )
+    assert substitution.synonyms_only
+    outputs = substitution(text)
+    assert outputs  # "biggest" and "largest" are in the tiny vocabulary, and are WordNet synonyms
+    for output in outputs:
+        (i,) = changed(text, output)
+        old, new = text.words[i].lower(), output.words[i].lower()
+        assert set(wordnet.synsets(old)) & set(wordnet.synsets(new)), (old, new)
+    anything = MaskedLMRandomWordSubstitution(model_path, num_words=1, top_k=2000, num_candidates=40, device="cpu",
+                                              seed=0, synonyms_only=False)(text)
+    assert len(anything) > len(outputs)
 
 
 def test_default_model_is_roberta_and_loads_lazily() -> None:

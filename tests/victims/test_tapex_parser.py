@@ -4,15 +4,13 @@ device and precision choice, OmniTab as the same architecture."""
 
 from __future__ import annotations
 
-import json
 import pickle
 
 import pytest
 import torch
-import transformers
-from transformers.models.gpt2.tokenization_gpt2 import bytes_to_unicode
 
 from tests.helpers import TINY_TABLES as TABLES
+from tests.helpers import build_tiny_tapex
 from textattack_semparse.tables.answers import format_answer
 from textattack_semparse.tables.table import Table
 from textattack_semparse.victims import tapex_parser
@@ -28,35 +26,8 @@ INPUTS = [
 
 @pytest.fixture(scope="module")
 def tiny_tapex(tmp_path_factory):
-    """A byte-level BPE vocabulary of the 256 byte symbols (no merges) and a 1+1-layer BART."""
-    directory = tmp_path_factory.mktemp("tapex")
-    special = ["<s>", "<pad>", "</s>", "<unk>", "<mask>"]
-    vocab = {token: index for index, token in enumerate(special + sorted(set(bytes_to_unicode().values())))}
-    (directory / "vocab.json").write_text(json.dumps(vocab))
-    (directory / "merges.txt").write_text("#version: 0.2\n")
-    tokenizer = transformers.TapexTokenizer(str(directory / "vocab.json"), str(directory / "merges.txt"))
-    config = transformers.BartConfig(
-        vocab_size=len(vocab),
-        d_model=16,
-        encoder_layers=1,
-        decoder_layers=1,
-        encoder_attention_heads=2,
-        decoder_attention_heads=2,
-        encoder_ffn_dim=32,
-        decoder_ffn_dim=32,
-        max_position_embeddings=256,
-        pad_token_id=1,
-        bos_token_id=0,
-        eos_token_id=2,
-        decoder_start_token_id=2,
-        init_std=1.0,  # large enough that the random model's output depends on its input
-    )
-    with torch.random.fork_rng():
-        torch.manual_seed(0)
-        model = transformers.BartForConditionalGeneration(config)
-    model.save_pretrained(directory)
-    tokenizer.save_pretrained(directory)
-    return directory
+    # init_std 1.0: large enough that the random model's output depends on its input.
+    return build_tiny_tapex(tmp_path_factory.mktemp("tapex"), init_std=1.0)
 
 
 def _parser(directory, **options):
@@ -74,7 +45,7 @@ def test_one_answer_per_input_in_order_and_batching_changes_nothing(tiny_tapex):
 def test_answers_are_the_generated_text_split_as_tapex_prints_lists(tiny_tapex):
     parser = _parser(tiny_tapex)
     inputs = parser.tokenizer(
-        table=[tapex_parser._frame(Table.from_json(table)) for _, table in INPUTS],
+        table=[tapex_parser.table_frame(Table.from_json(table)) for _, table in INPUTS],
         query=[question for question, _ in INPUTS],
         padding=True,
         return_tensors="pt",

@@ -5,7 +5,8 @@ Each module reads one file format and writes it back with augmented questions ad
 :mod:`.literal_protection` adapts a TextAttack augmenter so the database values of a gold
 output survive the augmentation of its question; :mod:`.word_list_augmenter` is TextAttack's
 augmenter making only the augmentations it keeps, on word lists (random deletion and swap);
-:mod:`.per_operation` samples one augmented set per operation (Huang et al. 2021's MDA);
+:mod:`.per_operation` draws one sample and perturbs it by each operation (Huang et al. 2021's MDA);
+:mod:`.concatenation` joins two random training examples (Jia & Liang 2016);
 :mod:`.dataset_files` finds the file behind a registered dataset name.
 """
 
@@ -22,6 +23,7 @@ __getattr__, __dir__ = lazy_exports(
         "dataset_file": "dataset_files",
         "operation_output_path": "per_operation",
         "replaying": "per_operation",
+        "sample_indices": "per_operation",
         "sample_operation": "per_operation",
         "sample_size": "per_operation",
         "text2sql_items": "text2sql_augmentation",

@@ -17,8 +17,8 @@ from typing import Any
 from textattack_semparse.augmentation.literal_protection import keeps_literals
 from textattack_semparse.augmentation.output_files import check_paths, line_ending
 from textattack_semparse.augmentation.per_operation import AugmentationItem
-from textattack_semparse.errors import DatasetError, closest_match_hint
-from textattack_semparse.registry import is_table_qa_augmenter
+from textattack_semparse.errors import DatasetError, RecipeError, closest_match_hint
+from textattack_semparse.registry import combines_examples, is_table_qa_augmenter
 from textattack_semparse.sql.literals import sql_literals
 from textattack_semparse.tables.table import Table
 
@@ -154,6 +154,11 @@ def _read_rows(input_csv: Path, input_column: str, gold_column: str | None) -> t
 def augment_csv_from_args(augmenter_class: Callable[..., Any], args: Any) -> int:
     """Run :func:`augment_csv` with the options of ``textattack augment`` (:func:`augment_table_csv`
     for a Table QA recipe, one whose class sets ``table_qa = True``)."""
+    if combines_examples(augmenter_class):
+        raise RecipeError(
+            f"Recipe {args.recipe!r} combines training examples with their gold outputs, not questions of a CSV; "
+            "run `textattack-semparse augment --input FILE.tsv` or `textattack-semparse train --augment` with it."
+        )
     random.seed(args.random_seed)
     if is_table_qa_augmenter(augmenter_class):
         written = augment_table_csv(

@@ -1,16 +1,16 @@
-"""Meaning-preserving data augmentation as Huang et al. (2021) run it: one sample per operation.
+"""Meaning-preserving data augmentation as Huang et al. (2021) run it: one sample, every operation.
 
 Shuo Huang, Zhuang Li, Lizhen Qu and Lei Pan (2021). On Robustness of Neural Semantic Parsers.
-EACL 2021. https://aclanthology.org/2021.eacl-main.292/ — §4.1, meaning-preserving data
-augmentation (MDA): for each perturbation operation, 20% of the training examples are sampled,
-perturbed by that operation, and added to the training set, one augmented training set per
-operation.
+EACL 2021. https://aclanthology.org/2021.eacl-main.292/ — §4, meaning-preserving data
+augmentation (MDA): "20% of the original instances for each dataset" are sampled, once per
+dataset, and perturbed by each operation; here each operation's perturbed sample is also written as
+its own augmented training set, beside their union.
 
 The file modules (:mod:`.text2sql_augmentation`, :mod:`.tsv_augmentation`,
 :mod:`.csv_augmentation`) list the examples an augmentation would touch, in file order, as
-:class:`AugmentationItem` objects; :func:`sample_operation` draws one operation's sample from
-them; :func:`replaying` feeds the sampled augmentations back to the file functions, which write
-them exactly as they write any augmentation.
+:class:`AugmentationItem` objects; :func:`sample_indices` draws the dataset's sample from them;
+:func:`sample_operation` perturbs it with one operation; :func:`replaying` feeds the sampled
+augmentations back to the file functions, which write them exactly as they write any augmentation.
 """
 
 from __future__ import annotations
@@ -23,9 +23,10 @@ from fractions import Fraction
 from pathlib import Path
 
 from textattack_semparse.augmentation.literal_protection import LiteralAugment, new_questions
+from textattack_semparse.registry import file_safe_name
 
 SAMPLE_FRACTION_HUANG_2021 = 0.2
-"""Huang et al. (2021) §4.1: the share of the training examples each MDA operation perturbs."""
+"""Huang et al. (2021) §4: MDA perturbs "20% of the original instances for each dataset"."""
 
 
 @dataclass(frozen=True)
@@ -50,12 +51,12 @@ class OperationSample:
 
     Args:
         operation (str): The perturbation's registered name.
-        size (int): How many examples were to be sampled (:func:`sample_size`).
-        augmented (Mapping[int, str]): Item index -> its augmented question, ``size`` of them
-            unless too few items could be perturbed.
-        tried (int): Items perturbed to get them (the sample plus those skipped).
-        unperturbable (int): Items skipped because the operation proposed nothing for them.
-        rejected (int): Items skipped because every proposal changed a protected literal
+        size (int): How many examples the sample holds (:func:`sample_size`).
+        augmented (Mapping[int, str]): Item index -> its augmented question, for the sampled
+            items the operation could perturb.
+        tried (int): Items perturbed (the whole sample).
+        unperturbable (int): Sampled items the operation proposed nothing for.
+        rejected (int): Sampled items whose every proposal changed a protected literal
             (or, for text2sql, could not be turned back into a template).
     """
 
@@ -86,42 +87,45 @@ def sample_size(fraction: float, population: int) -> int:
     return math.ceil(Fraction(str(fraction)) * population)
 
 
+def sample_indices(fraction: float, population: int, *, seed: int = 0) -> tuple[int, ...]:
+    """The dataset's MDA sample: ``sample_size(fraction, population)`` item indices drawn at random
+    from ``seed`` (the same for every operation), in file order.
+
+    Example:
+        >>> sample_indices(0.2, 10, seed=0) == sample_indices(0.2, 10, seed=0), len(sample_indices(0.2, 11))
+        (True, 3)
+    """
+    size = sample_size(fraction, population)
+    return tuple(sorted(random.Random(seed).sample(range(population), size)))
+
+
 def sample_operation(
     operation: str,
     items: Sequence[AugmentationItem],
     augment: LiteralAugment,
     *,
-    fraction: float = SAMPLE_FRACTION_HUANG_2021,
+    indices: Sequence[int],
     seed: int = 0,
 ) -> OperationSample:
-    """Sample ``sample_size(fraction, len(items))`` items and perturb each once by ``augment``.
+    """Perturb each sampled item (``indices``, from :func:`sample_indices`) once by ``augment``.
 
-    The items are visited in a random order drawn from ``seed`` and the operation's name (so
-    each operation has its own, independent sample, the same for the same seed) until that many
-    have an augmentation the file would keep; an item the operation cannot perturb (nothing
-    applies, or every output changes a protected literal) is skipped and the next one is
-    taken, so the sample has its full size whenever enough items can be perturbed. The first
-    kept output of ``augment`` is the item's augmentation (an augmenter built for one output
-    per example returns at most one).
+    The first kept output of ``augment`` is the item's augmentation (an augmenter built for one
+    output per example returns at most one); an item the operation cannot perturb (nothing applies,
+    or every output changes a protected literal) gets none, so an operation that applies to few
+    questions adds fewer than the sample holds.
 
     Args:
-        operation (str): The operation's name (recorded, and part of the sample's seed).
+        operation (str): The operation's name (recorded, and part of each item's seed).
         items (Sequence[AugmentationItem]): The training examples (from the file modules).
         augment (LiteralAugment): ``augment(question, literals)`` for this operation alone.
-        fraction (float, default 0.2): The share of the items to sample (Huang et al. 2021).
-        seed (int, default 0): The sample's seed; it also seeds Python's global ``random``
-            before each item (TextAttack's ``Augmenter`` samples with it).
+        indices (Sequence[int]): The dataset's sample.
+        seed (int, default 0): Seeds Python's global ``random`` before each item (TextAttack's
+            ``Augmenter`` samples with it).
     """
-    size = sample_size(fraction, len(items))
-    order = list(range(len(items)))
-    random.Random(f"{seed}:{operation}").shuffle(order)
     augmented: dict[int, str] = {}
-    tried = unperturbable = rejected = 0
-    for index in order:
-        if len(augmented) == size:
-            break
+    unperturbable = rejected = 0
+    for index in indices:
         item = items[index]
-        tried += 1
         random.seed(f"{seed}:{operation}:{index}")
         outputs = new_questions(augment(item.question, item.literals), item.question)
         kept = [output for output in outputs if item.accept(output)]
@@ -133,9 +137,9 @@ def sample_operation(
             unperturbable += 1
     return OperationSample(
         operation=operation,
-        size=size,
+        size=len(indices),
         augmented=dict(sorted(augmented.items())),
-        tried=tried,
+        tried=len(indices),
         unperturbable=unperturbable,
         rejected=rejected,
     )
@@ -167,11 +171,14 @@ def replaying(items: Sequence[AugmentationItem], augmented: Mapping[int, Sequenc
 
 
 def operation_output_path(output: str | Path, operation: str) -> Path:
-    """Where one operation's augmented set goes: ``<stem>.<operation><suffix>`` beside ``output``.
+    """Where one operation's augmented set goes: ``<stem>.<operation><suffix>`` beside ``output``
+    (a family member's name in its file-safe form, :func:`~textattack_semparse.registry.file_safe_name`).
 
     Example:
         >>> operation_output_path("out/geo-mda.json", "insertion").as_posix()
         'out/geo-mda.insertion.json'
+        >>> operation_output_path("out/geo-mda.json", "nlpaug:KeyboardAug").as_posix()
+        'out/geo-mda.nlpaug_KeyboardAug.json'
     """
     output = Path(output)
-    return output.with_name(f"{output.stem}.{operation}{output.suffix}")
+    return output.with_name(f"{output.stem}.{file_safe_name(operation)}{output.suffix}")

@@ -8,11 +8,11 @@ Every option shared by several commands is defined here once, with one default (
 from __future__ import annotations
 
 import argparse
-import ast
 import functools
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from textattack_semparse.arguments import literal_value
 from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.runs.backends import BACKENDS
 from textattack_semparse.runs.run_context import RunContext, RunOptions
@@ -98,10 +98,7 @@ def recipe_options(entries: Sequence[str]) -> dict[str, Any]:
         key, separator, value = entry.partition("=")
         if not separator or not key.isidentifier():
             raise ConfigurationError(f"--recipe-option {entry!r} is not KEY=VALUE (e.g. --recipe-option beam_width=3).")
-        try:
-            options[key] = ast.literal_eval(value)
-        except (ValueError, SyntaxError):
-            options[key] = value
+        options[key] = literal_value(value)
     return options
 
 

@@ -4,6 +4,7 @@ workers (serial or Ray), resumable after a kill (:mod:`textattack_semparse.exper
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from textattack_semparse.commands.arguments import (
@@ -15,6 +16,7 @@ from textattack_semparse.commands.arguments import (
     run_context,
     run_parent,
 )
+from textattack_semparse.commands.hf_output import check_hf_output, hf_parent, write_hf_output
 from textattack_semparse.experiments.attack import (
     COLORING_STYLES,
     CSV_LOG,
@@ -41,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="run an attack recipe sharded over workers, resumable; write TextAttack's CSV/text logs and summary",
         description=_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        parents=[attack_parent(), judge_parent(), run_parent()],
+        parents=[attack_parent(), judge_parent(), run_parent(), hf_parent()],
     )
     parser.add_argument(
         "--csv-coloring-style",
@@ -129,8 +131,25 @@ def run(args: argparse.Namespace) -> int:
         csv_coloring_style=args.csv_coloring_style,
         **attack_settings(args),
     )
+    check_hf_output(args)
     outcome = attack.run(config, run_context(args))
     rows = outcome.summary.get("Attack Results", {})
     print_table(f"{args.recipe} on {args.model} ({len(outcome.results)} examples)", ("", "value"), rows.items())
     print_written(*outcome.paths)
+    judge = options.get("judge", "the recipe's default")
+    write_hf_output(
+        args,
+        Path(args.output_dir),
+        title=f"{args.recipe} on {args.model}: attack results",
+        source=f"registered dataset {args.dataset}" if args.dataset else f"the dataset of victim {args.model}",
+        settings={
+            "recipe": args.recipe,
+            "victim": args.model,
+            "examples": f"{len(outcome.results)} from offset {args.num_examples_offset}",
+            "query budget": args.query_budget,
+            "seed": f"{args.seed} (example i: seed + i)",
+            "meaning judge": "none" if judge is None else "+".join(judge) if isinstance(judge, list) else judge,
+        },
+        tags=("adversarial-attack", "semantic-parsing"),
+    )
     return 0

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from textattack_semparse.commands.arguments import (
     fraction,
@@ -13,6 +14,7 @@ from textattack_semparse.commands.arguments import (
     run_context,
     seed_parent,
 )
+from textattack_semparse.commands.hf_output import check_hf_output, hf_parent, write_hf_output
 from textattack_semparse.experiments.augment import FORMATS
 from textattack_semparse.project import docs_url
 
@@ -24,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="augment a text2sql JSON, question<TAB>logical-form or CSV file, protecting database values",
         description="Write an augmented copy of a training file in its own format. The database values of each "
         "gold output are never perturbed.",
-        parents=[seed_parent(), judge_parent()],
+        parents=[seed_parent(), judge_parent(), hf_parent()],
     )
     parser.add_argument("--recipe", required=True, help="registered augmentation recipe (textattack-semparse list)")
     source = parser.add_mutually_exclusive_group(required=True)
@@ -58,10 +60,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--sample",
         type=float,
         metavar="FRACTION",
-        help="MDA as Huang et al. 2021 §4.1: for each operation separately, sample ceil(FRACTION x N) of the N "
-        "examples (0 < FRACTION <= 1; the paper: 0.2), perturb each once by that operation alone (the paper's "
-        "options and output selection, as the huang-2021 robustness setting), and write "
-        "one file per operation (<output stem>.<operation><suffix>) plus the union (--output)",
+        help="MDA as Huang et al. 2021 §4: sample ceil(FRACTION x N) of the N examples once (0 < FRACTION <= 1; "
+        "the paper: 0.2, '20%% of the original instances for each dataset'), perturb each sampled example once by "
+        "each operation (the paper's options and output selection, as the huang-2021 robustness setting), and "
+        "write one file per operation (<output stem>.<operation><suffix>) plus the union (--output); with "
+        "jia-liang-concat: the number of concatenations as a fraction of N (default 1)",
     )
     parser.add_argument(
         "--perturbation",
@@ -109,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
         exclude_original=args.exclude_original,
         overwrite=args.overwrite,
     )
+    check_hf_output(args)
     result = augment(config, run_context(args))
     judged = next((file.judged for file in reversed(result.files) if file.judged is not None), None)
     # Before the paths: the output ends with the path written last, for scripts that read it.
@@ -130,4 +134,19 @@ def run(args: argparse.Namespace) -> int:
                 f"Wrote {file.written} questions ({file.added} augmented) to {file.path}; "
                 f"{file.rejected} augmentations dropped because they changed a protected literal."
             )
+    write_hf_output(
+        args,
+        Path(config.output),
+        title=f"{config.recipe} augmentation of {config.dataset or Path(str(config.input)).name}",
+        source=f"registered dataset {config.dataset}" if config.dataset else f"file {config.input}",
+        settings={
+            "recipe": config.recipe,
+            "perturbations": None if config.perturbations is None else ", ".join(config.perturbations),
+            "sample (Huang et al. 2021 MDA)": config.sample,
+            "seed": config.seed,
+            "meaning judge": "+".join(config.judges) or "none",
+        },
+        tags=("data-augmentation", "semantic-parsing"),
+        file_format=result.file_format,
+    )
     return 0

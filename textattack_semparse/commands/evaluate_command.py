@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--selection",
         help="LLM victims: few-shot selector (random, confidence, cluster-ed, cluster-tfidf, cluster-cwe, "
-        "ppl-asc, ppl-desc; default random)",
+        "ppl-asc = highest GPT-2 perplexity, ppl-desc = lowest; default random)",
     )
     parser.add_argument(
         "--test-suite-dir",

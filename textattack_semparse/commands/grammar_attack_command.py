@@ -40,6 +40,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"errors allowed per word (default {grammar_attack.MAX_MODIFICATION_RATE}, the paper's)",
     )
     parser.add_argument("--error-model", help="error-model JSON from `fit-grammar-errors` (default: packaged)")
+    parser.add_argument(
+        "--task",
+        choices=("mnli", "qnli", "mrpc", "sst2"),
+        help="Yin et al.'s task, naming the attacked sentence of a pair: the second for mnli and qnli, the first "
+        "for mrpc (default: read from the input columns, e.g. premise/hypothesis -> second)",
+    )
     parser.add_argument("--output-dir", required=True, help="directory for the log, summary and plot")
     parser.set_defaults(func=run, num_examples=-1)
 
@@ -51,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
         recipe=args.recipe,
         max_modification_rate=args.max_modification_rate,
         error_model=args.error_model,
+        task=args.task,
         recipe_options=recipe_options(args.recipe_option),
         output_dir=args.output_dir,
         **attack_settings(args),

@@ -65,7 +65,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         nargs="+",
         default=["random"],
         metavar="NAME",
-        help="few-shot selectors: random, cluster-ed, cluster-tfidf, cluster-cwe, ppl-asc, ppl-desc (default: random)",
+        help="few-shot selectors: random, confidence (hf-causal only), cluster-ed, cluster-tfidf, cluster-cwe, "
+        "ppl-asc (highest GPT-2 perplexity), ppl-desc (lowest); name another scorer in --model with ?ppl_model=victim "
+        "or ?ppl_model=PATH (default: random)",
     )
     parser.add_argument(
         "--adversarial",

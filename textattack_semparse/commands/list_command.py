@@ -19,8 +19,8 @@ def run(args: argparse.Namespace) -> int:
     registry = get_registry()
     for kind in [args.kind] if args.kind else list(KIND_HOOKS):
         print(f"{kind}s:")
-        for entry in registry.entries(kind):
+        for entry in sorted([*registry.entries(kind), *registry.families(kind)], key=lambda entry: entry.name):
             options = f" {dict(entry.options)}" if entry.options else ""
             dataset = f" [dataset: {entry.dataset}]" if entry.dataset else ""
-            print(f"  {entry.name:32} {entry.target}{options}{dataset}  ({entry.provider})")
+            print(f"  {entry.display_name:32} {entry.target}{options}{dataset}  ({entry.provider})")
     return 0

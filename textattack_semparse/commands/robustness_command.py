@@ -1,7 +1,8 @@
 """``textattack-semparse robustness``: meaning-preserving test sets and the papers' robustness metrics.
 
 ``build`` writes a test set (one JSONL file per perturbation; Table QA tables as CSV files),
-``evaluate`` runs a victim on it (RobuT's table too for Table QA), ``run`` does both
+``evaluate`` runs a victim on it (RobuT's table too for Table QA) or, with ``--dataset``, on a
+released robustness benchmark (RobuT, Dr.Spider, Huang et al.'s sets; its paper's table), ``run`` does both
 (:mod:`textattack_semparse.experiments.robustness`); ``table`` puts several results side by
 side and ``compare`` sets defences against a baseline with their differences.
 """
@@ -9,6 +10,7 @@ side and ``compare`` sets defences against a baseline with their differences.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -24,6 +26,8 @@ from textattack_semparse.commands.arguments import (
     scoring_parent,
     seed_parent,
 )
+from textattack_semparse.commands.hf_output import check_hf_output, hf_parent, write_hf_output
+from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.project import docs_url
 from textattack_semparse.robustness.robustness_metrics import RATES
 from textattack_semparse.robustness.selection_settings import (
@@ -56,7 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build = commands.add_parser(
         "build",
         help="perturb a dataset split into a test set (one JSONL per perturbation)",
-        parents=[build_parent(), run_parent()],
+        parents=[build_parent(), run_parent(), hf_parent()],
     )
     build.add_argument("--dataset", required=True, help="registered dataset, e.g. geo-question-test")
     build.add_argument(
@@ -71,11 +75,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="run a victim on a test set and report the four metrics",
         parents=[evaluate_parent(), run_parent()],
     )
-    evaluate.add_argument("--input-dir", required=True, help="a directory written by `robustness build`")
+    source = evaluate.add_mutually_exclusive_group(required=True)
+    source.add_argument("--input-dir", help="a directory written by `robustness build`")
+    source.add_argument(
+        "--dataset",
+        help="a released robustness benchmark (e.g. robut-wtq): its originals and rewrites are written as a test set "
+        "once per release (under the cache) and its paper's table is printed",
+    )
+    evaluate.add_argument(
+        "--robut-dir",
+        metavar="DIR",
+        help="with --dataset robut-*: the folder of RobuT's files ('<split>.parquet', .json or .jsonl; default "
+        "SEMPARSE_DATA_DIR/robut, else the hub's yilunzhao/robut)",
+    )
+    evaluate.add_argument(
+        "--drspider-dir",
+        metavar="DIR",
+        help="with --dataset drspider-*: the Dr.Spider release (its data/ folder, or the folder holding it); default "
+        "$SEMPARSE_DRSPIDER_DIR, else $SEMPARSE_DATA_DIR/drspider",
+    )
+    evaluate.add_argument(
+        "--num-examples",
+        type=positive_int,
+        metavar="N",
+        help="with --dataset: the first N originals of the release only, and their rewrites",
+    )
     evaluate.add_argument(
         "--output-dir",
         help="directory for robustness.json, robustness.csv and the journal of finished inputs (default: "
-        "INPUT_DIR/evaluations/<model>-<digest of the settings>, so the same command resumes there)",
+        "<test set>/evaluations/<model>-<digest of the settings>, so the same command resumes there)",
     )
     evaluate.set_defaults(func=run_evaluate)
 
@@ -113,7 +141,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run = commands.add_parser(
         "run",
         help="build a test set and evaluate a victim on it",
-        parents=[build_parent(), evaluate_parent(), run_parent()],
+        parents=[build_parent(), evaluate_parent(), run_parent(), hf_parent()],
     )
     run.add_argument("--dataset", help="registered dataset (default: the victim's own)")
     run.add_argument(
@@ -200,29 +228,88 @@ def run_build(args: argparse.Namespace) -> int:
     from textattack_semparse.experiments.robustness import BuildConfig, build
 
     settings = build_settings(args)
+    check_hf_output(args)
     built = build(BuildConfig(args.dataset, args.output_dir, settings), run_context(args))
     print_test_set(built, settings)
     print(f"Journal of finished examples: {built.journal}")
+    write_test_set_hf_output(args, built)
     return 0
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    from textattack_semparse.experiments.robustness import EvaluateConfig, evaluate
+    from textattack_semparse.experiments.robustness import (
+        EvaluateConfig,
+        ReleasedEvaluateConfig,
+        evaluate,
+        evaluate_released,
+    )
 
-    result = evaluate(EvaluateConfig(args.input_dir, evaluate_settings(args), args.output_dir), run_context(args))
+    if args.robut_dir is not None:
+        use_robut_dir(args.robut_dir)
+    if args.drspider_dir is not None:
+        from textattack_semparse.datasets.drspider import use_drspider_dir
+
+        use_drspider_dir(args.drspider_dir)
+    if args.dataset is not None:
+        config = ReleasedEvaluateConfig(args.dataset, evaluate_settings(args), args.output_dir, args.num_examples)
+        result = evaluate_released(config, run_context(args))
+    elif args.num_examples is not None:
+        raise ConfigurationError(
+            "--num-examples selects originals of a released benchmark (--dataset); a test set in --input-dir is "
+            "evaluated whole (build a smaller one with `robustness build --num-examples N`)."
+        )
+    else:
+        result = evaluate(EvaluateConfig(args.input_dir, evaluate_settings(args), args.output_dir), run_context(args))
     print_evaluation(result)
     return 0
+
+
+def use_robut_dir(folder: str) -> None:
+    """Read RobuT from ``folder`` in this process (``SEMPARSE_ROBUT_DIR``), forgetting benchmarks
+    loaded from elsewhere."""
+    from pathlib import Path
+
+    from textattack_semparse.datasets.benchmark import clear_benchmark_cache
+    from textattack_semparse.datasets.robut import ROBUT_DIR_ENV
+
+    if not Path(folder).is_dir():
+        raise ConfigurationError(
+            f"--robut-dir {folder!r} is not a folder; point it at the folder holding RobuT's '<split>.parquet' "
+            "(or .json/.jsonl) files."
+        )
+    os.environ[ROBUT_DIR_ENV] = folder
+    clear_benchmark_cache()
 
 
 def run_build_and_evaluate(args: argparse.Namespace) -> int:
     from textattack_semparse.experiments.robustness import RunConfig, build_and_evaluate
 
     settings = build_settings(args)
+    check_hf_output(args)
     config = RunConfig(args.output_dir, evaluate_settings(args), settings, args.dataset)
     result = build_and_evaluate(config, run_context(args))
     print_test_set(result.build, settings, left_out=False)  # the evaluation's table gives them
     print_evaluation(result.evaluation)
+    write_test_set_hf_output(args, result.build)
     return 0
+
+
+def write_test_set_hf_output(args: argparse.Namespace, built: BuildResult) -> None:
+    """The built test set as ``--hf-dir``/``--push-to-hub`` ask, its card saying how it was built."""
+    test_set = built.test_set
+    write_hf_output(
+        args,
+        built.directory,
+        title=f"Robustness test set of {test_set.dataset}",
+        source=f"registered dataset {test_set.dataset}",
+        settings={
+            "perturbations": ", ".join(test_set.perturbations),
+            "selection setting": test_set.setting,
+            "seed": test_set.seed,
+            "meaning judge": test_set.judge or "none",
+        },
+        tags=("robustness", "semantic-parsing"),
+    )
 
 
 def print_test_set(built: BuildResult, settings: BuildSettings, *, left_out: bool = True) -> None:
@@ -269,22 +356,24 @@ def print_test_set(built: BuildResult, settings: BuildSettings, *, left_out: boo
 
 
 def print_evaluation(result: EvaluationResult) -> None:
-    """The four metrics per perturbation (and RobuT's table for Table QA), scoring and exclusions."""
+    """The four metrics per perturbation (and RobuT's table for Table QA), or a released benchmark's own
+    table, then scoring and exclusions."""
     from textattack_semparse.commands.output import print_table, print_written
-    from textattack_semparse.robustness.robustness_report import (
-        ROBUT_TABLE_COLUMNS,
-        TABLE_COLUMNS,
-    )
+    from textattack_semparse.robustness.leaderboards import huang_2021_table, leaderboard_table
+    from textattack_semparse.robustness.robustness_report import ROBUT_TABLE_COLUMNS
 
     report, test_set = result.report, result.test_set
-    judged = report.original_examples - report.original_gold_errors - report.original_victim_errors
-    accuracy = "n/a" if report.standard_accuracy is None else f"{report.standard_accuracy:.2f}"
-    print_table(
-        f"Robustness of {report.victim} on {report.dataset} (standard accuracy on {judged} originals: {accuracy})",
-        TABLE_COLUMNS,
-        report.table_rows(),
-    )
-    if any(example.table is not None for example in test_set.originals):
+    if result.leaderboard is not None:
+        table = leaderboard_table(result.leaderboard, report)
+        print_table(table.title, table.columns, table.rows)
+        for name, counts in test_set.left_out.items():
+            reasons = "; ".join(f"{count} {reason}" for reason, count in counts.items())
+            print(f"Left out of {name}: {reasons}")
+        print(f"Test set: {result.test_set_dir}")
+    else:
+        huang = huang_2021_table(report)
+        print_table(huang.title, huang.columns, huang.rows)
+    if result.leaderboard is None and any(example.table is not None for example in test_set.originals):
         print_table(
             f"RobuT's table: {report.victim} on {report.dataset} (Zhao et al. 2023; robust acc. = correct perturbed "
             "examples among those whose original is correct)",

@@ -10,8 +10,11 @@ pairs; ``agreement`` measures a judge against people.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from textattack_semparse.commands.arguments import positive_int, seed_parent
+from textattack_semparse.commands.hf_output import check_hf_output, hf_parent, write_hf_output
+from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.project import docs_url
 from textattack_semparse.validation.decision_rules import HUANG_2021, RULES
 from textattack_semparse.validation.judgments import MTURK_COLUMNS
@@ -62,6 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     imported = commands.add_parser(
         "import",
+        parents=[hf_parent()],
         help="decide the annotators' judgments and write the source with only the rewrites kept",
         description="Reads judgment CSV files (annotate.html's judgments-<name>.csv, or a platform's results with "
         "--columns), keeps each rewrite the rule keeps, and writes OUT in each source's own format with only those "
@@ -160,6 +164,7 @@ def run_import(args: argparse.Namespace) -> int:
     from textattack_semparse.commands.arguments import run_context
     from textattack_semparse.commands.output import print_table, print_written
     from textattack_semparse.experiments import validate
+    from textattack_semparse.validation.validation_key import ValidationKey
     from textattack_semparse.validation.validation_report import REPORT_FILE
 
     config = validate.ImportConfig(
@@ -170,6 +175,13 @@ def run_import(args: argparse.Namespace) -> int:
         columns=args.columns,
         overwrite=args.overwrite,
     )
+    check_hf_output(args)
+    sources = len(ValidationKey.read(args.export_dir).sources)
+    if args.push_to_hub is not None and sources > 1:
+        raise ConfigurationError(
+            f"--push-to-hub pushes one set, but the export holds {sources} sources; write them with --hf-dir and push "
+            "each folder with datasets.load_from_disk(FOLDER).push_to_hub(REPO_ID)."
+        )
     result = validate.import_judgments(config, run_context(args))
     report = result.report
     rows = [(name, value.judged, value.kept, value.acceptance) for name, value in report.perturbations.items()]
@@ -183,6 +195,21 @@ def run_import(args: argparse.Namespace) -> int:
         f"{len(report.disputed)} disputed items; {report.rewrites_kept} rewrites kept, {report.rewrites_dropped} dropped"
     )
     print_written(*result.outputs, result.directory / REPORT_FILE)
+    for output in result.outputs:
+        write_hf_output(
+            args,
+            output,
+            title=f"{output.name}, validated by people ({report.rule})",
+            source=f"validate export {args.export_dir}",
+            settings={
+                "meaning judge": f"{len(report.annotators)} annotators, decided by {report.rule}: "
+                f"{report.rule_description}",
+                "judgments": ", ".join(str(path) for path in args.judgments),
+                "rewrites kept": f"{report.rewrites_kept} of {report.rewrites_kept + report.rewrites_dropped}",
+            },
+            tags=("human-validated", "semantic-parsing"),
+            hf_dir=None if sources == 1 or args.hf_dir is None else Path(args.hf_dir) / output.name,
+        )
     return 0
 
 

@@ -57,6 +57,15 @@ class Benchmark:
         known_constants (tuple[KnownConstant, ...], default ()): Logical forms: constants of the
             benchmark's domain beyond its examples (``geo-lambda``: GeoQuery's states, cities and
             rivers), so entity anonymisation also finds entities that training never saw.
+        leaderboard (str | None, default None): Released robustness benchmarks only (RobuT,
+            Dr.Spider, Huang et al.'s sets: examples that are originals and rewrites, see
+            :class:`~textattack_semparse.datasets.example.SemparseExample`): the name of the table
+            ``robustness evaluate --dataset`` prints (a layout of
+            :mod:`textattack_semparse.robustness.leaderboards`, e.g. ``"robut"``); ``None`` for a
+            benchmark that is not a released robustness benchmark.
+        left_out (Mapping[str, Mapping[str, int]], default empty): Released robustness benchmarks
+            only: perturbation -> why release lines became no example (Huang et al.'s: "original
+            not found in the benchmark") -> how many; ``robustness evaluate --dataset`` reports them.
 
     Example:
         >>> geo = load_benchmark("geo-mini")
@@ -73,10 +82,15 @@ class Benchmark:
     source_files: Mapping[str, Path] | tuple[tuple[str, Path], ...] = ()
     source_format: str | None = None
     known_constants: tuple[KnownConstant, ...] = ()
+    leaderboard: str | None = None
+    left_out: Mapping[str, Mapping[str, int]] | tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "examples", tuple(self.examples))
         object.__setattr__(self, "source_files", tuple(sorted(dict(self.source_files).items())))
+        object.__setattr__(
+            self, "left_out", tuple((name, tuple(dict(counts).items())) for name, counts in dict(self.left_out).items())
+        )
 
     def source_file(self, split: str) -> Path | None:
         """The file holding the examples of ``split`` (``None`` when unknown)."""

@@ -7,15 +7,19 @@ returns a :class:`~textattack_semparse.datasets.benchmark.Benchmark`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from textattack_semparse.datasets.benchmark import Benchmark
+from textattack_semparse.datasets.benchmark import Benchmark, load_benchmark
 from textattack_semparse.datasets.data_dir import DATA_DIR_ENV
+from textattack_semparse.datasets.drspider import drspider_release_folder, load_drspider
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.datasets.geo_mini import geo_mini_paths
 from textattack_semparse.datasets.geoquery_constants import geoquery_constants
+from textattack_semparse.datasets.huang2021 import DOMAINS, load_huang2021_release, release_root
+from textattack_semparse.datasets.linked_databases import linked_database_root
 from textattack_semparse.datasets.logical_form import load_logical_forms
+from textattack_semparse.datasets.robut import load_robut_rows, robut_examples, robut_folder
 from textattack_semparse.datasets.spider import load_spider
 from textattack_semparse.datasets.sqa import load_sqa
 from textattack_semparse.datasets.text2sql import load_text2sql
@@ -92,7 +96,13 @@ def load_text2sql_benchmark(
 def load_spider_benchmark(*, name: str, data_dir: Path | None, execution_mode: str = "test-suite") -> Benchmark:
     """Spider (Yu et al. 2018) dev set: 1,034 questions over 20 SQLite databases, one per ``db_id``,
     compared as Spider's test-suite evaluator compares them."""
-    folder = _require_data_dir(name, data_dir) / "spider-dev"
+    if data_dir is None:
+        raise DatasetError(
+            f"Benchmark {name!r} reads the real data, but no data directory is configured. Set {DATA_DIR_ENV} (or "
+            "pass --data-dir / data_dir=) to the folder holding 'spider-dev/' (dev.json and database/), or read the "
+            "questions from the Hugging Face Hub with 'spider-hub' (databases still from 'spider-dev/database/')."
+        )
+    folder = data_dir / "spider-dev"
     json_path = folder / "dev.json"
     examples = tuple(load_spider(json_path, split="dev"))
     root = folder / "database"
@@ -108,6 +118,37 @@ def load_spider_benchmark(*, name: str, data_dir: Path | None, execution_mode: s
         source=f"questions {json_path}; databases {root}",
         source_files={"dev": json_path},
         source_format="spider",
+    )
+
+
+def load_drspider_benchmark(
+    *,
+    name: str,
+    data_dir: Path | None,
+    sets: Sequence[str] | None = None,
+    drspider_dir: str | None = None,
+    execution_mode: str = "test-suite",
+) -> Benchmark:
+    """Dr.Spider (Chang et al. 2023) sets: each set's Spider dev originals and its perturbed
+    questions (:mod:`textattack_semparse.datasets.drspider`), every side on its own databases,
+    compared as the test-suite evaluator the paper uses compares them; reported in Dr.Spider's
+    leaderboard table.
+
+    Args:
+        sets: Set folders (``"NLQ_keyword_synonym"``); ``None``: every set present.
+        drspider_dir: The release's folder; default ``$SEMPARSE_DRSPIDER_DIR``, else
+            ``<data_dir>/drspider``.
+    """
+    folder = drspider_release_folder(data_dir, drspider_dir)
+    release = load_drspider(folder, sets, data_dir=data_dir)
+    root = linked_database_root(release.databases, under="drspider/roots")
+    return Benchmark(
+        name=name,
+        examples=release.examples,
+        scoring=Scoring(ExecutionScorer(mode=execution_mode), Databases(root=root)),
+        source=f"Dr.Spider {folder}: " + "; ".join(release.sources),
+        source_format="spider",
+        leaderboard="drspider",
     )
 
 
@@ -139,6 +180,27 @@ def load_logical_form_benchmark(
     )
 
 
+def load_huang2021_benchmark(*, name: str, data_dir: Path | None, domain: str, kind: str) -> Benchmark:
+    """Huang et al. (2021)'s ``kind`` sets of ``domain`` from ``<data_dir>/huang2021``, each rewrite
+    with the gold its original has in the domain's benchmark (:mod:`~textattack_semparse.datasets.huang2021`)
+    and scored as that benchmark is; the lines whose original was not found are ``left_out``."""
+    root = release_root(data_dir, name)
+    base = load_benchmark(DOMAINS[domain], data_dir=data_dir)
+    release = load_huang2021_release(root, domain, kind, base.name, base.examples)
+    found = ", ".join(f"{count} by {step}" for step, count in release.steps.items()) or "none"
+    return Benchmark(
+        name=name,
+        examples=release.examples,
+        scoring=base.scoring,
+        source=f"Huang et al. 2021 {kind} sets of {domain} in {root}, golds of {base.name} ({base.source}); "
+        f"originals found: {found}; {len(release.unmatched)} release lines left out",
+        source_files={**release.files, **{f"{base.name}/{split}": path for split, path in dict(base.source_files).items()}},
+        source_format="huang2021",
+        leaderboard="huang-2021",  # robustness.leaderboards: Huang et al.'s per-perturbation table
+        left_out=release.left_out,
+    )
+
+
 WTQ_RANDOM_SPLITS = (1, 2, 3, 4, 5)
 
 
@@ -151,7 +213,7 @@ def load_wtq_benchmark(*, name: str, data_dir: Path | None, random_split: int = 
             f"WikiTableQuestions has random splits {', '.join(map(str, WTQ_RANDOM_SPLITS))}, not {random_split!r}; "
             "pick one of them (RobuT uses 1)."
         )
-    root = _table_qa_folder(name, data_dir, "wtq", "WikiTableQuestions' 'data/' and 'csv/' folders")
+    root = _table_qa_folder(name, data_dir, "wtq", "WikiTableQuestions' 'data/' and 'csv/' folders", hub="wtq-hub")
     files = {
         "train": root / "data" / f"random-split-{random_split}-train.tsv",
         "dev": root / "data" / f"random-split-{random_split}-dev.tsv",
@@ -161,16 +223,18 @@ def load_wtq_benchmark(*, name: str, data_dir: Path | None, random_split: int = 
     examples = tuple(
         example for split, path in files.items() for example in load_wtq(path, split=split, root=root, tables=tables)
     )
-    return _table_qa_benchmark(name, examples, files, "wtq", f"{len(tables)} tables under {root / 'csv'}")
+    return table_qa_benchmark(name, examples, files, "wtq", f"{len(tables)} tables under {root / 'csv'}")
 
 
 def load_wikisql_weak_benchmark(*, name: str, data_dir: Path | None) -> Benchmark:
     """WikiSQL (Zhong et al. 2017) from ``<data_dir>/wikisql`` as weakly supervised Table QA: each
     question answered by its SQL's denotation, scored by denotation."""
-    root = _table_qa_folder(name, data_dir, "wikisql", "WikiSQL's '<split>.jsonl' and '<split>.tables.jsonl'")
+    root = _table_qa_folder(
+        name, data_dir, "wikisql", "WikiSQL's '<split>.jsonl' and '<split>.tables.jsonl'", hub="wikisql-weak-hub"
+    )
     files = {split: root / f"{split}.jsonl" for split in ("train", "dev", "test")}
     examples = tuple(example for split, path in files.items() for example in load_wikisql_weak(path, split=split))
-    return _table_qa_benchmark(name, examples, files, "wikisql", f"tables in {root}/<split>.tables.jsonl")
+    return table_qa_benchmark(name, examples, files, "wikisql", f"tables in {root}/<split>.tables.jsonl")
 
 
 def load_sqa_benchmark(*, name: str, data_dir: Path | None) -> Benchmark:
@@ -182,35 +246,55 @@ def load_sqa_benchmark(*, name: str, data_dir: Path | None) -> Benchmark:
     examples = tuple(
         example for split, path in files.items() for example in load_sqa(path, split=split, tables=tables)
     )
-    return _table_qa_benchmark(name, examples, files, "sqa", f"{len(tables)} tables under {root / 'table_csv'}")
+    return table_qa_benchmark(name, examples, files, "sqa", f"{len(tables)} tables under {root / 'table_csv'}")
 
 
-def _table_qa_benchmark(
-    name: str, examples: tuple[SemparseExample, ...], files: Mapping[str, Path], source_format: str, tables: str
-) -> Benchmark:
-    """A Table QA benchmark: no database, WTQ's denotation scorer."""
+def load_robut_benchmark(*, name: str, data_dir: Path | None, split: str) -> Benchmark:
+    """RobuT (Zhao et al. 2023) split ``split`` (``wtq``, ``wikisql``, ``sqa``): local files under
+    ``--robut-dir``/``<data_dir>/robut``, else the hub's ``yilunzhao/robut``, read with
+    ``datasets.load_dataset`` (:mod:`textattack_semparse.datasets.robut`); scored by WTQ's
+    denotation match, reported in RobuT's table."""
+    rows, files, source = load_robut_rows(split, robut_folder(data_dir))
+    examples = tuple(robut_examples(rows, split, source=f"RobuT {source}"))
     return Benchmark(
         name=name,
         examples=examples,
         scoring=Scoring(TableAnswerScorer()),
-        source=f"questions {', '.join(str(path) for path in files.values())}; {tables}",
+        source=f"RobuT split {split!r}: {source}",
+        source_files={path.name: path for path in files},
+        leaderboard="robut",
+    )
+
+
+def table_qa_benchmark(
+    name: str, examples: tuple[SemparseExample, ...], files: Mapping[str, Path], source_format: str | None, tables: str
+) -> Benchmark:
+    """A Table QA benchmark: no database, WTQ's denotation scorer; ``files`` (split -> file, in
+    ``source_format``) empty for one read from the Hugging Face Hub."""
+    return Benchmark(
+        name=name,
+        examples=examples,
+        scoring=Scoring(TableAnswerScorer()),
+        source=f"questions {', '.join(str(path) for path in files.values()) or 'of the rows'}; {tables}",
         source_files=files,
         source_format=source_format,
     )
 
 
-def _table_qa_folder(name: str, data_dir: Path | None, folder: str, holds: str) -> Path:
-    """``<data_dir>/<folder>``, or a :class:`DatasetError` naming ``SEMPARSE_DATA_DIR`` and what it must hold."""
+def _table_qa_folder(name: str, data_dir: Path | None, folder: str, holds: str, *, hub: str | None = None) -> Path:
+    """``<data_dir>/<folder>``, or a :class:`DatasetError` naming ``SEMPARSE_DATA_DIR``, what it must
+    hold and the benchmark ``hub`` that reads the same data from the Hugging Face Hub."""
+    alternative = "" if hub is None else f", or read it from the Hugging Face Hub with {hub!r}"
     if data_dir is None:
         raise DatasetError(
             f"Benchmark {name!r} reads the real data, but no data directory is configured. Set {DATA_DIR_ENV} "
-            f"(or pass --data-dir / data_dir=) to the folder holding '{folder}/' ({holds})."
+            f"(or pass --data-dir / data_dir=) to the folder holding '{folder}/' ({holds}){alternative}."
         )
     root = data_dir / folder
     if not root.is_dir():
         raise DatasetError(
             f"Benchmark {name!r} needs {str(root)!r} ({holds}), which does not exist. Put the data there, or point "
-            f"{DATA_DIR_ENV} at a folder that has '{folder}/'."
+            f"{DATA_DIR_ENV} at a folder that has '{folder}/'{alternative}."
         )
     return root
 

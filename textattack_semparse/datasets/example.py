@@ -41,6 +41,9 @@ class SemparseExample:
         perturbation (str | None): Released robustness benchmarks: the perturbation that made this
             example (RobuT's ``perturbation_type``, a Dr.Spider set, Huang et al.'s operation), or
             :data:`ORIGINAL` for an unperturbed example; ``None`` for every other dataset.
+        sequence_id (str | None): A turn of a question sequence (RobuT's SQA rows): the id of
+            the sequence, whose turns are scored one by one and averaged per sequence; ``None``
+            for a question asked alone.
     """
 
     question: str
@@ -56,6 +59,7 @@ class SemparseExample:
     example_id: str | None = None
     original_id: str | None = None
     perturbation: str | None = None
+    sequence_id: str | None = None
 
     def __getstate__(self) -> dict[str, object]:
         # MappingProxyType cannot be pickled; victims bound to a benchmark carry its examples.

@@ -12,14 +12,11 @@ perturbed one, and predictions are scored on it.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import os
-import shutil
 from pathlib import Path
 
-from textattack_semparse.cache import cache_dir
 from textattack_semparse.datasets.benchmark import Benchmark, load_benchmark
 from textattack_semparse.datasets.example import SemparseExample
+from textattack_semparse.datasets.linked_databases import linked_database_root
 from textattack_semparse.errors import DatasetError
 from textattack_semparse.scoring.databases import Databases
 from textattack_semparse.sql.schema_mapping import SchemaMapping
@@ -61,7 +58,9 @@ def load_schema_perturbed_benchmark(
         db_ids = sorted({example.db_id for example in original.examples if example.db_id is not None})
         copies = {db_id: cached_perturbed_database(databases.for_example(db_id)[0], perturbation, seed=seed) for db_id in db_ids}
         mappings = {db_id: copy.mapping for db_id, copy in copies.items()}
-        perturbed = Databases.at(_per_db_id_root({db_id: copy.path for db_id, copy in copies.items()}))
+        perturbed = Databases.at(
+            linked_database_root({db_id: copy.path for db_id, copy in copies.items()}, under="schema_perturbations/roots")
+        )
     examples, left_out = [], 0
     for example in original.examples:
         mapping = mappings[None] if databases.root is None else mappings.get(example.db_id)
@@ -92,18 +91,3 @@ def _rewrite(example: SemparseExample, mapping: SchemaMapping) -> SemparseExampl
         example, gold=gold.sql, template_gold=None if template is None else template.sql
     )
 
-
-def _per_db_id_root(paths: dict[str, Path]) -> Path:
-    """A cached folder laid out as ``<db_id>/<db_id>.sqlite`` linking each perturbed copy."""
-    digest = hashlib.sha256(repr(sorted((db_id, str(path)) for db_id, path in paths.items())).encode()).hexdigest()[:16]
-    root = cache_dir() / "schema_perturbations" / "roots" / digest
-    for db_id, path in paths.items():
-        target = root / db_id / f"{db_id}.sqlite"
-        if target.is_file():
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            os.symlink(path, target)
-        except OSError:
-            shutil.copyfile(path, target)
-    return root

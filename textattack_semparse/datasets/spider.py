@@ -24,16 +24,26 @@ from textattack_semparse.errors import DatasetError
 _FIELDS = ("question", "query", "db_id")
 
 
-def _example(entry: Any, path: Path, index: int, split: str | None) -> SemparseExample:
+def spider_example(entry: Any, *, where: str, split: str | None) -> SemparseExample:
+    """One Spider entry (``question``, ``query``, ``db_id``; other fields ignored) as an example of
+    ``split``; ``where`` names the entry in errors (``"dev.json: entry 3"``). The same fields make
+    a row of ``xlangai/spider`` on the Hugging Face Hub (:mod:`textattack_semparse.datasets.hub`).
+
+    Raises:
+        DatasetError: ``entry`` is not an object with a non-empty question, query and db_id.
+
+    Example:
+        >>> spider_example({"question": "How many singers? ", "query": "SELECT count(*) FROM singer",
+        ...                 "db_id": "concert_singer"}, where="row 0", split="dev").question
+        'How many singers?'
+    """
     if not isinstance(entry, Mapping):
-        raise DatasetError(
-            f"{path}: entry {index} is a {type(entry).__name__}, not an object with {', '.join(_FIELDS)}."
-        )
+        raise DatasetError(f"{where} is a {type(entry).__name__}, not an object with {', '.join(_FIELDS)}.")
     for name in _FIELDS:
         value = entry.get(name)
         if not isinstance(value, str) or not value.strip():
             raise DatasetError(
-                f"{path}: entry {index} has no {name!r} (got {value!r}); every Spider entry needs a non-empty "
+                f"{where} has no {name!r} (got {value!r}); every Spider entry needs a non-empty "
                 f"'question', 'query' and 'db_id'."
             )
     return SemparseExample(
@@ -61,6 +71,18 @@ def load_spider(path: str | Path, *, split: str | None = "dev") -> list[Semparse
             question, query or db_id; the message names the file and the entry index.
     """
     path = Path(path)
+    return [
+        spider_example(entry, where=f"{path}: entry {index}", split=split)
+        for index, entry in enumerate(read_spider_entries(path))
+    ]
+
+
+def read_spider_entries(path: Path) -> list[Any]:
+    """The raw entries of a Spider-format JSON file (a list), unchecked.
+
+    Raises:
+        DatasetError: The file is missing, unreadable, not valid JSON or not a list.
+    """
     try:
         raw = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -79,4 +101,4 @@ def load_spider(path: str | Path, *, split: str | None = "dev") -> list[Semparse
         ) from None
     if not isinstance(entries, list):
         raise DatasetError(f"{path} holds a JSON {type(entries).__name__}; Spider files are a list of entries.")
-    return [_example(entry, path, index, split) for index, entry in enumerate(entries)]
+    return entries

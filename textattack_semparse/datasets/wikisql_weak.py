@@ -108,27 +108,39 @@ def load_wikisql_weak(
     examples = []
     for where, record in _json_lines(questions):
         question, table_id, sql = (_field(record, name, where) for name in ("question", "table_id", "sql"))
-        if not str(question).strip():
-            raise DatasetError(f"{where}: empty 'question'; fill it in or remove the line.")
         if table_id not in by_id:
             raise DatasetError(
                 f"{where}: table {table_id!r} is not in {tables}; use the tables file of the same split."
             )
         table, types = by_id[table_id]
-        try:
-            answer = wikisql_denotation(table, types, sql)
-        except (ValueError, TypeError, KeyError, IndexError) as error:
-            raise DatasetError(f"{where}: the query {sql!r} cannot run on table {table_id!r} ({error}).") from None
-        examples.append(
-            SemparseExample(
-                question=str(question).strip(),
-                gold=format_answer(answer),
-                db_id=table_id,
-                table=table,
-                question_split=split,
-            )
-        )
+        examples.append(wikisql_weak_example(question, table, types, sql, where=where, split=split))
     return examples
+
+
+def wikisql_weak_example(
+    question: Any, table: Table, types: Sequence[str], sql: Mapping[str, Any], *, where: str, split: str | None
+) -> SemparseExample:
+    """A WikiSQL question answered by the denotation of its ``sql`` on ``table`` (named by its id,
+    which becomes the ``db_id``), as an example of ``split``; ``where`` names it in errors.
+
+    Raises:
+        DatasetError: The question is empty, or the query cannot run on the table.
+
+    Example:
+        >>> table = Table(["Player", "Goals"], [["Ann", "3"], ["Bo", "12"]], name="1-1")
+        >>> wikisql_weak_example("Who scored 12?", table, ["text", "real"],
+        ...                      {"sel": 0, "agg": 0, "conds": [[1, 0, "12"]]}, where="row 0", split="dev").gold
+        'Bo'
+    """
+    if not str(question).strip():
+        raise DatasetError(f"{where}: empty 'question'; fill it in or remove the line.")
+    try:
+        answer = wikisql_denotation(table, types, sql)
+    except (ValueError, TypeError, KeyError, IndexError) as error:
+        raise DatasetError(f"{where}: the query {sql!r} cannot run on table {table.name!r} ({error}).") from None
+    return SemparseExample(
+        question=str(question).strip(), gold=format_answer(answer), db_id=table.name, table=table, question_split=split
+    )
 
 
 def _condition(

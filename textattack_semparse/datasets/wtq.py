@@ -114,9 +114,19 @@ def load_wtq(
             table = wtq_table(root, context, cache=tables)
         except DatasetError as error:
             raise DatasetError(f"{path}:{number}: {error}") from None
-        examples.append(
-            SemparseExample(
-                question=unescape_wtq(utterance).strip(), gold=target, db_id=context, table=table, question_split=split
-            )
-        )
+        examples.append(wtq_example(utterance, context, target, table, split=split))
     return examples
+
+
+def wtq_example(utterance: str, context: str, target: str, table: Table, *, split: str | None) -> SemparseExample:
+    """A WTQ question (its ``utterance``, in WTQ's escaping), asked about ``table`` (named by its
+    ``context``) with the answer ``target`` (``targetValue``, kept verbatim), as an example of ``split``.
+
+    Example:
+        >>> table = Table(["Year"], [["2004"]], name="csv/200-csv/0.csv")
+        >>> wtq_example(r"which year\\p? ", "csv/200-csv/0.csv", "2004", table, split="dev").question
+        'which year|?'
+    """
+    return SemparseExample(
+        question=unescape_wtq(utterance).strip(), gold=target, db_id=context, table=table, question_split=split
+    )

@@ -4,8 +4,8 @@ each gold output protected (docs/augmentation.md).
 Formats: text2sql-data JSON, ``question<TAB>logical form`` TSV, CSV (a question column and
 optionally a SQL column whose literals are protected), and WikiTableQuestions (questions with
 their tables, for the Table QA recipes). With ``sample``, Huang et al.'s (2021) meaning-preserving
-data augmentation (MDA, §4.1): for each operation separately, a sample of the examples is
-perturbed once by that operation alone, one file per operation plus their union.
+data augmentation (MDA, §4): one sample of the examples ("20% of the original instances for each
+dataset") perturbed once by each operation, one file per operation plus their union.
 
 Example:
     >>> import pathlib, tempfile
@@ -85,7 +85,8 @@ class AugmentConfig:
         gold_column: csv only: a SQL column whose literals are protected.
         split_type: text2sql only: the split type of ``splits`` (default ``question``).
         splits: text2sql only: augment only these splits (default all); the rest is copied.
-        sample: MDA (Huang et al. 2021 §4.1): the fraction of examples each operation perturbs.
+        sample: MDA (Huang et al. 2021 §4): the fraction of examples sampled, once, for every operation to perturb
+            (``jia-liang-concat``: new examples as a fraction of the file's).
         perturbations: Operations to use instead of the recipe's own.
         transformations_per_example: Augmentations per question (default 2).
         pct_words_to_swap: Share of words changed per augmentation (default 0.1).
@@ -316,6 +317,10 @@ def run(config: AugmentConfig, context: RunContext | None = None) -> AugmentResu
         return _augment_table_qa(config, source, target, context)
     if not source.path.is_file():
         raise DatasetError(f"Input file {str(source.path)!r} does not exist; pass an existing file to --input.")
+    from textattack_semparse.registry import augmentation_recipe_class, combines_examples
+
+    if combines_examples(augmentation_recipe_class(config.recipe)):
+        return _augment_combined(config, source, target)
     if config.sample is not None:
         return _augment_sampled(config, source, target, config.sample, context)
     return _augment(config, source, target, context)
@@ -336,6 +341,25 @@ def _source(config: AugmentConfig) -> _Source:
         config.split_type or "question",
         None if config.splits is None else list(config.splits),
     )
+
+
+def _augment_combined(config: AugmentConfig, source: _Source, target: Path) -> AugmentResult:
+    """A recipe that combines training examples (``jia-liang-concat``): the file, then the new
+    examples; ``sample`` sets their number as a share of the file's examples."""
+    from textattack_semparse.augmentation.concatenation import concatenate_tsv
+    from textattack_semparse.datasets.logical_form import load_logical_forms
+    from textattack_semparse.registry import augmentation_recipe_class
+
+    if source.file_format != "tsv":
+        raise ConfigurationError(
+            f"Recipe {config.recipe!r} combines question<TAB>logical form examples; a {source.file_format} file "
+            "is not supported."
+        )
+    options = {} if config.sample is None else {"fraction": config.sample}
+    recipe = augmentation_recipe_class(config.recipe)(seed=config.seed, **options)
+    added = recipe.count(len(load_logical_forms(source.path)))
+    written = concatenate_tsv(source.path, target, added, seed=config.seed, overwrite=config.overwrite)
+    return AugmentResult((AugmentedFile(target, written, added),), source.file_format)
 
 
 def _check_format_options(config: AugmentConfig, file_format: str) -> None:
@@ -406,7 +430,7 @@ def _augmented_file(
 
 
 def _augment_table_qa(config: AugmentConfig, source: _Source, target: Path, context: RunContext) -> AugmentResult:
-    """Augment a WikiTableQuestions file with a Table QA recipe (``robut-lapt``); the tables it
+    """Augment a WikiTableQuestions file with a Table QA recipe (``robut-rta``); the tables it
     asks about are read relative to the folder above the file's (WTQ's ``data/`` and ``csv/``)."""
     from textattack_semparse.augmentation.wtq_augmentation import augment_wtq
     from textattack_semparse.registry import (
@@ -417,7 +441,7 @@ def _augment_table_qa(config: AugmentConfig, source: _Source, target: Path, cont
     recipe = augmentation_recipe_class(config.recipe)
     if not is_table_qa_augmenter(recipe):
         raise RecipeError(
-            f"Recipe {config.recipe!r} does not augment Table QA examples; use robut-lapt or robut-leta for wtq files."
+            f"Recipe {config.recipe!r} does not augment Table QA examples; use robut-rta, robut-rta-offline or robut-leta for wtq files."
         )
     if config.sample is not None:
         raise RecipeError(
@@ -516,14 +540,15 @@ def _write(config: AugmentConfig, source: _Source, target: Path, augment: Any) -
 def _augment_sampled(
     config: AugmentConfig, source: _Source, target: Path, fraction: float, context: RunContext
 ) -> AugmentResult:
-    """Huang et al. (2021) §4.1: one sampled, perturbed set per operation, and their union."""
+    """Huang et al. (2021) §4: one sample of the dataset, perturbed by each operation into its own
+    set, and their union."""
     from textattack_semparse.augmentation.literal_protection import protecting_literals
     from textattack_semparse.augmentation.output_files import check_paths
     from textattack_semparse.augmentation.per_operation import (
         operation_output_path,
         replaying,
+        sample_indices,
         sample_operation,
-        sample_size,
     )
 
     operations = tuple(dict.fromkeys(config.perturbations or recipe_operations(config.recipe)))
@@ -531,13 +556,14 @@ def _augment_sampled(
     for path in [*outputs.values(), target]:
         check_paths(source.path, path, "Input file", overwrite=config.overwrite)
     items = _items(config, source)
-    size = sample_size(fraction, len(items))
+    indices = sample_indices(fraction, len(items), seed=config.seed)
+    size = len(indices)
     if source.file_format == "text2sql" and source.splits is None:
         context.say("Note: no --split (or --dataset): sampling from every sentence of the file, dev and test included.")
     context.say(
-        f"Sampling ceil({fraction:g} x {len(items)}) = {size} of {len(items)} examples per operation "
-        f"(Huang et al. 2021 §4.1; seed {config.seed}); each sampled example is perturbed once, keeping the output "
-        f"the {MDA_SETTING} setting's rule for the operation selects."
+        f"Sampling ceil({fraction:g} x {len(items)}) = {size} of {len(items)} examples, one sample for every operation "
+        f"(Huang et al. 2021 §4; seed {config.seed}); each operation perturbs each sampled example once, keeping the "
+        f"output the {MDA_SETTING} setting's rule for the operation selects."
     )
     samples = []
     tallies: dict[str, JudgeTally | None] = {}
@@ -557,7 +583,7 @@ def _augment_sampled(
             started = time.monotonic()
             with _progress(context, f"{operation} (sampling {size})", lambda: size) as advance:
                 augment = _advancing(protecting_literals(augmenter), advance)
-                sample = sample_operation(operation, items, augment, fraction=fraction, seed=config.seed)
+                sample = sample_operation(operation, items, augment, indices=indices, seed=config.seed)
         except SKIPPED_ERRORS as error:
             reason = f"{type(error).__name__}: {' '.join(str(error).split())}"
             if config.perturbations is None and not isinstance(error, RecipeError):
@@ -573,7 +599,7 @@ def _augment_sampled(
         samples.append(sample)
         tally = tallies[operation] = _tally(augmenter)
         note = (
-            "" if len(sample.augmented) == size else f" (only {len(sample.augmented)} of the examples can be perturbed)"
+            "" if len(sample.augmented) == size else f" (only {len(sample.augmented)} of the sample can be perturbed)"
         )
         judged = "" if tally is None else f"; meaning judge: {tally.describe()}"
         context.say(

@@ -57,6 +57,8 @@ class GrammarAttackConfig:
         max_modification_rate: Errors allowed per word (the paper's 0.15).
         error_model: Error-model JSON from ``fit-grammar-errors`` (``None``: the packaged sets).
         recipe_options: Further keywords of the recipe's ``build``.
+        task: Yin et al.'s task (``mnli``, ``qnli``, ``mrpc``, ``sst2``), which names the attacked
+            sentence of a pair (the recipe's ``task``); ``None``: the input columns name it.
         dataset, num_examples, num_examples_offset, query_budget, seed, model_from_huggingface,
             dataset_from_huggingface, dataset_split: As for the attack (all examples by default).
     """
@@ -67,6 +69,7 @@ class GrammarAttackConfig:
     max_modification_rate: float = MAX_MODIFICATION_RATE
     error_model: str | None = None
     recipe_options: Mapping[str, Any] = field(default_factory=dict)
+    task: str | None = None
     model_from_huggingface: str | None = None
     dataset: str | None = None
     dataset_from_huggingface: str | None = None
@@ -80,10 +83,12 @@ class GrammarAttackConfig:
         self.attack_config()  # checks the shared settings
 
     def options(self) -> dict[str, Any]:
-        """The recipe's build keywords: the rate, the error model and ``recipe_options``."""
+        """The recipe's build keywords: the rate, the error model, the task and ``recipe_options``."""
         options = {"max_modification_rate": self.max_modification_rate, **self.recipe_options}
         if self.error_model:
             options["error_model"] = self.error_model
+        if self.task:
+            options["task"] = self.task
         return options
 
     def attack_config(self) -> AttackConfig:
@@ -151,11 +156,11 @@ def run(config: GrammarAttackConfig, context: RunContext | None = None) -> Gramm
         results = attack_results(attack, context, command=COMMAND)
     output_dir = Path(config.output_dir)
     write_attack_logs(results, csv_path=output_dir / LOG, csv_coloring_style=attack.csv_coloring_style)
-    budget = recipe.error_budget(config.max_modification_rate)
-    records = [
-        record_from_result(result, budget.budget(result.original_result.attacked_text.num_words)) for result in results
-    ]
     options = config.options()
+    budget = recipe.error_budget(
+        config.max_modification_rate, task=options.get("task"), sentence=options.get("sentence")
+    )
+    records = [record_from_result(result, budget.text_budget(result.original_result.attacked_text)) for result in results]
     summary = {
         "recipe": config.recipe,
         "model": config.model,

@@ -7,7 +7,10 @@ https://arxiv.org/abs/2301.12868: perturb a dataset split into a test set
 (:func:`build`), run a victim on it and report standard, perturbation and robust accuracy and
 the success rate of black-box attack per perturbation (:func:`evaluate`), or both in one
 directory (:func:`build_and_evaluate`). On Table QA datasets the perturbed tables are written
-as CSV beside the questions and RobuT's table (Zhao et al. 2023) is part of the report.
+as CSV beside the questions and RobuT's table (Zhao et al. 2023) is part of the report. A
+released robustness benchmark (RobuT, Dr.Spider, Huang et al.'s sets) needs no build: its
+originals and rewrites are materialised as a test set once per release and evaluated there
+(:func:`evaluate_released`), its results laid out as its paper's table.
 
 Every step is journaled in its run directory (``build.jsonl``, ``evaluate.jsonl``): a killed
 run, started again with the same configuration, computes only what it had not finished.
@@ -15,6 +18,7 @@ run, started again with the same configuration, computes only what it had not fi
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
@@ -43,6 +47,8 @@ ALL = "all"
 BATCH_SIZE = 64
 """Inputs per victim call by default."""
 RESULT_JSON, RESULT_CSV = "robustness.json", "robustness.csv"
+RELEASED_TEST_SETS = "released-test-sets"
+"""Folder of the cache where released benchmarks are materialised as test sets."""
 BUILD_JOURNAL, EVALUATE_JOURNAL = "build", "evaluate"
 
 
@@ -191,6 +197,32 @@ class EvaluateConfig:
 
 
 @dataclass(frozen=True)
+class ReleasedEvaluateConfig:
+    """``robustness evaluate --dataset``: run a victim on a released robustness benchmark (RobuT,
+    Dr.Spider, Huang et al.'s sets), materialised once per release as a test set under
+    ``test_set_root`` (default ``<cache>/released-test-sets``); the run directory is ``output_dir``,
+    by default ``<test set>/evaluations/<model>-<digest of the settings>``.
+
+    Args:
+        dataset: A registered dataset of a released benchmark (``robut-wtq``).
+        settings: How the victim is run and judged.
+        output_dir: The evaluation's run directory.
+        num_examples: The first N originals of the release only, and their rewrites.
+        test_set_root: Where released test sets are materialised.
+    """
+
+    dataset: str
+    settings: EvaluateSettings
+    output_dir: str | os.PathLike[str] | None = None
+    num_examples: int | None = None
+    test_set_root: str | os.PathLike[str] | None = None
+
+    def __post_init__(self) -> None:
+        if self.num_examples is not None and (isinstance(self.num_examples, bool) or self.num_examples < 1):
+            raise ConfigurationError(f"--num-examples must be a positive integer, got {self.num_examples!r}.")
+
+
+@dataclass(frozen=True)
 class RunConfig:
     """``robustness run``: build a test set of ``dataset`` (default: the victim's own) and evaluate
     the victim on it, both in ``output_dir``."""
@@ -219,6 +251,11 @@ class EvaluationResult:
     output_json: Path
     output_csv: Path
     journal: Path
+    leaderboard: str | None = None
+    """The layout of a released benchmark's table (:mod:`~textattack_semparse.robustness.leaderboards`);
+    ``None`` for a test set built by ``robustness build``."""
+    test_set_dir: Path | None = None
+    """Where the test set evaluated on is."""
 
 
 @dataclass(frozen=True)
@@ -247,14 +284,47 @@ def evaluate(config: EvaluateConfig, context: RunContext | None = None) -> Evalu
     with (context or RunContext()) as context:
         test_set = RobustnessTestSet.read(config.input_dir)
         check_victim_name(config.settings.model)
-        configuration = {**config.settings.configuration(), "test_set": test_set_digest(config.input_dir, test_set)}
-        output_dir = (
-            Path(config.output_dir)
-            if config.output_dir is not None
-            else default_evaluation_dir(config.input_dir, configuration)
-        )
-        directory = context.open_directory(output_dir, "robustness evaluate", configuration)
-        return _evaluate(config.settings, test_set, directory, context)
+        return _evaluate_test_set_in(config.input_dir, test_set, config.settings, config.output_dir, context)
+
+
+def evaluate_released(config: ReleasedEvaluateConfig, context: RunContext | None = None) -> EvaluationResult:
+    """Evaluate (or resume evaluating) the victim of ``config`` on a released benchmark: its test set
+    is materialised once per release (:func:`~textattack_semparse.robustness.released_test_set.materialise_released_test_set`),
+    the evaluation is journaled as :func:`evaluate`'s, and the result names the benchmark's leaderboard layout.
+
+    Raises:
+        DatasetError: The dataset is not a released robustness benchmark (the message names
+            ``robustness build`` and ``robustness run``), or its release is missing or malformed.
+    """
+    from textattack_semparse.cache import cache_dir
+    from textattack_semparse.robustness.released_test_set import (
+        materialise_released_test_set,
+        released_benchmark,
+    )
+    from textattack_semparse.victims.resolution import check_victim_name
+
+    with (context or RunContext()) as context:
+        check_victim_name(config.settings.model)
+        leaderboard = released_benchmark(config.dataset).leaderboard
+        root = Path(config.test_set_root) if config.test_set_root is not None else cache_dir() / RELEASED_TEST_SETS
+        test_set, input_dir = materialise_released_test_set(config.dataset, root, limit=config.num_examples)
+        result = _evaluate_test_set_in(input_dir, test_set, config.settings, config.output_dir, context)
+        return dataclasses.replace(result, leaderboard=leaderboard)
+
+
+def _evaluate_test_set_in(
+    input_dir: str | os.PathLike[str],
+    test_set: RobustnessTestSet,
+    settings: EvaluateSettings,
+    output_dir: str | os.PathLike[str] | None,
+    context: RunContext,
+) -> EvaluationResult:
+    """Evaluate on the test set read from ``input_dir``, in ``output_dir`` (default: under ``input_dir``)."""
+    configuration = {**settings.configuration(), "test_set": test_set_digest(input_dir, test_set)}
+    run_dir = Path(output_dir) if output_dir is not None else default_evaluation_dir(input_dir, configuration)
+    directory = context.open_directory(run_dir, "robustness evaluate", configuration)
+    result = _evaluate(settings, test_set, directory, context)
+    return dataclasses.replace(result, test_set_dir=Path(input_dir))
 
 
 def build_and_evaluate(config: RunConfig, context: RunContext | None = None) -> RunResult:
@@ -278,14 +348,17 @@ def build_and_evaluate(config: RunConfig, context: RunContext | None = None) -> 
 
 
 def _check_perturbations(perturbations: Sequence[str] | None) -> None:
-    """Unknown perturbation names fail before the run directory is written."""
+    """Unknown perturbation names fail before the run directory is written; a family member
+    (``nlpaug:KeyboardAug``) is also created, so an unknown augmenter or argument fails here too
+    (creating one loads no model)."""
     from textattack_semparse.registry import get_registry
-    from textattack_semparse.robustness.robustness_test_set import (
-        check_perturbation_name,
-    )
+    from textattack_semparse.robustness.build_test_set import perturbation_file_names
 
-    for name in perturbations or ():
-        get_registry().get("perturbation", check_perturbation_name(name))
+    registry = get_registry()
+    for name in perturbation_file_names(perturbations or ()):
+        entry = registry.get("perturbation", name)
+        if entry.name not in registry.names("perturbation"):
+            entry.create()
 
 
 def _check_dataset(dataset: str, limit: int | None) -> None:

@@ -1,16 +1,26 @@
-"""A small encoder-decoder parser trained from scratch on a benchmark, optionally with the defences
-of Huang et al. (2021, §4) (docs/training.md).
+"""A small encoder-decoder parser trained from scratch on a benchmark, optionally with a defence
+(docs/training.md).
 
 Shuo Huang, Zhuang Li, Lizhen Qu and Lei Pan (2021), "On Robustness of Neural Semantic Parsers",
-https://aclanthology.org/2021.eacl-main.292/. Two ways of adding rewrites of the training
-questions, each with its source's gold output:
+https://aclanthology.org/2021.eacl-main.292/, train their parsers with FGM, PGD and MDA (§4). FGM and
+PGD, embedding-space adversarial training, are the trainer's ``adversary`` option
+(:mod:`~textattack_semparse.training.embedding_adversary`). Two ways of adding training examples,
+each with its source's gold output:
 
 * ``augment``: meaning-preserving data augmentation (MDA): an augmented training file, or an
-  augmentation recipe run here as the paper samples it (20% per operation,
-  :mod:`~textattack_semparse.experiments.augment`) into ``OUTPUT_DIR/augmented/``;
-* ``adversarial_from``: adversarial training: the training questions attacked against an
+  augmentation recipe run here as the paper samples it ("20% of the original instances for each
+  dataset", perturbed by each operation; :mod:`~textattack_semparse.experiments.augment`) into
+  ``OUTPUT_DIR/augmented/``; or ``jia-liang-concat``, two random training examples concatenated
+  (the baseline of the paper's RQ5), drawn here from the training examples;
+* ``adversarial_from``: adversarial training from attack examples (not one of the paper's
+  defences): the training questions attacked against an
   already trained parser (:mod:`~textattack_semparse.experiments.attack`, resumable, in
   ``OUTPUT_DIR/adversarial/``) and the successful adversarial questions added.
+
+A Table QA benchmark (WTQ) is trained differently: :func:`run_table_qa` fine-tunes a pretrained
+TAPEX/OmniTab-style model (:class:`~textattack_semparse.training.table_qa_trainer.TableQATrainer`)
+on the training split or on an augmented WTQ file (RobuT's RTA or LeTA training data, Zhao et al.
+2023, https://arxiv.org/abs/2306.14321).
 """
 
 from __future__ import annotations
@@ -29,10 +39,6 @@ from textattack_semparse.runs.seeding import DEFAULT_SEED
 if TYPE_CHECKING:
     from textattack_semparse.datasets.example import SemparseExample
     from textattack_semparse.training.parser_trainer import ParserTrainer
-
-MDA_FRACTION = 0.2
-"""Huang et al. (2021) §4.1: the share of the training examples each MDA operation perturbs."""
-
 
 @dataclass(frozen=True)
 class TrainConfig:
@@ -77,9 +83,76 @@ class TrainConfig:
 
 
 @dataclass(frozen=True)
+class TableQATrainConfig:
+    """What decides a fine-tuned Table QA model.
+
+    Args:
+        benchmark: A registered Table QA benchmark with a ``train`` split (``wtq``).
+        base_model: Hub name or local directory of the TAPEX/OmniTab-style model to fine-tune.
+        output_dir: Where the model, tokenizer and checkpoints go.
+        trainer_options: Keywords of :class:`~textattack_semparse.training.table_qa_trainer.TableQATrainer`.
+        augment: A WTQ-format file written by ``augment --dataset <benchmark>-train`` (originals and
+            augmented rows, tables beside it): trained on instead of the training split.
+        train_examples: Train on the first N examples of the training split (``None``: all);
+            not with ``augment`` (limit the augmentation instead).
+        data_dir: The real-data folder (``None``: ``SEMPARSE_DATA_DIR``).
+        resume: Continue from the last checkpoint in ``output_dir``.
+    """
+
+    benchmark: str
+    base_model: str
+    output_dir: str | os.PathLike[str]
+    trainer_options: Mapping[str, Any] = field(default_factory=dict)
+    augment: str | os.PathLike[str] | None = None
+    train_examples: int | None = None
+    data_dir: str | os.PathLike[str] | None = None
+    resume: bool = False
+
+    def __post_init__(self) -> None:
+        if self.train_examples is not None and self.train_examples < 1:
+            raise ConfigurationError(f"--train-examples must be a positive integer, got {self.train_examples}.")
+        if self.train_examples is not None and self.augment is not None:
+            raise ConfigurationError(
+                "--train-examples limits the training split; with --augment FILE the file's rows are trained on "
+                "(limit them with augment --num-examples)."
+            )
+
+
+def run_table_qa(config: TableQATrainConfig, context: RunContext | None = None) -> TrainResult:
+    """Fine-tune the Table QA model of ``config`` on its training split (or augmented file) and save it."""
+    from textattack_semparse.training.table_qa_trainer import TableQATrainer
+
+    context = context or RunContext()
+    if config.augment is not None:
+        from textattack_semparse.datasets.wtq import load_wtq
+
+        path = Path(config.augment)
+        if not path.is_file():
+            raise DatasetError(
+                f"--augment {str(path)!r} is not a file: write one with textattack-semparse augment --recipe "
+                f"robut-rta --dataset {config.benchmark}-train --output FILE."
+            )
+        examples = load_wtq(path, root=path.parent)
+        source = str(path)
+    else:
+        from textattack_semparse.robustness.build_test_set import dataset_examples
+
+        train_set = split_dataset(config.benchmark, "question", "train")
+        if train_set is None:
+            raise DatasetError(f"Benchmark {config.benchmark!r} has no registered training split to train on.")
+        with _data_dir(config.data_dir):
+            examples = dataset_examples(train_set, limit=config.train_examples)
+        source = train_set if config.train_examples is None else f"the first {len(examples)} of {train_set}"
+    context.say(f"Fine-tuning {config.base_model} on {len(examples)} examples ({source})")
+    trainer = TableQATrainer(config.base_model, config.output_dir, **dict(config.trainer_options))
+    report = trainer.train(examples, source=source, resume=config.resume)
+    return TrainResult(report, split_dataset(config.benchmark, "question", "dev"))
+
+
+@dataclass(frozen=True)
 class TrainResult:
-    """The trainer's report (``semparse_training.json``) and the registered test split to
-    evaluate the model on, if the benchmark has one."""
+    """The trainer's report (``semparse_training.json``, ``table_qa_training.json``) and the
+    registered split to evaluate the model on, if the benchmark has one."""
 
     report: dict[str, Any]
     test_set: str | None
@@ -106,7 +179,7 @@ def defence_examples(
 ) -> tuple[list[SemparseExample], list[str]]:
     """The examples ``augment`` and ``adversarial_from`` add, and where each set came from."""
     from textattack_semparse.datasets.benchmark import load_benchmark
-    from textattack_semparse.registry import get_registry
+    from textattack_semparse.registry import augmentation_recipe_class, combines_examples, get_registry
     from textattack_semparse.training.defences import augmented_examples
 
     extras: list[SemparseExample] = []
@@ -118,17 +191,24 @@ def defence_examples(
     originals = trainer.splits()[0]
     if config.augment is not None:
         path = Path(config.augment)
-        if not path.is_file() and ("augmentation-recipe", config.augment) in get_registry():
-            path = _augmented_training_file(config, context)
-        added = augmented_examples(path, benchmark, originals, split_type=config.split_type)
+        recipe = not path.is_file() and ("augmentation-recipe", config.augment) in get_registry()
+        if recipe and combines_examples(augmentation_recipe_class(config.augment)):
+            # drawn from the training examples left after the held-out dev slice, so no dev question leaks in
+            added = augmentation_recipe_class(config.augment)(seed=config.seed).augment_examples(originals)
+            source = f"{config.augment} of {len(originals)} training examples"
+        else:
+            if recipe:
+                path = _augmented_training_file(config, context)
+            added = augmented_examples(path, benchmark, originals, split_type=config.split_type)
+            source = str(path)
         extras += added
-        sources.append(f"{len(added)} from {path}")
-        context.say(f"--augment: {len(added)} augmented questions from {path}")
+        sources.append(f"{len(added)} from {source}")
+        context.say(f"--augment: {len(added)} augmented questions from {source}")
     if config.adversarial_from is not None:
-        recipe = config.adversarial_recipe or default_recipe(benchmark.name)
-        added = _adversarial_examples(config, recipe, originals, context)
+        adversarial_recipe = config.adversarial_recipe or default_recipe(benchmark.name)
+        added = _adversarial_examples(config, adversarial_recipe, originals, context)
         extras += added
-        sources.append(f"{len(added)} adversarial ({recipe} against {config.adversarial_from})")
+        sources.append(f"{len(added)} adversarial ({adversarial_recipe} against {config.adversarial_from})")
         context.say(f"--adversarial-from: {len(added)} adversarial questions found")
     return extras, sources
 
@@ -136,6 +216,7 @@ def defence_examples(
 def _augmented_training_file(config: TrainConfig, context: RunContext) -> Path:
     """Run the augmentation recipe ``config.augment`` on the training split as Huang et al.
     sample it, into ``OUTPUT_DIR/augmented/`` (reused when already there)."""
+    from textattack_semparse.augmentation.per_operation import SAMPLE_FRACTION_HUANG_2021
     from textattack_semparse.experiments import augment
 
     train_set = split_dataset(config.benchmark, config.split_type, "train")
@@ -145,7 +226,7 @@ def _augmented_training_file(config: TrainConfig, context: RunContext) -> Path:
     if not target.is_file():
         target.parent.mkdir(parents=True, exist_ok=True)
         augmentation = augment.AugmentConfig(
-            recipe=str(config.augment), dataset=train_set, output=target, sample=MDA_FRACTION, seed=config.seed
+            recipe=str(config.augment), dataset=train_set, output=target, sample=SAMPLE_FRACTION_HUANG_2021, seed=config.seed
         )
         with _data_dir(config.trainer_options.get("data_dir")):
             augment.run(augmentation, context)

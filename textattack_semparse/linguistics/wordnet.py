@@ -240,3 +240,18 @@ def first_sense(lemma: str, word: str, pos: str) -> Synset | None:
     wordnet = load_wordnet()
     senses = wordnet.synsets(lemma, pos) or wordnet.synsets(word, pos)
     return senses[0] if senses else None
+
+
+def are_synonyms(word: str, other: str) -> bool:
+    """Whether WordNet lists ``word`` and ``other`` (any inflection, any part of speech) in one
+    synset: the synonym test of Zhuo et al.'s context-aware substitution (CS).
+
+    Example:
+        >>> are_synonyms("biggest", "largest"), are_synonyms("city", "river")
+        (True, False)
+    """
+    wordnet = load_wordnet()
+    first, second = word.lower(), other.lower()
+    if first == second:
+        return False
+    return bool(set(wordnet.synsets(first)) & set(wordnet.synsets(second)))

@@ -29,7 +29,6 @@ DEFAULT_TEST_PERTURBATION = "typo"
 """The test perturbation when none is given and no adversarial perturbation names one."""
 GRID_OPTIONS = ("shots", "selection", "adversarial", "seed")
 """LLM victim options the study sets per cell; a ``model`` name must leave them out."""
-UNNAMEABLE_SELECTIONS = {"confidence": "it needs a confidence function, which a victim name cannot give"}
 
 
 @dataclass(frozen=True, order=True)
@@ -124,7 +123,7 @@ def check_grid(
         VictimError: ``model`` is not an LLM victim name, or it sets an option the grid sets.
         DatasetError: ``dataset`` is not a registered dataset of a benchmark (the prompt needs its
             database and training split).
-        ValueError: No or negative shots, an unknown or unnameable selection.
+        ValueError: No or negative shots, an unknown selection.
         RegistryError: An adversarial name that is neither ``"none"`` nor a registered
             perturbation, or an unregistered test perturbation.
     """
@@ -145,12 +144,10 @@ def check_grid(
         if not selections:
             raise ConfigurationError("Give at least one few-shot selection for the cells with shots > 0, e.g. random.")
         for selection in selections:
-            if selection not in SELECTOR_NAMES or selection in UNNAMEABLE_SELECTIONS:
-                usable = [name for name in SELECTOR_NAMES if name not in UNNAMEABLE_SELECTIONS]
-                why = UNNAMEABLE_SELECTIONS.get(selection, "it is unknown")
+            if selection not in SELECTOR_NAMES:
                 raise ConfigurationError(
-                    f"Cannot use selection {selection!r}: {why}; choose from {', '.join(usable)}."
-                    + closest_match_hint(str(selection), usable)
+                    f"Cannot use selection {selection!r}: it is unknown; choose from {', '.join(SELECTOR_NAMES)}."
+                    + closest_match_hint(str(selection), SELECTOR_NAMES)
                 )
         if not adversarial:
             raise ConfigurationError("Give at least one adversarial setting, 'none' for demonstrations without copies.")

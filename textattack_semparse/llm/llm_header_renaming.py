@@ -11,19 +11,15 @@ name collisions, a header equal to a gold answer value kept).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
 from textattack_semparse.arguments import check_choice, check_count
-from textattack_semparse.errors import ResourceError
+from textattack_semparse.llm.perturbation_llm import perturbation_llm_name
 from textattack_semparse.transformations.table.answer_cells import normalize_value
 from textattack_semparse.transformations.table.header_renaming import HeaderRenaming
 from textattack_semparse.victims.llm.completer import llm_completer
-
-LLM_ENVIRONMENT_VARIABLE = "SEMPARSE_PERTURBATION_LLM"
-"""The LLM victim name used when none is passed (so the stock ``textattack`` CLI can use it)."""
 
 SEPARATOR = " | "
 """Between the names of one completion line (``;`` would stop OpenAI-style completions)."""
@@ -108,14 +104,7 @@ class LLMHeaderRenaming(HeaderRenaming):
         Raises:
             ResourceError: Neither is set.
         """
-        name = self.llm or os.environ.get(LLM_ENVIRONMENT_VARIABLE, "").strip()
-        if not name:
-            raise ResourceError(
-                f"{self.perturbation} needs an LLM to write the new header names: pass llm='hf-causal:PATH' or "
-                f"llm='openai:MODEL@URL' (textattack-semparse attack --recipe-option llm=...), or set "
-                f"{LLM_ENVIRONMENT_VARIABLE} to such a name (textattack-semparse list llm-backend)."
-            )
-        return name
+        return perturbation_llm_name(self.llm, self.perturbation, "the new header names")
 
     @cached_property
     def completer(self) -> Any:

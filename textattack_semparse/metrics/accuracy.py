@@ -39,18 +39,18 @@ def standard_accuracy(correct: int, judged: int) -> float | None:
     return percent(correct, judged)
 
 
-def perturbation_accuracy(correct: int, perturbed: int) -> float | None:
+def perturbation_accuracy(correct: float, perturbed: float) -> float | None:
     """Correct predictions among all judged perturbed questions."""
     return percent(correct, perturbed)
 
 
-def robust_accuracy(still_correct: int, correct_before: int) -> float | None:
+def robust_accuracy(still_correct: float, correct_before: float) -> float | None:
     """Perturbed questions still parsed correctly among those whose original is parsed
     correctly (in an attack: failed attacks among attacked examples)."""
     return percent(still_correct, correct_before)
 
 
-def pre_attack_accuracy(original_correct: int, perturbed: int) -> float | None:
+def pre_attack_accuracy(original_correct: float, perturbed: float) -> float | None:
     """RobuT's pre-attack accuracy: perturbed examples whose original is answered correctly,
     among all perturbed examples (equal to standard accuracy when each example has one).
 
@@ -66,7 +66,7 @@ def attack_success_rate(succeeded: int, attacked: int) -> float | None:
     return percent(succeeded, attacked)
 
 
-def black_box_success_rate(incorrect: int | None, loss_increased: int | None) -> float | None:
-    """Huang et al. §3.3: perturbed questions parsed incorrectly among those whose loss on the
+def black_box_success_rate(incorrect: float | None, loss_increased: float | None) -> float | None:
+    """Huang et al. §3.2: perturbed questions parsed incorrectly among those whose loss on the
     gold output exceeds the original's (``None`` for victims without a loss)."""
     return percent(incorrect, loss_increased)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from textattack_semparse.errors import DatasetError
@@ -23,7 +24,8 @@ class PerturbedUtterance:
         perturbed (str): The question after the perturbation; equal to ``original`` only when
             the perturbation changed the table instead (RobuT's header and content perturbations).
         gold (str): The gold SQL or logical form of the original, which the perturbation
-            must not change.
+            must not change; a rewrite of a released benchmark carries its own (a RobuT row's
+            answers, a Dr.Spider post-perturbation query).
         perturbation (str): The registered perturbation that produced it.
         db_id (str | None, default None): Database of the example (multi-database benchmarks).
         similarity (float | None, default None): Sentence-BERT cosine similarity to the
@@ -31,6 +33,10 @@ class PerturbedUtterance:
         table (Table | None, default None): The table a Table QA question is asked about: the
             perturbed table, or the original one for question-only perturbations. Stored in a
             CSV file of its own (:class:`~textattack_semparse.robustness.robustness_test_set.RobustnessTestSet`).
+        turns (int | None, default None): The utterance is one turn of a question sequence
+            (RobuT's SQA) whose perturbation has ``turns`` turns: it weighs ``1 / turns`` in the
+            metrics, so each sequence counts once, its turns averaged (RobuT's per-turn scoring);
+            ``None`` for a question asked alone (weight 1).
 
     Example:
         >>> line = {"example_id": 3, "original": "rivers in texas", "perturbed": "the rivers in texas",
@@ -47,12 +53,22 @@ class PerturbedUtterance:
     db_id: str | None = None
     similarity: float | None = None
     table: Table | None = None
+    turns: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.turns is not None and (isinstance(self.turns, bool) or not isinstance(self.turns, int) or self.turns < 1):
+            raise DatasetError(f"turns of perturbed utterance {self.perturbed!r} must be a positive integer, got {self.turns!r}.")
+
+    @property
+    def weight(self) -> Fraction:
+        """What the utterance counts for in the metrics: ``1 / turns``, else 1."""
+        return Fraction(1, self.turns or 1)
 
     def to_json(self) -> dict[str, Any]:
-        """The JSONL record: the required fields, plus ``db_id`` and ``similarity`` when set (the
-        test set adds the path of the table's CSV file)."""
+        """The JSONL record: the required fields, plus ``db_id``, ``similarity`` and ``turns`` when set
+        (the test set adds the path of the table's CSV file)."""
         record: dict[str, Any] = {name: getattr(self, name) for name in _REQUIRED}
-        for name in ("db_id", "similarity"):
+        for name in ("db_id", "similarity", "turns"):
             if getattr(self, name) is not None:
                 record[name] = getattr(self, name)
         return record
@@ -68,7 +84,7 @@ class PerturbedUtterance:
         if not isinstance(record, dict) or any(name not in record for name in _REQUIRED):
             raise DatasetError(
                 f"{source} is not a perturbed utterance: expected an object with the fields "
-                f"{', '.join(_REQUIRED)} (and optionally db_id, similarity), got {record!r:.200}. "
+                f"{', '.join(_REQUIRED)} (and optionally db_id, similarity, turns), got {record!r:.200}. "
                 "Rebuild the test set with `textattack-semparse robustness build`."
             )
         if isinstance(record["example_id"], bool) or not isinstance(record["example_id"], int):
@@ -82,4 +98,5 @@ class PerturbedUtterance:
             db_id=record.get("db_id"),
             similarity=record.get("similarity"),
             table=table,
+            turns=record.get("turns"),
         )

@@ -19,7 +19,7 @@ from textattack_semparse.judges.judgement import JudgeTally
 from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE, MeaningJudge, judges_from_names
 from textattack_semparse.perturbations.example_perturber import ExamplePerturber, check_selection, create_perturbation
 from textattack_semparse.perturbations.perturbed_utterance import PerturbedUtterance
-from textattack_semparse.registry import get_registry
+from textattack_semparse.registry import file_safe_name, get_registry
 from textattack_semparse.robustness.robustness_test_set import (
     TABLE_FIELD,
     RobustnessTestSet,
@@ -69,6 +69,31 @@ def dataset_examples(dataset: str, *, limit: int | None = None) -> list[Semparse
     return examples[:limit]
 
 
+def perturbation_file_names(perturbations: Iterable[str]) -> dict[str, str]:
+    """Perturbation name -> the name its test-set file and utterances carry: the name itself, or
+    for a family member its file-safe form (``nlpaug:KeyboardAug`` -> ``nlpaug_KeyboardAug``,
+    :func:`~textattack_semparse.registry.file_safe_name`).
+
+    Raises:
+        ValueError: A name that cannot name a test-set file, or two names that would share one.
+
+    Example:
+        >>> perturbation_file_names(["insertion", "nlpaug:KeyboardAug:aug_char_max=2"])
+        {'insertion': 'insertion', 'nlpaug:KeyboardAug:aug_char_max=2': 'nlpaug_KeyboardAug_aug_char_max_2'}
+    """
+    names: dict[str, str] = {}
+    for perturbation in dict.fromkeys(perturbations):
+        name = check_perturbation_name(file_safe_name(perturbation))
+        clash = next((other for other, taken in names.items() if taken == name), None)
+        if clash is not None:
+            raise ConfigurationError(
+                f"Perturbations {clash!r} and {perturbation!r} would share the test-set file {name}.jsonl; "
+                "leave one out."
+            )
+        names[perturbation] = name
+    return names
+
+
 BUILD_CHUNK = 8
 """Examples per task of a build: small enough that a kill loses little, large enough to keep workers busy."""
 
@@ -105,6 +130,9 @@ def build_test_set(
     takes one) and reseeded per example (:class:`ExamplePerturber`), so equal arguments give
     equal files whatever the order or the machine examples are perturbed on.
 
+    A family member (``nlpaug:KeyboardAug``) is written, and its utterances named, under its
+    file-safe name (:func:`perturbation_file_names`: ``nlpaug_KeyboardAug``).
+
     ``judges`` (registered names, :mod:`textattack_semparse.judges`; several must all agree,
     none: no judge) keep only the rewrites that ask the same question as the original: the
     selection samples and ranks among those, and what the judge rejected is counted, with
@@ -132,18 +160,25 @@ def build_test_set(
     judge_name = judges_from_names(judges).name if judges else None  # unknown judges fail here
     registry = get_registry()
     explicit = perturbations is not None
-    names = list(dict.fromkeys(perturbations)) if perturbations is not None else registry.names("perturbation")
-    for name in names:
-        registry.get("perturbation", check_perturbation_name(name))
+    requested = list(perturbations) if perturbations is not None else registry.names("perturbation")
+    named = perturbation_file_names(requested)
+    for perturbation in named:
+        registry.get("perturbation", perturbation)
+    names = list(named.values())
     examples = dataset_examples(dataset, limit=limit)
     default = selection if selection is not None else SELECTION_SETTINGS[str(setting)]
     chosen = {
-        name: selection if selection is not None else perturbation_selection(str(setting), name) for name in names
+        name: selection if selection is not None else perturbation_selection(str(setting), perturbation)
+        for perturbation, name in named.items()
     }
+    setting_options = SETTING_PERTURBATION_OPTIONS.get(setting, {}) if setting is not None else {}
     make_worker = functools.partial(
         _BuildWorker,
         dataset=dataset,
-        options=SETTING_PERTURBATION_OPTIONS.get(setting, {}) if setting is not None else {},
+        perturbations={name: perturbation for perturbation, name in named.items()},
+        options={
+            name: setting_options[perturbation] for perturbation, name in named.items() if perturbation in setting_options
+        },
         selection=chosen,
         seed=seed,
         explicit=explicit,
@@ -241,12 +276,14 @@ def _utterance_from_record(record: dict[str, Any]) -> PerturbedUtterance:
 
 class _BuildWorker:
     """What a build worker holds: the perturbations it has created, one Sentence-BERT scorer and
-    the meaning judge (``None`` without one)."""
+    the meaning judge (``None`` without one). Perturbations are keyed by their test-set names;
+    ``perturbations`` maps each to its registered name."""
 
     def __init__(
         self,
         *,
         dataset: str,
+        perturbations: Mapping[str, str],
         options: Mapping[str, Mapping[str, object]],
         selection: Mapping[str, Selection],
         seed: int | None,
@@ -256,6 +293,7 @@ class _BuildWorker:
         judges: Sequence[str],
     ) -> None:
         self.dataset = dataset
+        self.perturbations = perturbations
         self.options = options
         self.selection = selection
         self.seed = seed
@@ -268,7 +306,7 @@ class _BuildWorker:
     def perturber(self, name: str) -> ExamplePerturber | str:
         """The perturber of ``name``, or why ``name`` is skipped."""
         if name not in self.perturbers:
-            transformation = create_perturbation(name, seed=self.seed, options=self.options.get(name))
+            transformation = create_perturbation(self.perturbations[name], seed=self.seed, options=self.options.get(name))
             if not self.explicit and not self.has_tables and isinstance(transformation, TableTransformation):
                 self.perturbers[name] = f"table perturbation; {self.dataset} has no tables"
             else:
@@ -308,8 +346,9 @@ def _perturb_chunk(worker: _BuildWorker, task: _BuildTask) -> list[dict[str, Any
             return f"{type(error).__name__}: {' '.join(str(error).split())}"
         if isinstance(error, SemparseError):
             raise
+        registered = worker.perturbations[name]
         raise ResourceError(
-            f"Perturbation {name!r} cannot run here: {type(error).__name__}: {str(error).rstrip('.')}. Its model or "
-            f"resource is not available (offline?); make it available or leave {name!r} out of "
+            f"Perturbation {registered!r} cannot run here: {type(error).__name__}: {str(error).rstrip('.')}. Its "
+            f"model or resource is not available (offline?); make it available or leave {registered!r} out of "
             "--perturbations."
         ) from error

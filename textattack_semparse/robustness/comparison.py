@@ -2,7 +2,7 @@
 
 Huang, Li, Qu and Pan (2021), "On Robustness of Neural Semantic Parsers", EACL 2021,
 https://aclanthology.org/2021.eacl-main.292/, compare a baseline parser with its defences
-(meaning-preserving data augmentation, adversarial training) by standard, perturbation and
+(FGM, PGD and meaning-preserving data augmentation; for RQ5, concatenation) by standard, perturbation and
 robust accuracy and the success rate of black-box attack per perturbation. A comparison here
 takes the values from robustness results (``robustness evaluate --output-json``) through
 :func:`~textattack_semparse.robustness.combined_table.combined_table`, and adds each

@@ -237,6 +237,7 @@ def _report(
                         original is Outcome.CORRECT,
                         perturbed is Outcome.CORRECT,
                         loss_increased,
+                        item.weight,
                     )
                 )
     notes = []

@@ -7,7 +7,7 @@ execute are excluded beforehand and counted as gold errors), in percent:
 * **perturbation accuracy**: correct perturbed utterances among all perturbed utterances;
 * **robust accuracy**: correct perturbed utterances among those whose original is correct;
 * **success rate of black-box attack**: incorrect perturbed utterances among those whose
-  loss on the gold output is higher than the original's (Huang et al. 2021, §3.3).
+  loss on the gold output is higher than the original's (Huang et al. 2021, §3.2).
 
 Micro averages pool the counts of all perturbations (every perturbed utterance weighs the
 same); macro averages are the mean of the per-perturbation rates (every perturbation weighs
@@ -21,6 +21,7 @@ import functools
 import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
+from fractions import Fraction
 from typing import Any
 
 from textattack_semparse.metrics import accuracy
@@ -39,7 +40,9 @@ class RobustnessMetrics:
     """The counts behind the four robustness metrics of a set of perturbed utterances.
 
     Counts add up (``a + b`` pools two sets, which is how micro averages are formed); the
-    rates are properties in percent, ``None`` when their denominator is zero.
+    rates are properties in percent, ``None`` when their denominator is zero. Utterances count
+    by their weight: 1, or ``1 / turns`` for the turns of a question sequence (RobuT's SQA), so
+    the utterance counts are then fractional and each sequence counts once, its turns averaged.
 
     Original to textattack-semparse (the metric definitions are Huang et al.'s, see the
     module docstring).
@@ -48,13 +51,13 @@ class RobustnessMetrics:
         examples (int): Distinct examples with at least one scored perturbed utterance
             (pooled sets count an example once per perturbation).
         examples_correct (int): Those whose original question is parsed correctly.
-        utterances (int): Scored perturbed utterances.
-        utterances_correct (int): Those parsed correctly.
-        robust_total (int): Perturbed utterances whose original is parsed correctly.
-        robust_correct (int): Those parsed correctly.
-        loss_increased (int | None): Perturbed utterances whose gold loss exceeds the
+        utterances (float): Scored perturbed utterances (by weight; an int when whole).
+        utterances_correct (float): Those parsed correctly.
+        robust_total (float): Perturbed utterances whose original is parsed correctly.
+        robust_correct (float): Those parsed correctly.
+        loss_increased (float | None): Perturbed utterances whose gold loss exceeds the
             original's; ``None`` when the victim gives no loss.
-        loss_increased_incorrect (int | None): Those parsed incorrectly.
+        loss_increased_incorrect (float | None): Those parsed incorrectly.
         gold_errors (int): Examples excluded because their gold query fails to execute.
         victim_errors (int): Perturbed utterances excluded because the victim failed on them
             or on their original.
@@ -71,12 +74,12 @@ class RobustnessMetrics:
 
     examples: int = 0
     examples_correct: int = 0
-    utterances: int = 0
-    utterances_correct: int = 0
-    robust_total: int = 0
-    robust_correct: int = 0
-    loss_increased: int | None = None
-    loss_increased_incorrect: int | None = None
+    utterances: float = 0
+    utterances_correct: float = 0
+    robust_total: float = 0
+    robust_correct: float = 0
+    loss_increased: float | None = None
+    loss_increased_incorrect: float | None = None
     gold_errors: int = 0
     victim_errors: int = 0
 
@@ -105,12 +108,12 @@ class RobustnessMetrics:
         return cls(
             examples=len(originals),
             examples_correct=sum(originals.values()),
-            utterances=len(outcomes),
-            utterances_correct=sum(outcome.perturbed_correct for outcome in outcomes),
-            robust_total=len(robust),
-            robust_correct=sum(outcome.perturbed_correct for outcome in robust),
-            loss_increased=None if increased is None else len(increased),
-            loss_increased_incorrect=None if increased is None else sum(not o.perturbed_correct for o in increased),
+            utterances=_weighted(outcomes),
+            utterances_correct=_weighted(outcome for outcome in outcomes if outcome.perturbed_correct),
+            robust_total=_weighted(robust),
+            robust_correct=_weighted(outcome for outcome in robust if outcome.perturbed_correct),
+            loss_increased=None if increased is None else _weighted(increased),
+            loss_increased_incorrect=None if increased is None else _weighted(o for o in increased if not o.perturbed_correct),
             gold_errors=gold_errors,
             victim_errors=victim_errors,
         )
@@ -147,6 +150,13 @@ class RobustnessMetrics:
     def to_dict(self) -> dict[str, Any]:
         """Counts and rates."""
         return {**asdict(self), **self.rates()}
+
+
+def _weighted(outcomes: Iterable[UtteranceOutcome]) -> int | float:
+    """The summed weights of ``outcomes``, exactly: an int when whole (every weight 1, or whole
+    sequences), else a float."""
+    total = sum((outcome.weight for outcome in outcomes), Fraction(0))
+    return int(total) if total.denominator == 1 else float(total)
 
 
 def micro_average(rows: Iterable[RobustnessMetrics]) -> RobustnessMetrics:

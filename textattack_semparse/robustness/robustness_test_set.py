@@ -79,7 +79,7 @@ class RobustnessTestSet:
         skipped (Mapping[str, str], default empty): Perturbations left out -> why.
         left_out (Mapping[str, Mapping[str, int]], default empty): Perturbation -> why it gave
             an example no utterance (a table perturbation's ``skip_reason``, e.g. "question
-            asks about position ('first')") -> how many examples.
+            asks about position ('first' with 'listed')") -> how many examples.
         selection (Mapping[str, tuple[int | None, int | None]], default empty):
             Perturbation -> its own ``(candidates, keep)`` where it differs from the
             default pair (e.g. the ``huang-2021`` setting ranks all reorderings, keeps one);

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,8 @@ class UtteranceOutcome:
         loss_increased (bool | None, default None): The victim's loss on the gold output is
             higher for the perturbed utterance than for the original; ``None`` when the
             victim cannot compute that loss.
+        weight (Fraction, default 1): What the utterance counts for: ``1 / turns`` for a turn of
+            a question sequence (RobuT's SQA, each sequence counted once), else 1.
     """
 
     perturbation: str
@@ -29,3 +32,4 @@ class UtteranceOutcome:
     original_correct: bool
     perturbed_correct: bool
     loss_increased: bool | None = None
+    weight: Fraction = Fraction(1)

@@ -48,11 +48,16 @@ def software_versions() -> dict[str, str]:
     return versions
 
 
+def command_line(arguments: tuple[str, ...]) -> str:
+    """The invocation as a shell line (``textattack-semparse robustness build ...``)."""
+    return shlex.join((PROGRAM, *arguments))
+
+
 def invocation_record(*, resumed: bool) -> dict[str, Any]:
     """The line :func:`record_invocation` appends: command, start time, resumption, versions."""
     arguments = COMMAND_LINE.get()
     return {
-        "command": None if arguments is None else shlex.join((PROGRAM, *arguments)),
+        "command": None if arguments is None else command_line(arguments),
         "started": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "resumed": resumed,
         "platform": platform.platform(terse=True),

@@ -20,23 +20,33 @@ class GrammarErrorBeamSearch(GrammarEditPositions, GreedyWordImportanceSearch):
     only the ``t``-th most important word. Every text in the beam gets each grammatical error
     anchored at that word (:class:`GrammarEditPositions`; the word is followed across earlier
     insertions and deletions through ``original_index_map`` and skipped where it was
-    deleted); the expansions compete with the unchanged beam (leaving the word correct is a
-    choice too) and the ``beam_width`` best-scoring distinct texts form the next beam. The
-    search stops at the first step that yields a success (returning the best-scoring success),
-    when the query budget is spent, or after the last word. With ``beam_width=1`` it is the
-    greedy attack (:class:`GrammarErrorGreedySearch`).
+    deleted), and the ``beam_width`` best-scoring distinct expansions form the next beam, as
+    in their released code (``beam_search_attack_agent`` in ``attack_agent.py`` of
+    https://github.com/uclanlp/ProbeGrammarRobustness): every step adds an error to every
+    text, so after ``t`` steps each text carries ``t`` errors. A word where no text of the beam
+    has an error is skipped (the code's empty operation pool). The search stops at the first
+    step that yields a success (returning the best-scoring success), when the query budget is
+    spent, when the error budget leaves no candidate, or after the last word.
+
+    ``keep_unchanged=True`` is this plugin's variant (recipe ``nucle-beam-skip``): the
+    expansions compete with the unchanged beam, so leaving a word correct is a choice too and
+    a text reaches its error budget only with errors that raised its score. With
+    ``beam_width=1`` the variant is the greedy attack (:class:`GrammarErrorGreedySearch`);
+    Yin et al.'s beam search with width 1 instead keeps the best error at every word even
+    when it lowers the score.
 
     TextAttack's ``BeamSearch`` instead expands every word of every beam text at every step,
     which is not the paper's ordered walk and costs about one query per applicable error per
     beam text per step. Requires a
     :class:`~textattack_semparse.transformations.grammar.grammar_error_transformation.GrammarErrorTransformation`.
-    Original to textattack-semparse.
 
     Yin, Long, Meng and Chang (2020), "On the Robustness of Language Encoders against
     Grammatical Errors", ACL 2020, https://aclanthology.org/2020.acl-main.310/.
 
     Args:
         beam_width (int, default 5): texts kept after each step (paper: 5).
+        keep_unchanged (bool, default False): let the unchanged beam compete with its
+            expansions (the plugin's variant); ``False`` is the released code's beam search.
         wir_method (str, default ``"delete"``): word-importance ranking, as ``GreedyWordSwapWIR``.
         unk_token (str, default ``"[UNK]"``): used by ``unk`` and ``weighted-saliency``.
         truncate_words_to (int | None, default None): rank only the first N words;
@@ -46,6 +56,7 @@ class GrammarErrorBeamSearch(GrammarEditPositions, GreedyWordImportanceSearch):
     def __init__(
         self,
         beam_width: int = 5,
+        keep_unchanged: bool = False,
         wir_method: str = "delete",
         unk_token: str = "[UNK]",
         truncate_words_to: int | None = None,
@@ -53,6 +64,7 @@ class GrammarErrorBeamSearch(GrammarEditPositions, GreedyWordImportanceSearch):
         check_count("beam_width", beam_width)
         super().__init__(wir_method=wir_method, unk_token=unk_token, truncate_words_to=truncate_words_to)
         self.beam_width = beam_width
+        self.keep_unchanged = bool(keep_unchanged)
 
     def perform_search(self, initial_result: Any) -> Any:
         original_text = initial_result.attacked_text
@@ -76,7 +88,7 @@ class GrammarErrorBeamSearch(GrammarEditPositions, GreedyWordImportanceSearch):
             successes = [result for result in results if result.goal_status == GoalFunctionResultStatus.SUCCEEDED]
             if successes:
                 return max(successes, key=lambda result: result.score)
-            beam = self._best(beam + list(results))
+            beam = self._best([*beam, *results] if self.keep_unchanged else list(results))
         return max(beam, key=lambda result: result.score)
 
     def _best(self, pool: list[Any]) -> list[Any]:
@@ -94,4 +106,4 @@ class GrammarErrorBeamSearch(GrammarEditPositions, GreedyWordImportanceSearch):
         return self.wir_method != "gradient"
 
     def extra_repr_keys(self) -> list[str]:
-        return ["beam_width", *super().extra_repr_keys()]
+        return ["beam_width", "keep_unchanged", *super().extra_repr_keys()]

@@ -12,7 +12,8 @@ class GrammarErrorGreedySearch(GrammarEditPositions, GreedyWordImportanceSearch)
     The greedy worst-case attack of Yin et al. (2020): words are visited in order of
     importance (by default the goal-score change when the word is deleted); at each word
     every grammatical error anchored there is tried, the best is kept if it raises the goal
-    score, and the search stops at the first success. This is
+    score (TextAttack's ``GreedyWordSwapWIR`` rule; the released code's ``greedy_attack_agent``
+    keeps it regardless), and the search stops at the first success. This is
     :class:`GreedyWordImportanceSearch` (which follows words across insertions and
     deletions) with :class:`GrammarEditPositions`, so errors spanning two words (word-order
     swaps, auxiliary + verb) are tried at their anchor word. Requires a

@@ -12,9 +12,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from textattack_semparse.errors import DatasetError
 
@@ -128,9 +129,23 @@ class Table:
         )
         return Table(self.header[:position] + tuple(header) + self.header[position:], rows, self.name)
 
+    def to_record(self) -> dict[str, Any]:
+        """``{"name": ..., "header": [...], "rows": [[...], ...]}``: the table as a JSON or Arrow
+        record (the ``table`` struct of the WikiTableQuestions dataset on the Hugging Face Hub)."""
+        return {"name": self.name, "header": list(self.header), "rows": [list(row) for row in self.rows]}
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Table:
+        """Read :meth:`to_record`'s record (``name`` may be absent).
+
+        Raises:
+            TableError: A row is not as long as the header.
+        """
+        return cls(tuple(record["header"]), tuple(tuple(row) for row in record["rows"]), record.get("name"))
+
     def to_json(self) -> str:
         """Compact JSON: ``{"name": ..., "header": [...], "rows": [[...], ...]}`` (the input-column text)."""
-        return json.dumps({"name": self.name, "header": self.header, "rows": self.rows}, ensure_ascii=False)
+        return json.dumps(self.to_record(), ensure_ascii=False)
 
     @classmethod
     def from_json(cls, text: str) -> Table:
@@ -140,8 +155,7 @@ class Table:
             TableError: ``text`` is not a serialised table.
         """
         try:
-            record = json.loads(text)
-            return cls(tuple(record["header"]), tuple(tuple(row) for row in record["rows"]), record.get("name"))
+            return cls.from_record(json.loads(text))
         except (TypeError, ValueError, KeyError, AttributeError) as error:
             raise TableError(
                 f"Not a serialised table ({type(error).__name__}: {error}): {str(text)[:120]!r}. A table input column "

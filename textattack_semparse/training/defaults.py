@@ -113,3 +113,20 @@ def describe() -> str:
         changed = {key: value for key, value in row.to_dict().items() if general[key] != value}
         lines.append(f"{name}: " + ", ".join(f"{key} {value}" for key, value in changed.items()))
     return "\n".join(lines)
+
+
+ADVERSARY_METHODS = ("fgm", "pgd")
+"""The embedding-space adversaries of ``train --defence`` (:mod:`~textattack_semparse.training.embedding_adversary`)."""
+ADVERSARY_EPSILON = 1.0
+"""Default radius ε of the perturbation (L2 norm per example)."""
+ADVERSARY_ALPHA = 0.3
+"""Default PGD step size α."""
+ADVERSARY_STEPS = 3
+"""Default number K of PGD steps."""
+
+# ``TableQATrainer`` (fine-tuning a pretrained TAPEX/OmniTab-style model; ours, RobuT's released
+# code runs inference only): 8 x 4 = 32 examples per optimiser step.
+TABLE_QA_EPOCHS = 10
+TABLE_QA_BATCH_SIZE = 8
+TABLE_QA_GRADIENT_ACCUMULATION_STEPS = 4
+TABLE_QA_LEARNING_RATE = 3e-5

@@ -24,6 +24,7 @@ from textattack_semparse.runs.seeding import DEFAULT_SEED
 from textattack_semparse.scoring.exact_match_scorer import ExactMatchScorer
 from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.training import defaults
+from textattack_semparse.training.embedding_adversary import EmbeddingAdversary
 from textattack_semparse.training.tokenizer import TOKENIZER_KINDS, train_tokenizer
 
 logger = logging.getLogger(__name__)
@@ -61,6 +62,25 @@ class _OrderedEvaluationTrainer(transformers.Seq2SeqTrainer):
 
     def _get_eval_sampler(self, eval_dataset: Any) -> Any:
         return torch.utils.data.SequentialSampler(eval_dataset)
+
+
+class _EmbeddingAdversarialTrainer(_OrderedEvaluationTrainer):
+    """The same trainer with an FGM or PGD training loss (:class:`EmbeddingAdversary`): each training
+    batch's loss is ``L(e) + L(e + r)``; evaluation keeps the plain loss."""
+
+    def __init__(self, *args: Any, adversary: EmbeddingAdversary, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.adversary = adversary
+
+    def compute_loss(
+        self, model: Any, inputs: dict[str, Any], return_outputs: bool = False, num_items_in_batch: Any = None
+    ) -> Any:
+        if return_outputs or not model.training:
+            return super().compute_loss(model, inputs, return_outputs=return_outputs, num_items_in_batch=num_items_in_batch)
+        plain_loss = super().compute_loss
+        return self.adversary.training_loss(
+            model, inputs, lambda batch: plain_loss(model, batch, num_items_in_batch=num_items_in_batch)
+        )
 
 
 class _SelectionMetric(transformers.TrainerCallback):
@@ -190,6 +210,12 @@ class ParserTrainer:
         extra_train_examples (Sequence[SemparseExample], default ()): Added to the training
             split: a defence's rewrites (:mod:`textattack_semparse.training.defences`).
         extra_source (str | None, default None): Where they came from, for the report.
+        adversary (str | None, default None): ``"fgm"`` or ``"pgd"``: embedding-space adversarial
+            training (:class:`~textattack_semparse.training.embedding_adversary.EmbeddingAdversary`);
+            ``None``: plain training.
+        adversary_epsilon (float, default 1.0): The perturbation's radius ε.
+        adversary_alpha (float, default 0.3): PGD's step size α.
+        adversary_steps (int, default 3): PGD's number of steps K.
 
     Example:
         >>> trainer = ParserTrainer("geo-mini", "/tmp/t5-geo-mini", d_model=16, num_layers=1)
@@ -227,6 +253,10 @@ class ParserTrainer:
         anonymize: bool = True,
         extra_train_examples: Sequence[SemparseExample] = (),
         extra_source: str | None = None,
+        adversary: str | None = None,
+        adversary_epsilon: float = defaults.ADVERSARY_EPSILON,
+        adversary_alpha: float = defaults.ADVERSARY_ALPHA,
+        adversary_steps: int = defaults.ADVERSARY_STEPS,
     ) -> None:
         if split_type not in ("question", "query"):
             raise ConfigurationError(f"split_type must be 'question' or 'query', got {split_type!r}.")
@@ -307,6 +337,15 @@ class ParserTrainer:
         self.anonymize = anonymize
         self.extra_train_examples = tuple(extra_train_examples)
         self.extra_source = extra_source
+        self.embedding_adversary = (
+            None
+            if adversary is None
+            else EmbeddingAdversary(adversary, epsilon=adversary_epsilon, alpha=adversary_alpha, steps=adversary_steps)
+        )
+        self.adversary = adversary
+        self.adversary_epsilon = adversary_epsilon
+        self.adversary_alpha = adversary_alpha
+        self.adversary_steps = adversary_steps
 
     def extra_repr_keys(self) -> list[str]:
         return [
@@ -336,7 +375,15 @@ class ParserTrainer:
             "anonymize",
             "extra_source",
             "data_dir",
+            *self._adversary_keys(),
         ]
+
+    def _adversary_keys(self) -> list[str]:
+        """The adversarial-training settings that apply (none for plain training, so its settings,
+        report and trained-victim hash stay as they were)."""
+        if self.embedding_adversary is None:
+            return []
+        return ["adversary", *(f"adversary_{name}" for name in self.embedding_adversary.settings() if name != "method")]
 
     def __repr__(self) -> str:
         settings = ", ".join(f"{key}={getattr(self, key)!r}" for key in self.extra_repr_keys())
@@ -494,7 +541,12 @@ class ParserTrainer:
             if self.dev_selection
             else {}
         )
-        trainer = _OrderedEvaluationTrainer(
+        adversarial: dict[str, Any] = {}
+        trainer_class: type[_OrderedEvaluationTrainer] = _OrderedEvaluationTrainer
+        if self.embedding_adversary is not None:
+            trainer_class, adversarial = _EmbeddingAdversarialTrainer, {"adversary": self.embedding_adversary}
+        trainer = trainer_class(
+            **adversarial,
             model=model,
             args=arguments,
             train_dataset=train_features,

@@ -9,8 +9,13 @@ from __future__ import annotations
 
 from textattack.shared import AttackedText
 
+from textattack_semparse.errors import ConfigurationTypeError
+from textattack_semparse.linguistics.wordnet import are_synonyms
 from textattack_semparse.transformations.derived_text import edit_words, match_case, question_text
-from textattack_semparse.transformations.masked_lm_random_words_transformation import MaskedLMRandomWordsTransformation
+from textattack_semparse.transformations.masked_lm_random_words_transformation import (
+    DEFAULT_MODEL,
+    MaskedLMRandomWordsTransformation,
+)
 
 
 class MaskedLMRandomWordSubstitution(MaskedLMRandomWordsTransformation):
@@ -19,7 +24,15 @@ class MaskedLMRandomWordSubstitution(MaskedLMRandomWordsTransformation):
     The chosen words are replaced one after the other, left to right: each is masked in the
     question as edited so far and replaced by a word drawn from the masked LM's ``top_k``
     whole-word fillers in proportion to their probabilities, never the original word (any
-    case); the original's capitalisation is kept. Each round is one batched masked-LM pass
+    case); with ``synonyms_only`` (the default) only the fillers WordNet lists as synonyms of
+    the original word (:func:`~textattack_semparse.linguistics.wordnet.are_synonyms`) are drawn
+    from. The original's capitalisation is kept.
+
+    Paper rule (Zhuo et al. 2023, CS, as issue 25 quotes it): "substitute two random words with
+    their synonyms", the substitutes coming from RoBERTa. WordNet decides what a synonym is here
+    (the paper does not say how); a word whose ``top_k`` fillers hold no synonym cannot be
+    substituted, so fewer candidates come out than with any filler (``synonyms_only=False``,
+    the masked LM's context-aware words alone). Each round is one batched masked-LM pass
     over all candidates (:class:`MaskedLMCandidates`). A candidate whose mask gets no filler
     is dropped, so every candidate differs from the input in exactly ``num_words`` words.
 
@@ -38,7 +51,30 @@ class MaskedLMRandomWordSubstitution(MaskedLMRandomWordsTransformation):
         max_length (int): Token limit per text. Default ``128``.
         device (str | None): Torch device; ``None`` (default) = CUDA when available.
         seed (int | None): Seed of the owned generator (positions and draws). Default ``None``.
+        synonyms_only (bool): Keep only fillers that are WordNet synonyms of the replaced word.
+            Default ``True`` (the paper's rule).
     """
+
+    def __init__(
+        self,
+        model_name_or_path: str = DEFAULT_MODEL,
+        num_words: int = 2,
+        num_candidates: int = 20,
+        top_k: int = 10,
+        batch_size: int = 32,
+        max_length: int = 128,
+        device: str | None = None,
+        seed: int | None = None,
+        *,
+        synonyms_only: bool = True,
+    ) -> None:
+        if not isinstance(synonyms_only, bool):
+            raise ConfigurationTypeError(f"synonyms_only must be a bool, got {synonyms_only!r}.")
+        super().__init__(model_name_or_path, num_words, num_candidates, top_k, batch_size, max_length, device, seed)
+        self.synonyms_only = synonyms_only
+
+    def extra_repr_keys(self) -> list[str]:
+        return [*super().extra_repr_keys(), "synonyms_only"]
 
     def _apply(self, current_text: AttackedText, position_sets: list[tuple[int, ...]]) -> list[AttackedText | None]:
         words = current_text.words
@@ -55,6 +91,8 @@ class MaskedLMRandomWordSubstitution(MaskedLMRandomWordsTransformation):
             ]
             fillers = self.masked_lm.top_words(masked, self.top_k, exclude=[[words[t]] for t in targets])
             for n, target, candidates in zip(live, targets, fillers):
+                if self.synonyms_only:
+                    candidates = [(word, p) for word, p in candidates if are_synonyms(words[target], word)]
                 if not candidates:
                     failed.add(n)
                     continue

@@ -70,8 +70,9 @@ class SyntacticReordering(Transformation):
     of Huang, Li, Qu and Pan (2021), "On Robustness of Neural Semantic Parsers", EACL 2021,
     https://aclanthology.org/2021.eacl-main.292/, which used the learned SOW-REAP model
     (Goyal and Durrett, 2020, "Neural Syntactic Preordering for Controlled Paraphrase
-    Generation", ACL, https://aclanthology.org/2020.acl-main.22/). SOW-REAP also rewrites
-    words; this reorderer only moves constituents.
+    Generation", ACL, https://aclanthology.org/2020.acl-main.22/). Like Huang et al.'s reordered
+    sentences, which "share the same vocabulary" as the original, this reorderer only moves
+    constituents and never changes a word.
 
     Args:
         spacy_pipeline (str): spaCy pipeline with a dependency parser. Default

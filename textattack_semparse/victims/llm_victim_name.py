@@ -10,7 +10,7 @@ LLM backend (``textattack-semparse list llm-backend``; hook ``semparse_llm_backe
 
 Options are those of the study (Zhuo et al. 2023, "On Robustness of Prompt-based Semantic
 Parsing with Large Pre-trained Language Model", §4.2-4.3: ``shots``, ``selection``, ``seed``,
-``adversarial``), for every backend, and the backend class's own ``VICTIM_NAME_OPTIONS``.
+``adversarial``; ``ppl_model``, the perplexity scorer, GPT-2 unless a substitute is named), for every backend, and the backend class's own ``VICTIM_NAME_OPTIONS``.
 Original to textattack-semparse.
 """
 
@@ -22,9 +22,9 @@ from typing import Any
 from textattack_semparse.errors import ConfigurationError, VictimError
 from textattack_semparse.registry import get_registry
 
-STUDY_OPTIONS: dict[str, type] = {"shots": int, "selection": str, "seed": int, "adversarial": str}
-"""Options every LLM victim takes: the demonstrations (count, selector, seed) and the
-perturbation of adversarial in-context learning."""
+STUDY_OPTIONS: dict[str, type] = {"shots": int, "selection": str, "seed": int, "adversarial": str, "ppl_model": str}
+"""Options every LLM victim takes: the demonstrations (count, selector, seed), the perturbation
+of adversarial in-context learning, and the causal LM the perplexity selectors score with."""
 
 BACKEND_KIND = "llm-backend"
 """The registry kind of LLM backends."""

@@ -5,7 +5,7 @@ directory, selects a :class:`~textattack_semparse.victims.seq2seq_parser.Seq2Seq
 command that takes ``--model`` (the stock ``textattack attack`` included). Options:
 
 - ``format``: how the question and the example's database schema become the model input
-  (:mod:`~textattack_semparse.victims.schema_serialization`: ``picard``, ``unifiedskg``,
+  (:mod:`~textattack_semparse.victims.schema_serialized_input`: ``picard``, ``unifiedskg``,
   ``template``); without it the question alone is the input;
 - ``db_content`` (0/1): write the database values the question mentions (the "+DB content" models);
 - ``template``: the user's template, for ``format=template`` (percent-encode ``&``, ``?`` and
@@ -59,7 +59,7 @@ class Seq2SeqVictimName:
             VictimError: A ``format`` without a benchmark that has databases.
             ConfigurationError: An unknown format or a bad template.
         """
-        from textattack_semparse.victims.schema_serialization import SchemaSerializedInput
+        from textattack_semparse.victims.schema_serialized_input import SchemaSerializedInput
         from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser
 
         options = dict(self.options)

@@ -99,7 +99,7 @@ class TapexParser(_PretrainedTableQAParser):
         answers: list[list[str]] = []
         for batch in self._batches(len(questions)):
             inputs = tokenizer(
-                table=[_frame(tables[i]) for i in batch],
+                table=[table_frame(tables[i]) for i in batch],
                 query=[questions[i] for i in batch],
                 padding=True,
                 truncation=True,
@@ -122,5 +122,6 @@ def split_answer(text: str) -> list[str]:
     return [value.strip() for value in text.split(ANSWER_SEPARATOR) if value.strip()]
 
 
-def _frame(table: Table) -> pd.DataFrame:
+def table_frame(table: Table) -> pd.DataFrame:
+    """``table`` as the data frame ``TapexTokenizer`` linearises (every cell a string)."""
     return pd.DataFrame([list(row) for row in table.rows], columns=list(table.header), dtype=object)

@@ -57,10 +57,9 @@ def _parser(geo, cache_path, loaded=None, **options):
         shots=2,
         selection="random",
         seed=0,
-        max_new_tokens=MAX_NEW_TOKENS,
         device="cpu",
         cache_path=cache_path,
-        **options,
+        **{"max_new_tokens": MAX_NEW_TOKENS, **options},
     )
     if loaded is not None:
         parser.__dict__["_model"], parser.__dict__["_tokenizer"] = loaded
@@ -166,11 +165,14 @@ def test_selector_options_follow_the_selection(geo, tmp_path):
         )  # loads nothing
 
     assert make("cluster-tfidf").selector.seed == 7
-    assert make("ppl-asc", gguf_file=None).selector.model == str(tmp_path)
-    with pytest.raises(ValueError, match="cannot serve"):
-        make("ppl-desc")
-    with pytest.raises(ValueError, match="needs selector_options"):
-        make("confidence")
+    assert (make("ppl-asc").selector.model, make("ppl-asc").selector.gguf_file) == ("gpt2", None)  # Zhuo's scorer
+    own = make("ppl-desc", ppl_model="victim").selector
+    assert (own.model, own.gguf_file) == (str(tmp_path), "model.gguf")
+    local = make("ppl-asc", ppl_model=str(tmp_path / "lm" / "small.gguf")).selector
+    assert (local.model, local.gguf_file) == (str(tmp_path / "lm"), "small.gguf")
+    assert make("ppl-asc", ppl_model="victim", gguf_file=None).selector.model == str(tmp_path)
+    confidence = make("confidence").selector
+    assert confidence.confidence.__func__ is CausalLMParser.zero_shot_confidence  # the victim's own zero-shot confidence
     with pytest.raises(ValueError, match="Unknown few-shot selector"):
         make("randm")
 
@@ -190,3 +192,30 @@ def test_evaluate_prints_the_response_cache_counts_and_a_rerun_is_all_hits(tmp_p
     second = run_command(*command, env=environment, timeout=600)
     assert second.returncode == 0, second.stderr
     assert "Response cache: 2 hits, 0 misses" in second.stdout
+
+
+def test_decoding_is_zhuos_on_text_to_sql_prompts_and_unchanged_elsewhere(geo, tmp_path):
+    """Zhuo et al.: "maximum of 200 tokens", temperature 0, stop tokens '--', '\\n\\n', ';', '#'; a
+    plain completer (judges, header renaming) keeps 128 tokens and no stop sequence."""
+    from textattack_semparse.victims.llm.completer import llm_completer
+
+    sql = CausalLMParser(str(tmp_path), benchmark=geo, cache_path=tmp_path / "r.sqlite")  # loads nothing
+    assert sql.decoding_parameters == {"do_sample": False, "max_new_tokens": 200, "stop": ["--", "\n\n", ";", "#"]}
+    assert CausalLMParser(str(tmp_path), benchmark=geo, stop=(), max_new_tokens=9).decoding_parameters == {
+        "do_sample": False, "max_new_tokens": 9
+    }
+    assert llm_completer(f"hf-causal:{tmp_path}").decoding_parameters == {"do_sample": False, "max_new_tokens": 128}
+    with pytest.raises(TypeError, match="stop must be"):
+        CausalLMParser(str(tmp_path), benchmark=geo, stop=";")
+
+
+@needs_smollm2
+def test_stop_sequences_end_the_completion_where_they_first_occur(geo, questions, loaded, tmp_path):
+    from textattack_semparse.victims.llm.prompted_parser import SQL_STOP, cut_at_stop
+
+    stopped = _parser(geo, tmp_path / "stopped.sqlite", loaded, max_new_tokens=40, stop=SQL_STOP)
+    free = _parser(geo, tmp_path / "free.sqlite", loaded, max_new_tokens=40, stop=())
+    prompts = [stopped.prompt(question, stopped.demonstrations) for question in questions[:2]]
+    unstopped = free.complete(prompts)
+    assert any(sequence in completion for completion in unstopped for sequence in SQL_STOP)  # the stops matter here
+    assert stopped.complete(prompts) == [cut_at_stop(completion, SQL_STOP) for completion in unstopped]

@@ -151,19 +151,45 @@ def test_normalized_word_edit_distance_divides_by_the_longer_question():
     assert normalized_word_edit_distance("a b", "c d") == 1.0
 
 
+ZHUO_PPL_RULE = "select the utterances with the highest (PPL-Asc) and lowest (PPL-Desc) perplexity scores"
+"""Zhuo et al. (2023), §4.3, as issue 25 quotes it (perplexity under GPT-2)."""
+
+
 @pytest.mark.parametrize("order", ["asc", "desc"])
-def test_perplexity_order_matches_the_models_own_loss(order, pool, tiny_gpt2, reference_perplexities):
+def test_perplexities_match_the_models_own_loss(order, pool, tiny_gpt2, reference_perplexities):
     selector = PerplexitySelector(order, model=tiny_gpt2, batch_size=8)
     questions = [example.question for example in pool]
     np.testing.assert_allclose(selector.perplexities(questions), [reference_perplexities[q] for q in questions], rtol=1e-4)
-    ranked = sorted(questions, key=reference_perplexities.__getitem__, reverse=order == "desc")
-    assert [example.question for example in selector.select(pool, K)] == ranked[:K]
+
+
+def test_ppl_asc_takes_the_highest_and_ppl_desc_the_lowest_perplexities(pool, tiny_gpt2, reference_perplexities):
+    """Zhuo et al.'s rule: PPL-Asc takes the highest perplexities, PPL-Desc the lowest."""
+    assert "highest (PPL-Asc)" in ZHUO_PPL_RULE and "lowest (PPL-Desc)" in ZHUO_PPL_RULE
+    questions = list(dict.fromkeys(example.question for example in pool))
+    highest_first = sorted(questions, key=lambda question: -reference_perplexities[question])
+    ppl_asc = [example.question for example in selector_from_name("ppl-asc", model=tiny_gpt2).select(pool, K)]
+    ppl_desc = [example.question for example in selector_from_name("ppl-desc", model=tiny_gpt2).select(pool, K)]
+    assert ppl_asc == highest_first[:K]
+    assert ppl_desc == highest_first[::-1][:K]
+    assert min(reference_perplexities[q] for q in ppl_asc) > max(reference_perplexities[q] for q in ppl_desc)
+
+
+def test_perplexity_scores_with_gpt2_by_default():
+    assert PerplexitySelector("asc").model == "gpt2"
+    assert selector_from_name("ppl-desc").model == "gpt2"
+
+
+def test_a_perplexity_model_that_cannot_load_names_the_offline_substitutes(pool, tmp_path):
+    from textattack_semparse.errors import VictimError
+
+    with pytest.raises(VictimError, match="ppl_model=victim"):
+        PerplexitySelector("asc", model=str(tmp_path / "no-model")).select(pool, K)
 
 
 def test_confidence_selects_the_lowest_scores(pool, tiny_gpt2):
     scorer = PerplexitySelector("asc", model=tiny_gpt2)
     least_confident = ConfidenceSelector(lambda questions: [-p for p in scorer.perplexities(questions)]).select(pool, K)
-    assert least_confident == PerplexitySelector("desc", model=tiny_gpt2).select(pool, K)
+    assert least_confident == PerplexitySelector("asc", model=tiny_gpt2).select(pool, K)
 
 
 def test_duplicate_questions_count_once():
@@ -237,7 +263,9 @@ def test_non_finite_confidence_is_rejected(pool):
 
 def test_repr_shows_the_configuration():
     assert repr(ClusterSelector("cwe", seed=3)) == "ClusterSelector(representation='cwe', seed=3, n_init=10, ngram_range=(1, 2))"
-    assert repr(PerplexitySelector("desc", model="m")) == "PerplexitySelector(order='desc', model='m', batch_size=16, device=None)"
+    assert repr(PerplexitySelector("desc", model="m")) == (
+        "PerplexitySelector(order='desc', model='m', gguf_file=None, batch_size=16, device=None)"
+    )
     assert repr(RandomSelector(seed=None)) == "RandomSelector(seed=None)"
 
 

@@ -141,12 +141,13 @@ def test_a_remote_endpoint_needs_the_key_variable_and_loopback_does_not(geo, tmp
 
 
 def test_decoding_parameters_and_validation(geo):
-    from textattack_semparse.victims.llm.openai_parser import COMPLETION_STOP, OpenAIParser
+    from textattack_semparse.victims.llm.openai_parser import OpenAIParser
 
     completion = OpenAIParser("m", base_url="http://127.0.0.1:1/v1/", benchmark=geo)
     assert completion.model_id == "openai:m@http://127.0.0.1:1/v1"
+    # Zhuo et al.: "maximum of 200 tokens", temperature 0, stop tokens '--', '\n\n', ';', '#'.
     assert completion.decoding_parameters == {
-        "style": "completion", "temperature": 0.0, "max_tokens": 128, "stop": list(COMPLETION_STOP)
+        "style": "completion", "temperature": 0.0, "max_tokens": 200, "stop": ["--", "\n\n", ";", "#"]
     }
     chat = OpenAIParser("m", base_url="http://127.0.0.1:1/v1", benchmark=geo, style="chat", extra_body={"top_k": 1})
     assert chat.decoding_parameters["stop"] == [] and chat.decoding_parameters["extra_body"] == {"top_k": 1}

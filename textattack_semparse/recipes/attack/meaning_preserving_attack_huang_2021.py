@@ -82,8 +82,10 @@ class MeaningPreservingAttackHuang2021:
             # A candidate must ask what the original asked (the papers' human check, automated).
             *judgement_constraints(MeaningJudgement(judge) if judge else None),
         ]
-        # Zhuo et al. keep candidates close to the original by Sentence-BERT similarity; checked only
-        # on the candidates the search could pick (function-word edits rarely fall below it).
+        # Zhuo et al. rank candidates by Sentence-BERT similarity (the 10 most similar of 20, no
+        # threshold); a search judges one candidate at a time, so a threshold (this package's, 0.8)
+        # stands in, checked only on the candidates the search could pick (function-word edits
+        # rarely fall below it).
         similarity = SentenceBERTSimilarity(threshold=similarity_threshold)
         # Greedy search over words ranked by the effect of deleting them; unlike TextAttack's
         # GreedyWordSwapWIR it also drives insertions and keeps word positions right after them.

@@ -31,7 +31,7 @@ class PerturbationAttackHuang2021:
 
     Shuo Huang, Zhuang Li, Lizhen Qu and Lei Pan (2021). On Robustness of Neural Semantic
     Parsers. EACL 2021. https://aclanthology.org/2021.eacl-main.292/ (the black-box attack
-    of §3.3 over each perturbation of §3.1).
+    of §3.2 over each perturbation of §3.1).
 
     Terry Yue Zhuo, Zhuang Li, Yujin Huang, Fatemeh Shiri, Weiqing Wang, Gholamreza Haffari
     and Yuan-Fang Li (2023). On Robustness of Prompt-based Semantic Parsing with Large

@@ -32,10 +32,9 @@ class MeaningPreservingAugmenter(WordListAugmenter):
     and ``semparse-function-words`` (function-word insertion, deletion and substitution).
 
     Deviation: one augmenter combines all ``perturbations`` into one transformation, and
-    augments every question it is given. The paper samples 20% of the training examples for
-    *each* operation and adds each operation's set separately; build one augmenter per
-    operation (``perturbations=(name,)``) for that, as ``textattack-semparse augment --sample
-    0.2`` does (:mod:`textattack_semparse.augmentation.per_operation`, docs/augmentation.md),
+    augments every question it is given. The paper perturbs "20% of the original instances
+    for each dataset"; ``textattack-semparse augment --sample 0.2`` draws that sample once and
+    builds one augmenter per operation (``perturbations=(name,)``) to perturb it, as it does (:mod:`textattack_semparse.augmentation.per_operation`, docs/augmentation.md),
     with the paper's options and selection per operation (``perturbation_options``,
     ``most_similar``).
 

@@ -12,7 +12,7 @@ from textattack_semparse.attack_attrs import record_gold_output
 from textattack_semparse.constraints.meaning_judgement import MeaningJudgement
 from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE
 from textattack_semparse.registry import get_registry
-from textattack_semparse.tables import ROBUT_AUGMENTATION_PERTURBATIONS
+from textattack_semparse.tables import ROBUT_RTA_PERTURBATIONS
 from textattack_semparse.tables.table import Table
 from textattack_semparse.tables.table_text import QUESTION_COLUMN, TABLE_COLUMN, freeze_table_column, table_input
 
@@ -24,16 +24,17 @@ class TableQAAugmenter:
     Dragomir Radev (2023). RobuT: A Systematic Study of Table QA Robustness Against
     Human-Annotated Adversarial Perturbations. ACL 2023. https://arxiv.org/abs/2306.14321
 
-    RobuT's LeTA adds LLM-generated adversarial examples to the training set; here the
-    registered table perturbations generate them, each keeping the gold answer valid, and
-    question perturbations never touch the table. Registered as the augmentation recipes
-    ``robut-lapt`` (rule-based only, no LLM) and ``robut-leta`` (also the header names an LLM
-    writes: ``llm-header-synonym``, ``llm-header-abbreviation``, the LLM named by
-    ``SEMPARSE_PERTURBATION_LLM``); ``textattack-semparse augment --dataset wtq-train`` writes
-    the rows and their tables.
+    RobuT trains Table QA models on adversarial examples added to the training set: rule-based
+    ones (its baseline RTA: rule-based table perturbations and BERT-Attack-style question
+    perturbations) and LLM-written ones (LeTA). Here registered perturbations generate them, the
+    table ones keeping the gold answer valid, the question ones never touching the table.
+    Registered as the augmentation recipes ``robut-rta`` (the masked LM ``robut-word``),
+    ``robut-rta-offline`` (WordNet synonyms instead) and ``robut-leta`` (header names and
+    question rewrites an LLM writes, the LLM named by ``SEMPARSE_PERTURBATION_LLM``);
+    ``textattack-semparse augment --dataset wtq-train`` writes the rows and their tables.
 
     Args:
-        perturbations (Sequence[str], default ROBUT_AUGMENTATION_PERTURBATIONS): Registered
+        perturbations (Sequence[str], default ROBUT_RTA_PERTURBATIONS): Registered
             perturbations; each gives at most one augmented example per input.
         seed (int, default 0): Seed of the perturbations and of the choice among a question
             perturbation's outputs.
@@ -48,7 +49,7 @@ class TableQAAugmenter:
 
     def __init__(
         self,
-        perturbations: Sequence[str] = ROBUT_AUGMENTATION_PERTURBATIONS,
+        perturbations: Sequence[str] = ROBUT_RTA_PERTURBATIONS,
         *,
         seed: int = 0,
         judge: str | Sequence[str] | None = DEFAULT_JUDGE,

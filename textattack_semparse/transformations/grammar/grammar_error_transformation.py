@@ -34,6 +34,25 @@ GRAMMAR_ERRORS_ATTR = "semparse_grammar_errors"
 the text each was applied to), for per-type analyses of successful attacks."""
 
 
+def attacked_word_count(text: AttackedText, indices_to_modify: Iterable[int]) -> int:
+    """Words of the input columns that hold a modifiable word: the attacked sentence of a pair
+    (Yin et al.'s budget is a share of its length), every word of a one-column text.
+
+    Example:
+        >>> from collections import OrderedDict
+        >>> pair = AttackedText(OrderedDict(premise="A man sleeps.", hypothesis="Nobody sleeps."))
+        >>> attacked_word_count(pair, [3, 4]), attacked_word_count(AttackedText("a b c"), [])
+        (2, 3)
+    """
+    allowed = set(indices_to_modify)
+    counted = start = 0
+    for words in text.words_per_input:
+        if not allowed.isdisjoint(range(start, start + len(words))):
+            counted += len(words)
+        start += len(words)
+    return counted or text.num_words
+
+
 def error_budget(num_words: int, rate: float, minimum: int = 1) -> int:
     """Errors allowed in a sentence of ``num_words`` words: ``max(minimum, floor(rate * words))``.
 
@@ -171,7 +190,8 @@ class GrammarErrorTransformation(WordSwap):
         if self.mode == "worst-case":
             groups = [[edit] for edit in edits]
         else:
-            groups = [self.sample_edits(edits, len(current_text.words)) for _ in range(self.num_samples)]
+            num_words = attacked_word_count(current_text, indices_to_modify)
+            groups = [self.sample_edits(edits, num_words) for _ in range(self.num_samples)]
         return distinct_new_texts(current_text, (_apply(current_text, group) for group in groups if group))
 
     def _edit_weight(self, edit: GrammarEdit) -> float:

@@ -17,8 +17,8 @@ from textattack_semparse.transformations.table.order_shuffle import OrderShuffle
 class ColumnShuffle(OrderShuffle):
     """Shuffle the columns of the table, each keeping its header and cells (RobuT's column order shuffle).
 
-    The issue's rule: questions about absolute position -- "first", "last", "listed",
-    "top/bottom of the table" -- are left out and reported.
+    RobuT leaves out the questions about absolute position; here those naming the table's
+    layout and an order ("which column is listed first?") are left out and reported.
 
     Args:
         num_candidates (int, default 1): Reordered tables per input, at most.

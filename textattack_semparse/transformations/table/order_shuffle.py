@@ -4,8 +4,8 @@
 RobuT (Zhao et al. 2023, "RobuT: A Systematic Study of Table QA Robustness Against
 Human-Annotated Adversarial Perturbations", ACL 2023, https://arxiv.org/abs/2306.14321),
 content perturbations "row order shuffle" and "column order shuffle": the same cells in
-another order. Questions about absolute position ("first", "last", "listed", "top/bottom
-of the table") are left out, since the order is what they ask about.
+another order. Questions about position in the table ("who is the first player listed?") are
+left out, since the order is what they ask about.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Hashable, Sequence
 
 from textattack_semparse.tables.table import Table
 from textattack_semparse.tables.table_text import TableChange
-from textattack_semparse.transformations.table.positional_questions import positional_word
+from textattack_semparse.transformations.table.positional_questions import table_position_words
 from textattack_semparse.transformations.table.table_example import TableExample
 from textattack_semparse.transformations.table.table_transformation import TableTransformation
 
@@ -26,9 +26,9 @@ _ATTEMPTS_PER_CANDIDATE = 20
 class OrderShuffle(TableTransformation):
     """Reorder the rows or columns of the table at random; every output order differs from the input.
 
-    A question with a positional word
-    (:func:`~textattack_semparse.transformations.table.positional_questions.positional_word`)
-    is left out with the reason ``"question asks about position ('first')"``; a table with
+    A question about position in the table, one naming the layout and an order
+    (:func:`~textattack_semparse.transformations.table.positional_questions.table_position_words`),
+    is left out with the reason ``"question asks about position ('first' with 'listed')"``; a table with
     fewer than two distinct units (rows or columns) cannot be reordered. When random
     permutations keep giving the input order, the units are rotated by one, which differs
     whenever two units differ. Subclasses say what a unit is.
@@ -50,9 +50,9 @@ class OrderShuffle(TableTransformation):
         """``table`` with its units in ``order`` (a permutation of their positions)."""
 
     def _plan(self, example: TableExample, rng: random.Random) -> tuple[str | None, list[tuple[Table, TableChange]]]:
-        word = positional_word(example.question)
-        if word is not None:
-            return f"question asks about position ({word!r})", []
+        words = table_position_words(example.question)
+        if words is not None:
+            return f"question asks about position ({words[0]!r} with {words[1]!r})", []
         units = list(self._units(example.table))
         if len(set(units)) < 2:
             return f"fewer than two distinct {self.unit}s", []
@@ -71,7 +71,7 @@ class OrderShuffle(TableTransformation):
                 self._reorder(example.table, order),
                 self.change(
                     f"{self.unit}s reordered: new order {[i + 1 for i in order]} of the original {self.unit}s",
-                    f"same cells; only the {self.unit} order changed and the question does not ask about position",
+                    f"same cells; only the {self.unit} order changed and the question does not ask about position in the table",
                 ),
             )
             for order in orders.values()

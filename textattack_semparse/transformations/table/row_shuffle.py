@@ -17,9 +17,9 @@ from textattack_semparse.transformations.table.order_shuffle import OrderShuffle
 class RowShuffle(OrderShuffle):
     """Shuffle the rows of the table (RobuT's row order shuffle).
 
-    The issue's rule: questions about absolute position -- "first", "last", "listed",
-    "top/bottom of the table" -- are left out and reported; every other question asks about
-    the same rows, so its gold answer is unchanged.
+    RobuT leaves out the questions about absolute position; here those naming the table's
+    layout and an order ("which city is listed first?") are left out and reported; every
+    other question asks about the same rows, so its gold answer is unchanged.
 
     Args:
         num_candidates (int, default 1): Reordered tables per input, at most.
@@ -33,7 +33,7 @@ class RowShuffle(OrderShuffle):
         >>> table_of(RowShuffle()(AttackedText(table_input("where was it in 2004?", table)))[0]).rows
         (('2004', 'Rome'), ('2001', 'Oslo'))
         >>> RowShuffle().skip_reason(AttackedText(table_input("which city is listed first?", table)))
-        "question asks about position ('listed')"
+        "question asks about position ('first' with 'listed')"
     """
 
     perturbation = "row-shuffle"

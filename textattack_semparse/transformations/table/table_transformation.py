@@ -42,7 +42,7 @@ class TableTransformation(Transformation):
     changed and why the gold still holds. ``indices_to_modify`` is ignored: a table
     perturbation edits the table column, not question words. When it cannot apply,
     :meth:`skip_reason` says why (``"no table column"``, ``"question asks about position
-    ('first')"``, ...) and no text is returned, so text-to-SQL inputs simply get none.
+    ('first' with 'listed')"``, ...) and no text is returned, so text-to-SQL inputs simply get none.
 
     Random choices come from a generator seeded with ``seed`` and the input text, so the same
     input always gives the same output (``seed=None``: fresh randomness, not deterministic).

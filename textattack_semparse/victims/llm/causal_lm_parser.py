@@ -11,7 +11,7 @@ prompted with the "Create Table + Select 3" prompt of Rajkumar, Li and Bahdanau 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
@@ -19,13 +19,17 @@ from textattack_semparse.arguments import check_count
 from textattack_semparse.errors import ConfigurationTypeError, VictimError
 from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.victims.lazy_pretrained import LOADED, LazyPretrained
-from textattack_semparse.victims.llm.prompted_parser import PromptedParser
+from textattack_semparse.victims.llm.prompted_parser import (
+    OTHER_MAX_TOKENS,
+    SQL_MAX_TOKENS,
+    SQL_STOP,
+    PromptedParser,
+    cut_at_stop,
+)
+from textattack_semparse.victims.llm.prompts import DatabasePrompt
 
 if TYPE_CHECKING:
     from textattack_semparse.datasets.benchmark import Benchmark
-
-DEFAULT_MAX_NEW_TOKENS = 128
-"""Most tokens generated per completion by default."""
 
 
 class CausalLMParser(LazyPretrained, PromptedParser):
@@ -35,7 +39,12 @@ class CausalLMParser(LazyPretrained, PromptedParser):
     the demonstrations, prompt, response cache and SQL extraction are
     :class:`~textattack_semparse.victims.llm.prompted_parser.PromptedParser`'s.
 
-    Decoding is greedy (``do_sample=False``), in batches of ``batch_size`` prompts with left
+    Decoding is greedy (``do_sample=False``), as Zhuo et al. query Codex ("temperature 0"); on a
+    text-to-SQL prompt it stops after 200 new tokens or at the first of their stop tokens ``--``,
+    ``\\n\\n``, ``;``, ``#`` (:data:`~textattack_semparse.victims.llm.prompted_parser.SQL_STOP`;
+    checked on the decoded text after every step), and the completion is cut before that stop sequence, as an
+    OpenAI-compatible server cuts it. Table QA and plain-completion prompts (judges, header
+    renaming) get 128 tokens and no stop sequence. Batches of ``batch_size`` prompts, left
     padding (the pad token is the eos token when the tokenizer has none), under
     ``torch.inference_mode``, in float16 on CUDA. A local GGUF file's
     ``tokenizer.ggml.add_bos_token`` decides whether a BOS token is prepended, as in llama.cpp
@@ -46,13 +55,16 @@ class CausalLMParser(LazyPretrained, PromptedParser):
     Args:
         model_name_or_path (str | os.PathLike): Hub name or local directory of the model.
         gguf_file (str | None, default None): A GGUF file name inside ``model_name_or_path``.
-        max_new_tokens (int, default 128): Most tokens generated per completion.
+        max_new_tokens (int | None, default None): Most tokens generated per completion; ``None``
+            is 200 on a text-to-SQL prompt (Zhuo et al.), 128 on any other.
+        stop (Sequence[str] | None, default None): Stop sequences; ``None`` is Zhuo et al.'s four
+            on a text-to-SQL prompt, none on any other; ``()`` none.
         batch_size (int, default 8): Prompts per ``generate`` call.
         device (str | None, default None): Torch device; ``None`` picks CUDA when available.
         Other arguments (``benchmark``, ``shots``, ``selection``, ``seed``, ``split_type``,
         ``adversarial``, ``template``, ``cache_path``, ``selector_options``,
-        ``max_failure_rate``): as :class:`PromptedParser`; ``ppl-asc``/``ppl-desc`` default to
-        this victim's own model unless it is a GGUF file.
+        ``ppl_model``, ``max_failure_rate``): as :class:`PromptedParser`; ``ppl_model="victim"``
+        scores ``ppl-asc``/``ppl-desc`` with this victim's own model (a GGUF file too).
     """
 
     VICTIM_NAME_OPTIONS = {"max_new_tokens": int, "batch_size": int}
@@ -74,27 +86,35 @@ class CausalLMParser(LazyPretrained, PromptedParser):
         model_name_or_path: str | os.PathLike[str],
         *,
         gguf_file: str | None = None,
-        max_new_tokens: int = DEFAULT_MAX_NEW_TOKENS,
+        max_new_tokens: int | None = None,
+        stop: Sequence[str] | None = None,
         batch_size: int = 8,
         device: str | None = None,
         **kwargs: Any,
     ) -> None:
         if not isinstance(model_name_or_path, (str, os.PathLike)) or not str(model_name_or_path).strip():
             raise ConfigurationTypeError(f"model_name_or_path must be a non-empty hub name or path, got {model_name_or_path!r}.")
-        check_count("max_new_tokens", max_new_tokens, minimum=1)
+        if max_new_tokens is not None:
+            check_count("max_new_tokens", max_new_tokens, minimum=1)
+        if stop is not None and (isinstance(stop, str) or not all(isinstance(s, str) and s for s in stop)):
+            raise ConfigurationTypeError(f"stop must be a sequence of non-empty strings (or None), got {stop!r}.")
         check_count("batch_size", batch_size, minimum=1)
         self.model_name_or_path = str(model_name_or_path)
         self.gguf_file = gguf_file
-        self.max_new_tokens = max_new_tokens
         self.batch_size = batch_size
         self.device = resolve_device(device)
         super().__init__(**kwargs)
+        default_tokens, default_stop = (SQL_MAX_TOKENS, SQL_STOP) if self.writes_sql else (OTHER_MAX_TOKENS, ())
+        self.max_new_tokens = default_tokens if max_new_tokens is None else max_new_tokens
+        self.stop = default_stop if stop is None else tuple(stop)
 
-    def default_perplexity_model(self) -> str | None:
-        return self.model_name_or_path if self.gguf_file is None else None
+    def own_language_model(self) -> tuple[str, str | None]:
+        return self.model_name_or_path, self.gguf_file
 
     def extra_repr_keys(self) -> list[str]:
-        return super().extra_repr_keys() + ["model_name_or_path", "gguf_file", "max_new_tokens", "batch_size", "device"]
+        return super().extra_repr_keys() + [
+            "model_name_or_path", "gguf_file", "max_new_tokens", "stop", "batch_size", "device"
+        ]
 
     @property
     def model_id(self) -> str:
@@ -103,7 +123,10 @@ class CausalLMParser(LazyPretrained, PromptedParser):
 
     @property
     def decoding_parameters(self) -> dict[str, Any]:
-        return {"do_sample": False, "max_new_tokens": self.max_new_tokens}
+        parameters: dict[str, Any] = {"do_sample": False, "max_new_tokens": self.max_new_tokens}
+        if self.stop:
+            parameters["stop"] = list(self.stop)
+        return parameters
 
     def reuse_loaded_model(self, other: PromptedParser) -> None:
         """Share ``other``'s loaded tokenizer and model when it is a CausalLMParser of the same
@@ -164,6 +187,13 @@ class CausalLMParser(LazyPretrained, PromptedParser):
             yield from zip(batch, self._generate(batch))
 
     def _generate(self, prompts: list[str]) -> list[str]:
+        tokenizer = self.tokenizer
+        prompt_length, output = self._greedy(prompts)
+        new_tokens = output.sequences[:, prompt_length:]
+        return [cut_at_stop(text, self.stop) for text in tokenizer.batch_decode(new_tokens, skip_special_tokens=True)]
+
+    def _greedy(self, prompts: list[str], **options: Any) -> tuple[int, Any]:
+        """Greedy decoding of ``prompts``: the padded prompt length and ``generate``'s output."""
         import torch
 
         tokenizer, model = self.tokenizer, self.model
@@ -175,12 +205,77 @@ class CausalLMParser(LazyPretrained, PromptedParser):
         encoding = tokenizer(
             prompts, return_tensors="pt", padding=True, truncation=limit is not None, max_length=limit
         ).to(self.device)
+        prompt_length = int(encoding["input_ids"].shape[1])
+        stopping = {}
+        if self.stop:
+            from transformers import StoppingCriteriaList
+
+            stopping["stopping_criteria"] = StoppingCriteriaList([_StopSequences(tokenizer, self.stop, prompt_length)])
         with torch.inference_mode():
             output = model.generate(
                 **encoding,
                 do_sample=False,
                 max_new_tokens=self.max_new_tokens,
                 pad_token_id=tokenizer.pad_token_id,
+                return_dict_in_generate=True,
+                **stopping,
+                **options,
             )
-        new_tokens = output[:, encoding["input_ids"].shape[1] :]
-        return tokenizer.batch_decode(new_tokens, skip_special_tokens=True)
+        return prompt_length, output
+
+    def confidence_scorer(self) -> Callable[[list[str]], list[float]]:
+        return self.zero_shot_confidence
+
+    def zero_shot_confidence(self, questions: list[str]) -> list[float]:
+        """The zero-shot parser's confidence in each question: the mean log-probability of the
+        tokens of its greedy zero-shot completion, up to and including the token that ended it (a
+        stop sequence or the eos token), so an empty query is scored too.
+
+        Zhuo et al. (2023, §4.3) select the demonstrations the zero-shot parser is least confident
+        about; the measure of confidence here is this plugin's choice. Every question of the pool
+        is decoded once (``batch_size`` at a time), outside the response cache."""
+        import torch
+
+        prompt = self.prompt
+        if not isinstance(prompt, DatabasePrompt):
+            raise VictimError("The confidence selector scores text-to-SQL questions; a Table QA victim has no zero-shot SQL to score.")
+        model = self.model
+        scores: list[float] = []
+        for start in range(0, len(questions), self.batch_size):
+            prompts = [prompt(question) for question in questions[start : start + self.batch_size]]
+            prompt_length, output = self._greedy(prompts, output_logits=True)
+            with torch.inference_mode():  # the model's own distribution (raw logits, not generate's processed scores)
+                steps = model.compute_transition_scores(output.sequences, output.logits, normalize_logits=True)
+            for ids, logprobs in zip(output.sequences[:, prompt_length:].tolist(), steps.float().tolist()):
+                length = self._completion_length(ids)
+                scores.append(sum(logprobs[:length]) / length)
+        return scores
+
+    def _completion_length(self, ids: list[int]) -> int:
+        """How many of the generated ``ids`` the completion took: through the eos token or the token
+        that completed a stop sequence, else all of them."""
+        tokenizer = self.tokenizer
+        for length in range(1, len(ids) + 1):
+            if ids[length - 1] == tokenizer.eos_token_id:
+                return length
+            text = tokenizer.decode(ids[:length], skip_special_tokens=True)
+            if self.stop and cut_at_stop(text, self.stop) != text:
+                return length
+        return len(ids)
+
+
+class _StopSequences:
+    """A ``generate`` stopping criterion: a sequence is finished once the text generated after the
+    prompt contains one of ``stop``. (transformers' own ``stop_strings`` needs a tokenizer whose
+    vocabulary spells sub-words, which word-level tokenizers do not.)"""
+
+    def __init__(self, tokenizer: Any, stop: Sequence[str], prompt_length: int) -> None:
+        self.tokenizer = tokenizer
+        self.stop = tuple(stop)
+        self.prompt_length = prompt_length
+
+    def __call__(self, input_ids: Any, scores: Any, **kwargs: Any) -> Any:
+        import torch
+
+        texts = self.tokenizer.batch_decode(input_ids[:, self.prompt_length :], skip_special_tokens=True)
+        return torch.tensor([any(sequence in text for sequence in self.stop) for text in texts], device=input_ids.device)

@@ -1,11 +1,11 @@
 """Few-shot demonstration selection for in-context semantic parsing.
 
-Zhuo, Li, Huang, Zhan, Li, Haffari and Yang (2023), "On Robustness of Prompt-based Semantic
-Parsing with Large Pre-trained Language Model: An Empirical Study on Codex", section 4.3
-(https://aclanthology.org/2023.eacl-main.77/): which training examples go into the prompt.
+Zhuo, Li, Huang, Shiri, Wang, Haffari and Li (2023), "On Robustness of Prompt-based Semantic
+Parsing with Large Pre-trained Language Model: An Empirical Study on Codex", EACL 2023, section
+4.3 (https://arxiv.org/abs/2301.12868): which training examples go into the prompt.
 Strategies: random; lowest zero-shot parser confidence; k-means clusters over edit distance,
-TF-IDF or contextual word embeddings (one representative per cluster); lowest or highest
-perplexity under a causal language model.
+TF-IDF or contextual word embeddings (the example closest to each cluster centre); highest
+(PPL-Asc) or lowest (PPL-Desc) perplexity under GPT-2.
 
 Every strategy is a :class:`FewShotSelector` whose :meth:`~FewShotSelector.select` returns ``k``
 examples with distinct questions; :func:`selector_from_name` builds one from the names used in
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from textattack_semparse.arguments import check_count, check_seed
-from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError, closest_match_hint
+from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError, VictimError, closest_match_hint
 
 if TYPE_CHECKING:
     from textattack_semparse.datasets.example import SemparseExample
@@ -155,8 +155,10 @@ class ClusterSelector(FewShotSelector):
         (``ngram_range``), fitted on the pool. ``"cwe"``: contextual word embeddings mean-pooled
         by Sentence-BERT (the packaged all-MiniLM-L6-v2, :class:`SentenceEmbeddings`).
 
-    Deviation: the paper does not say how a representative is chosen; "the member nearest the
-    centre" guarantees one example per cluster, which "the example nearest the centre" does not.
+    Paper rule (Zhuo et al. 2023, §4.3, as issue 25 quotes it): "select the example closest to
+    the cluster centers". Deviation: the closest *member* of each cluster is taken, which
+    guarantees ``k`` distinct examples; the example closest to a centre may belong to another
+    cluster, or be closest to two centres.
 
     Args:
         representation (str, default "tfidf"): ``"ed"``, ``"tfidf"`` or ``"cwe"``.
@@ -258,34 +260,64 @@ class ClusterSelector(FewShotSelector):
         return [*super().extra_repr_keys(), "representation", "seed", "n_init", "ngram_range"]
 
 
+DEFAULT_PERPLEXITY_MODEL = "gpt2"
+"""GPT-2 (Radford et al. 2019), the language model Zhuo et al. (2023) score perplexity with."""
+
+PERPLEXITY_ORDERS = {"asc": "highest", "desc": "lowest"}
+"""What each of Zhuo et al.'s perplexity selectors takes: PPL-Asc the highest, PPL-Desc the lowest."""
+
+
 class PerplexitySelector(FewShotSelector):
-    """The ``k`` questions of lowest (PPL-Asc) or highest (PPL-Desc) perplexity under a causal
-    language model (Zhuo et al. 2023).
+    """The ``k`` questions of highest (PPL-Asc) or lowest (PPL-Desc) perplexity under a causal
+    language model, GPT-2 by default (Zhuo et al. 2023).
+
+    Paper rule (Zhuo et al. 2023, §4.3, as issue 25 quotes it): "select the utterances with the
+    highest (PPL-Asc) and lowest (PPL-Desc) perplexity scores", the perplexity computed with
+    GPT-2. The names read as the order the selected utterances are ranked in, not as "lowest
+    first": ``ppl-asc`` takes the *highest* perplexities.
 
     Perplexity is ``exp`` of the mean negative log-likelihood of the question's tokens as the
     tokenizer encodes them (special tokens included; the tokenizer's BOS is prepended when it
     has one and does not add it, so the first word is scored too). Questions are scored in
     batches under ``torch.inference_mode``; the model loads on first use, on CUDA when
-    available, and is dropped when the selector is pickled. The result is sorted by perplexity
-    in the chosen direction, ties by pool order.
+    available, and is dropped when the selector is pickled. The result is sorted from the most
+    to the least extreme perplexity (PPL-Asc: highest first; PPL-Desc: lowest first), ties by
+    pool order.
 
     Args:
-        order (str, default "asc"): ``"asc"`` takes the lowest perplexities, ``"desc"`` the highest.
-        model (str): A ``transformers`` causal LM name or local directory holding the model and
-            its tokenizer (``AutoModelForCausalLM``, ``AutoTokenizer``).
+        order (str, default "asc"): ``"asc"`` (PPL-Asc) takes the highest perplexities,
+            ``"desc"`` (PPL-Desc) the lowest.
+        model (str, default "gpt2"): A ``transformers`` causal LM name or local directory holding
+            the model and its tokenizer (``AutoModelForCausalLM``, ``AutoTokenizer``). GPT-2 is
+            the paper's; offline, where it cannot be downloaded, a local model is a substitute
+            and changes which questions are picked.
+        gguf_file (str | None, default None): A GGUF file inside the ``model`` directory.
         batch_size (int, default 16): Questions per forward pass.
         device (str | None, default None): Torch device; ``None`` = CUDA when available.
     """
 
-    def __init__(self, order: str = "asc", *, model: str, batch_size: int = 16, device: str | None = None) -> None:
-        if order not in ("asc", "desc"):
-            raise ConfigurationError(f"order must be 'asc' (lowest perplexity first) or 'desc' (highest first), got {order!r}.")
+    def __init__(
+        self,
+        order: str = "asc",
+        *,
+        model: str = DEFAULT_PERPLEXITY_MODEL,
+        gguf_file: str | None = None,
+        batch_size: int = 16,
+        device: str | None = None,
+    ) -> None:
+        if order not in PERPLEXITY_ORDERS:
+            raise ConfigurationError(
+                f"order must be 'asc' (PPL-Asc, highest perplexity) or 'desc' (PPL-Desc, lowest), got {order!r}."
+            )
         if not isinstance(model, str) or not model:
             raise ConfigurationTypeError(f"model must be a causal LM name or local path string, got {model!r}.")
+        if gguf_file is not None and (not isinstance(gguf_file, str) or not gguf_file):
+            raise ConfigurationTypeError(f"gguf_file must be a GGUF file name inside the model directory, got {gguf_file!r}.")
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise ConfigurationError(f"batch_size must be an int >= 1, got {batch_size!r}.")
         self.order = order
         self.model = model
+        self.gguf_file = gguf_file
         self.batch_size = batch_size
         self.device = device
         self._loaded: tuple[Any, Any, str] | None = None
@@ -301,11 +333,21 @@ class PerplexitySelector(FewShotSelector):
             from textattack_semparse.torch_device import resolve_device
 
             device = resolve_device(self.device)
-            tokenizer = transformers.AutoTokenizer.from_pretrained(self.model)
+            extra = {} if self.gguf_file is None else {"gguf_file": self.gguf_file}
+            try:
+                tokenizer = transformers.AutoTokenizer.from_pretrained(self.model, **extra)
+                language_model = transformers.AutoModelForCausalLM.from_pretrained(self.model, **extra)
+            except (OSError, ValueError, ImportError) as error:
+                raise VictimError(
+                    f"The perplexity selector {self.name} could not load its language model {self.model!r}: "
+                    f"{type(error).__name__}: {error}. Zhuo et al. score with GPT-2 ('gpt2', downloaded on first use); "
+                    "offline, name a local substitute (a model directory or .gguf file, or the victim's own model: "
+                    "ppl_model=victim in an hf-causal victim name)."
+                ) from error
             tokenizer.padding_side = "right"
             if tokenizer.pad_token is None:
                 tokenizer.pad_token = tokenizer.eos_token or tokenizer.unk_token
-            language_model = transformers.AutoModelForCausalLM.from_pretrained(self.model).to(device).eval()
+            language_model = language_model.to(device).eval()
             self._loaded = (tokenizer, language_model, device)
         return self._loaded
 
@@ -346,7 +388,7 @@ class PerplexitySelector(FewShotSelector):
 
     def _select(self, candidates: list[SemparseExample], k: int) -> list[int]:
         scores = self.perplexities([example.question for example in candidates])
-        return _lowest(scores if self.order == "asc" else [-score for score in scores], k)
+        return _lowest([-score for score in scores] if self.order == "asc" else scores, k)
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
@@ -354,7 +396,7 @@ class PerplexitySelector(FewShotSelector):
         return state
 
     def extra_repr_keys(self) -> list[str]:
-        return [*super().extra_repr_keys(), "order", "model", "batch_size", "device"]
+        return [*super().extra_repr_keys(), "order", "model", "gguf_file", "batch_size", "device"]
 
 
 class ConfidenceSelector(FewShotSelector):
@@ -415,8 +457,8 @@ def selector_from_name(name: str, **options: Any) -> FewShotSelector:
     """The selector called ``name`` in Zhuo et al. (2023), built with keyword ``options``.
 
     Names: ``random``, ``confidence`` (needs ``confidence=``), ``cluster-ed``, ``cluster-tfidf``,
-    ``cluster-cwe``, ``ppl-asc`` and ``ppl-desc`` (need ``model=``). This small table may later
-    move into the plugin registry.
+    ``cluster-cwe``, ``ppl-asc`` and ``ppl-desc`` (GPT-2 unless ``model=`` names another causal
+    LM). This small table may later move into the plugin registry.
 
     Raises:
         ValueError: ``name`` is unknown (the message lists the names), or ``options`` fix what the

@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 from textattack_semparse.arguments import check_count
 from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError, VictimError
-from textattack_semparse.victims.llm.prompted_parser import PromptedParser
+from textattack_semparse.victims.llm.prompted_parser import OTHER_MAX_TOKENS, SQL_MAX_TOKENS, SQL_STOP, PromptedParser
 
 if TYPE_CHECKING:
     from textattack_semparse.datasets.benchmark import Benchmark
@@ -35,7 +35,8 @@ STYLES = ("completion", "chat")
 Codex) or ``chat`` (``/chat/completions``, the prompt as one user message)."""
 
 COMPLETION_STOP = ("\n\n", "--", ";")
-"""Default stop sequences of the ``completion`` style (see :class:`OpenAIParser`)."""
+"""Default stop sequences of the ``completion`` style on a prompt that is not text-to-SQL (a
+Table QA or plain-completion prompt; see :class:`OpenAIParser`)."""
 
 TEMPERATURE = 0.0
 """Greedy decoding, as Zhuo et al. (2023) query Codex."""
@@ -77,21 +78,24 @@ class OpenAIParser(PromptedParser):
     the demonstrations, prompt, response cache and SQL extraction are
     :class:`~textattack_semparse.victims.llm.prompted_parser.PromptedParser`'s.
 
-    Decoding is greedy (``temperature=0``), at most ``max_tokens`` tokens. With
+    Decoding is greedy (``temperature=0``), at most ``max_tokens`` tokens (``None``: Zhuo et
+    al.'s 200 on a text-to-SQL prompt, 128 on any other). With
     ``style="completion"`` the prompt goes to ``/completions`` and the model continues its
     final ``SELECT``, as Codex did. With ``style="chat"`` it goes to ``/chat/completions`` as one
     user message; the reply may wrap the query in prose and a Markdown fence, which
     :func:`~textattack_semparse.sql.completion_sql.extract_sql` removes.
 
-    Stop sequences (``stop=None`` picks the style's default). ``completion``:
-    :data:`COMPLETION_STOP`, ``("\\n\\n", "--", ";")``. In the prompt every demonstration's query
-    is followed by a blank line and the next ``-- question``, so a model imitating it has
-    finished its query at ``\\n\\n`` or ``--``; ``;`` ends a statement, and ``extract_sql`` keeps
-    only the first statement anyway. Without them a model writes on until ``max_tokens``,
-    inventing further questions, which costs tokens and time but changes no SQL. None of them
-    can cut the query ``extract_sql`` would keep, except for a ``--`` or ``;`` inside a string
-    literal, or a blank line inside the query (SQL written by hand, not by a model imitating
-    the prompt). ``chat``: none, since a chat reply usually opens with prose and a blank line
+    Stop sequences (``stop=None`` picks the style's default). ``completion`` on a text-to-SQL
+    prompt: Zhuo et al.'s four stop tokens,
+    :data:`~textattack_semparse.victims.llm.prompted_parser.SQL_STOP`, ``("--", "\\n\\n", ";",
+    "#")``; on any other prompt :data:`COMPLETION_STOP`, ``("\\n\\n", "--", ";")``. In the prompt
+    every demonstration's query is followed by a blank line and the next ``-- question``, so a
+    model imitating it has finished its query at ``\\n\\n`` or ``--``; ``;`` ends a statement
+    (``extract_sql`` keeps only the first statement anyway) and ``#`` starts a comment. Without
+    them a model writes on until ``max_tokens``, inventing further questions, which costs tokens
+    and time but changes no SQL. None of them can cut the query ``extract_sql`` would keep,
+    except for a ``--``, ``;`` or ``#`` inside a string literal, or a blank line inside the query
+    (SQL written by hand, not by a model imitating the prompt). ``chat``: none, since a chat reply usually opens with prose and a blank line
     before its fenced query, where ``\\n\\n`` would stop it before the SQL. The stop sequences
     are part of the cache key.
 
@@ -124,7 +128,8 @@ class OpenAIParser(PromptedParser):
         base_url (str): The endpoint's base URL, e.g. ``http://127.0.0.1:8080/v1``.
         style (str, default "completion"): ``completion`` or ``chat`` (:data:`STYLES`).
         api_key_env (str, default "OPENAI_API_KEY"): Environment variable holding the key.
-        max_tokens (int, default 128): Most tokens per completion.
+        max_tokens (int | None, default None): Most tokens per completion; ``None`` is 200 on a
+            text-to-SQL prompt (Zhuo et al.), 128 on any other.
         stop (Sequence[str] | None, default None): Stop sequences (at most 4 for OpenAI);
             ``None`` is the style's default, ``()`` none.
         concurrency (int, default 4): Most requests in flight at once.
@@ -145,8 +150,9 @@ class OpenAIParser(PromptedParser):
             :class:`~textattack_semparse.victims.llm.causal_lm_parser.CausalLMParser`'s is.
         Other arguments (``benchmark``, ``shots``, ``selection``, ``seed``, ``split_type``,
         ``adversarial``, ``template``, ``cache_path``, ``selector_options``,
-        ``max_failure_rate``): as :class:`PromptedParser`; ``ppl-asc``/``ppl-desc`` need
-        ``selector_options={"model": ...}``.
+        ``ppl_model``, ``max_failure_rate``): as :class:`PromptedParser`; ``ppl-asc``/``ppl-desc``
+        score with GPT-2 or another causal LM named by ``ppl_model`` (not ``"victim"``: the
+        endpoint gives no perplexities).
 
     Raises:
         VictimError: No key for a non-loopback ``base_url``.
@@ -186,7 +192,7 @@ class OpenAIParser(PromptedParser):
         base_url: str,
         style: str = "completion",
         api_key_env: str = "OPENAI_API_KEY",
-        max_tokens: int = 128,
+        max_tokens: int | None = None,
         stop: Sequence[str] | None = None,
         concurrency: int = 4,
         max_retries: int = 5,
@@ -207,7 +213,8 @@ class OpenAIParser(PromptedParser):
             raise ConfigurationError(f"style must be one of {', '.join(STYLES)}, got {style!r}.")
         if stop is not None and (isinstance(stop, str) or not all(isinstance(s, str) and s for s in stop)):
             raise ConfigurationTypeError(f"stop must be a sequence of non-empty strings (or None), got {stop!r}.")
-        check_count("max_tokens", max_tokens, minimum=1)
+        if max_tokens is not None:
+            check_count("max_tokens", max_tokens, minimum=1)
         check_count("concurrency", concurrency, minimum=1)
         check_count("max_retries", max_retries, minimum=0)
         if max_requests is not None:
@@ -226,8 +233,6 @@ class OpenAIParser(PromptedParser):
         self.base_url = base_url.rstrip("/")
         self.style = style
         self.api_key_env = api_key_env
-        self.max_tokens = max_tokens
-        self.stop = tuple(COMPLETION_STOP if style == "completion" else ()) if stop is None else tuple(stop)
         self.concurrency = concurrency
         self.max_retries = max_retries
         self.timeout = float(timeout)
@@ -242,6 +247,9 @@ class OpenAIParser(PromptedParser):
         self._lock = threading.Lock()
         self._api_key()  # fails early when there is no key for a remote endpoint
         super().__init__(**kwargs)
+        self.max_tokens = (SQL_MAX_TOKENS if self.writes_sql else OTHER_MAX_TOKENS) if max_tokens is None else max_tokens
+        default_stop = () if style != "completion" else SQL_STOP if self.writes_sql else COMPLETION_STOP
+        self.stop = default_stop if stop is None else tuple(stop)
 
     def extra_repr_keys(self) -> list[str]:
         return super().extra_repr_keys() + [

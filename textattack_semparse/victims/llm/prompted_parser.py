@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 from abc import abstractmethod
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textattack_semparse.arguments import check_count
@@ -25,7 +25,7 @@ from textattack_semparse.errors import ConfigurationError, VictimError
 from textattack_semparse.sql.completion_sql import extract_sql
 from textattack_semparse.tables.answers import format_answer
 from textattack_semparse.tables.table import Table
-from textattack_semparse.victims.llm.few_shot_selection import selector_from_name
+from textattack_semparse.victims.llm.few_shot_selection import DEFAULT_PERPLEXITY_MODEL, selector_from_name
 from textattack_semparse.victims.llm.prompts import DatabasePrompt, PromptTemplate
 from textattack_semparse.victims.llm.response_cache import CacheCounts, ResponseCache
 from textattack_semparse.victims.llm.table_prompt import TablePrompt
@@ -42,6 +42,36 @@ RESPONSE_CACHE_FILE = "llm_responses.sqlite"
 
 SEEDED_SELECTIONS = ("random", "cluster-ed", "cluster-tfidf", "cluster-cwe")
 """Few-shot selectors that take the victim's ``seed``."""
+
+PERPLEXITY_SELECTIONS = ("ppl-asc", "ppl-desc")
+"""Few-shot selectors that score the pool with a causal LM (``ppl_model``)."""
+
+OWN_MODEL = "victim"
+"""``ppl_model`` value that scores perplexity with the victim's own language model."""
+
+SQL_MAX_TOKENS = 200
+"""Most tokens of a text-to-SQL completion: Zhuo et al.'s (2023) "maximum of 200 tokens"."""
+
+SQL_STOP = ("--", "\n\n", ";", "#")
+"""Stop sequences of a text-to-SQL completion, Zhuo et al.'s (2023) four stop tokens. In the
+prompt each demonstration's query is followed by a blank line and the next ``-- question``, so a
+model imitating it has finished its query at ``\\n\\n`` or ``--``; ``;`` ends a statement and
+``#`` starts a comment (MySQL, Python)."""
+
+OTHER_MAX_TOKENS = 128
+"""Most tokens of any other completion (a Table QA answer, a judge's or renamer's answer)."""
+
+
+def cut_at_stop(completion: str, stop: Sequence[str]) -> str:
+    """``completion`` up to (without) the first of the ``stop`` sequences, as an OpenAI-compatible
+    server returns it.
+
+    Example:
+        >>> cut_at_stop(" name FROM city;\\n\\n-- next", SQL_STOP)
+        ' name FROM city'
+    """
+    ends = [index for index in (completion.find(sequence) for sequence in stop) if index >= 0]
+    return completion[: min(ends)] if ends else completion
 
 
 class PromptedParser(SemanticParser):
@@ -93,7 +123,12 @@ class PromptedParser(SemanticParser):
         cache_path (str | os.PathLike | None, default None): The response cache file;
             ``None`` is ``cache_dir() / "llm_responses.sqlite"``.
         selector_options (dict | None, default None): More keywords for the selector
-            (``confidence=`` for ``confidence``, ``model=`` for ``ppl-asc``/``ppl-desc``).
+            (``confidence=`` overrides :meth:`confidence_scorer`; ``model=`` overrides ``ppl_model``).
+        ppl_model (str, default "gpt2"): The causal LM ``ppl-asc``/``ppl-desc`` score the pool
+            with: a hub name, a local directory or ``.gguf`` file, or ``"victim"`` for the
+            victim's own model (:meth:`own_language_model`). GPT-2 is Zhuo et al.'s; anything
+            else is a substitute (offline GPT-2 cannot be downloaded), named in the victim name
+            (``?ppl_model=victim``) so results under it are labelled.
         Other arguments (``max_failure_rate``): as :class:`SemanticParser`.
     """
 
@@ -124,16 +159,24 @@ class PromptedParser(SemanticParser):
         template: PromptTemplate | None = None,
         cache_path: str | os.PathLike[str] | None = None,
         selector_options: dict[str, Any] | None = None,
+        ppl_model: str = DEFAULT_PERPLEXITY_MODEL,
         **kwargs: Any,
     ) -> None:
         table_qa = _is_table_qa(benchmark)
         if table_qa and template is not None:
             raise ConfigurationError("template formats text-to-SQL prompts; a Table QA benchmark is prompted with TablePrompt.")
-        database = None if benchmark is None else benchmark.database
+        database = None if benchmark is None else prompt_database(benchmark)
         if not table_qa and database is None:
+            suite = (
+                ""
+                if benchmark is None or benchmark.databases is not None
+                else f" {benchmark.name!r} has none: distil a test suite from its schema "
+                f"('textattack-semparse test-suite build --benchmark {benchmark.name} --output-dir DIR', then "
+                "SEMPARSE_TEST_SUITE_DIR=DIR), whose first database the prompt then shows."
+            )
             raise VictimError(
-                f"{type(self).__name__} needs a benchmark with one SQLite database (its prompt shows that schema); "
-                "pass benchmark=load_benchmark(...), or --dataset with a single-database benchmark's dataset."
+                f"{type(self).__name__} needs a benchmark with one SQLite database (its prompt shows that schema);"
+                + (suite or " pass benchmark=load_benchmark(...), or --dataset with a single-database benchmark's dataset.")
             )
         super().__init__(benchmark=benchmark, **kwargs)
         check_count("shots", shots, minimum=0)
@@ -147,6 +190,9 @@ class PromptedParser(SemanticParser):
 
             get_registry().get("perturbation", self.adversarial)  # fails early, naming the registered ones
         self.cache_path = Path(cache_path) if cache_path is not None else cache_dir() / RESPONSE_CACHE_FILE
+        if not isinstance(ppl_model, str) or not ppl_model.strip():
+            raise ConfigurationError(f"ppl_model must name a causal LM (hub name, directory, .gguf file or 'victim'), got {ppl_model!r}.")
+        self.ppl_model = ppl_model
         self.selector = self._selector(dict(selector_options or {}))  # fails early on an unknown name
         self.prompt: DatabasePrompt | TablePrompt
         if table_qa or database is None:  # database is None only for Table QA (checked above)
@@ -169,26 +215,51 @@ class PromptedParser(SemanticParser):
         """Complete ``prompts`` (distinct, none cached), yielding ``(prompt, completion)`` as each
         arrives, in any order; raise when one cannot be had."""
 
-    def default_perplexity_model(self) -> str | None:
-        """The causal LM ``ppl-asc``/``ppl-desc`` score the pool with when none is given."""
+    @property
+    def writes_sql(self) -> bool:
+        """Whether the victim completes text-to-SQL prompts (Zhuo et al.'s decoding, :data:`SQL_MAX_TOKENS`
+        and :data:`SQL_STOP`, is the default there), not Table QA or plain-completion ones."""
+        return isinstance(self.prompt, DatabasePrompt)
+
+    def confidence_scorer(self) -> Callable[[list[str]], list[float]] | None:
+        """The zero-shot parser's confidence in each question, for ``selection="confidence"``
+        (higher = more confident); ``None`` when the backend cannot compute it."""
         return None
+
+    def own_language_model(self) -> tuple[str, str | None] | None:
+        """The victim's own causal LM as ``(name or directory, GGUF file or None)``, for
+        ``ppl_model="victim"``; ``None`` when the victim has no local model to score with."""
+        return None
+
+    def _perplexity_model(self) -> dict[str, str]:
+        """The selector keywords (``model``, ``gguf_file``) of :attr:`ppl_model`."""
+        if self.ppl_model == OWN_MODEL:
+            own = self.own_language_model()
+            if own is None:
+                raise ConfigurationError(
+                    f"ppl_model='victim' scores perplexity with the victim's own causal LM, which {type(self).__name__} "
+                    f"{self.model_id!r} cannot serve; name a causal LM instead (ppl_model=gpt2, a directory or .gguf file)."
+                )
+            model, gguf_file = own
+        else:
+            path = PurePath(self.ppl_model)
+            model, gguf_file = (str(path.parent), path.name) if path.name.endswith(".gguf") else (self.ppl_model, None)
+        return {"model": model} if gguf_file is None else {"model": model, "gguf_file": gguf_file}
 
     def _selector(self, options: dict[str, Any]) -> Any:
         if self.selection in SEEDED_SELECTIONS:
             options.setdefault("seed", self.seed)
-        elif self.selection in ("ppl-asc", "ppl-desc") and "model" not in options:
-            model = self.default_perplexity_model()
-            if model is None:
-                raise ConfigurationError(
-                    f"selection={self.selection!r} scores the pool with a local causal LM given by name or directory, "
-                    f"which {type(self).__name__} {self.model_id!r} cannot serve; pass "
-                    "selector_options={'model': NAME_OR_DIRECTORY}."
-                )
-            options["model"] = model
+        elif self.selection in PERPLEXITY_SELECTIONS and "model" not in options:
+            options.update(self._perplexity_model())
         elif self.selection == "confidence" and "confidence" not in options:
-            raise ConfigurationError(
-                "selection='confidence' needs selector_options={'confidence': callable(list of questions) -> floats}."
-            )
+            scorer = self.confidence_scorer()
+            if scorer is None:
+                raise ConfigurationError(
+                    f"selection='confidence' ranks the pool by the zero-shot parser's confidence, which "
+                    f"{type(self).__name__} {self.model_id!r} cannot compute; pass "
+                    "selector_options={'confidence': callable(list of questions) -> floats}."
+                )
+            options["confidence"] = scorer
         return selector_from_name(self.selection, **options)
 
     def extra_repr_keys(self) -> list[str]:
@@ -260,6 +331,22 @@ class PromptedParser(SemanticParser):
                 cache.put(self.model_id, prompt, parameters, completion)
                 completions[prompt] = completion
         return [completions[prompt] for prompt in prompts]
+
+
+def prompt_database(benchmark: Benchmark) -> Path | None:
+    """The SQLite file whose schema and example rows a text-to-SQL prompt shows: the benchmark's
+    own database, else, for a benchmark published without one (Scholar), the first database of its
+    distilled test suite (:meth:`~textattack_semparse.datasets.benchmark.Benchmark.with_test_suite`).
+
+    Deviation: Zhuo et al. prompt Codex with the real Scholar database's rows; a suite database
+    has the published schema's tables and columns but fuzzed values (sampled from each column's
+    type, with the gold queries' literals planted), so its three example rows are not real data. ``None`` when
+    there is neither (or the benchmark has one database per ``db_id``)."""
+    if benchmark.database is not None:
+        return benchmark.database
+    if benchmark.test_suite is not None and benchmark.databases is not None and benchmark.databases.root is None:
+        return benchmark.databases.primary
+    return None
 
 
 def _is_table_qa(benchmark: Benchmark | None) -> bool:

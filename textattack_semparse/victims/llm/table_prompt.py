@@ -3,7 +3,7 @@ table and question; the completion read back as answer values.
 
 The setting is RobuT's few-shot prompting of LLMs on WikiTableQuestions (Zhao et al. 2023, "RobuT:
 A Systematic Study of Table QA Robustness Against Human-Annotated Adversarial Perturbations",
-ACL 2023, https://arxiv.org/abs/2306.14321, §5; Pasupat and Liang 2015,
+ACL 2023, https://arxiv.org/abs/2306.14321, §4.1; Pasupat and Liang 2015,
 https://arxiv.org/abs/1508.00305): the table is linearised row by row, cells separated by
 ``" | "``, and the answer is written the same way.
 """

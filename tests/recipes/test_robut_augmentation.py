@@ -1,5 +1,6 @@
-"""Table QA training augmentation on real WTQ rows: ``robut-lapt`` (RobuT's idea without an LLM) and
-``robut-leta`` (with the packaged local LLM writing header names)."""
+"""Table QA training augmentation on real WTQ rows: ``robut-rta-offline`` (RobuT's rule-based RTA with
+WordNet synonyms for the masked LM's words) and ``robut-leta`` (the packaged local LLM writing header
+names and question rewrites)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from textattack_semparse.tables.table import Table
 
 pytestmark = pytest.mark.real_data
 
-QUESTION_PERTURBATIONS = {"deletion"}
+QUESTION_PERTURBATIONS = {"robut-word-wordnet", "robut-word-llm", "robut-sentence-llm"}
 
 
 def _check_augmentation(name: str, original, question: str, table: Table, gold: str) -> None:
@@ -40,7 +41,7 @@ def test_semparse_augment_writes_wtq_rows_and_tables_that_load_back(real_data_di
 
     output = tmp_path / "aug" / "train.tsv"
     result = run_command(
-        "textattack-semparse", "augment", "--recipe", "robut-lapt", "--dataset", "wtq-train", "--num-examples", "4",
+        "textattack-semparse", "augment", "--recipe", "robut-rta-offline", "--dataset", "wtq-train", "--num-examples", "4",
         "--output", str(output), env={"SEMPARSE_DATA_DIR": str(real_data_dir), "HF_HUB_OFFLINE": "1"},
     )
     assert result.returncode == 0, result.stderr[-3000:]
@@ -63,7 +64,7 @@ def test_semparse_augment_writes_wtq_rows_and_tables_that_load_back(real_data_di
     assert [(e.question, e.gold, e.table.header, e.table.rows) for e in by_id.values()] == [
         (e.question, e.gold, e.table.header, e.table.rows) for e in originals
     ]
-    assert names["header-abbreviation"] == 4 and names["deletion"] >= 1
+    assert names["header-abbreviation"] == 4 and names["robut-word-wordnet"] >= 1
     assert f"({sum(names.values())} augmented)" in result.stdout
 
 
@@ -78,7 +79,7 @@ def test_stock_textattack_augment_writes_table_qa_rows(real_data_dir, tmp_path, 
         writer.writerow(["question", "table", "answer"])
         writer.writerows([e.question, e.table.to_json(), e.gold] for e in originals)
     result = run_command(
-        "textattack", "augment", "--recipe", "robut-lapt", "--input-csv", str(source), "--input-column", "question",
+        "textattack", "augment", "--recipe", "robut-rta-offline", "--input-csv", str(source), "--input-column", "question",
         "--output-csv", str(target), env={"SEMPARSE_DATA_DIR": str(real_data_dir), "HF_HUB_OFFLINE": "1"},
     )
     assert result.returncode == 0, result.stderr[-3000:]
@@ -92,14 +93,14 @@ def test_stock_textattack_augment_writes_table_qa_rows(real_data_dir, tmp_path, 
         if original is not None and table == original.table:
             continue  # an original row
         original = next(e for e in originals if e.gold == row["answer"] and e.table.name == table.name)
-        name = "deletion" if row["question"] != original.question else "table"
+        name = "robut-word-wordnet" if row["question"] != original.question else "table"
         _check_augmentation(name, original, row["question"], table, row["answer"])
         augmented += 1
     assert augmented >= 3 and len(rows) == 3 + augmented
     assert json.loads(rows[0]["table"])["header"] == list(originals[0].table.header)
 
 
-def test_robut_leta_adds_the_header_names_an_llm_writes(real_data_dir, tmp_path, monkeypatch):
+def test_robut_leta_adds_what_an_llm_writes_to_rule_based_content_perturbations(real_data_dir, tmp_path, monkeypatch):
     from textattack_semparse.datasets.wtq import load_wtq
     from textattack_semparse.robustness.build_test_set import dataset_examples
 
@@ -119,8 +120,10 @@ def test_robut_leta_adds_the_header_names_an_llm_writes(real_data_dir, tmp_path,
     (original,) = dataset_examples("wtq-train", limit=1)
     ids = [line.split("\t", 1)[0] for line in output.read_text().splitlines()[1:]]
     rows = dict(zip(ids, load_wtq(output, root=output.parent)))
-    assert {"nt-0-header-synonym", "nt-0-deletion"} <= set(rows)  # robut-lapt's rows are all there
+    assert "nt-0-row-shuffle" in rows and "nt-0-header-synonym" not in rows  # headers: the LLM's, not rules
     written = [name for name in ("llm-header-synonym", "llm-header-abbreviation") if f"nt-0-{name}" in rows]
     assert written  # the LLM renamed a header of this table
+    # Eight new tokens leave no room for the question rewrites' reasoning: any written is checked all the same.
+    written += [name for name in ("robut-word-llm", "robut-sentence-llm") if f"nt-0-{name}" in rows]
     for name in written:
         _check_augmentation(name, original, rows[f"nt-0-{name}"].question, rows[f"nt-0-{name}"].table, original.gold)

@@ -1,4 +1,4 @@
-"""Hub text-to-SQL models' input formats (victims/schema_serialization.py) and ``seq2seq:`` victim
+"""Hub text-to-SQL models' input formats (victims/schema_serialized_input.py) and ``seq2seq:`` victim
 names (victims/seq2seq_victim_name.py), down to a tiny T5 attacked from the stock CLI."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from tests.helpers import run_command
 from textattack_semparse.errors import ConfigurationError, VictimError
 from textattack_semparse.scoring.databases import Databases
 from textattack_semparse.victims.resolution import is_plugin_victim, resolve_victim
-from textattack_semparse.victims.schema_serialization import (
+from textattack_semparse.victims.schema_serialized_input import (
     MATCH_THRESHOLD,
     SchemaSerializedInput,
     matched_values,

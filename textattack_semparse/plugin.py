@@ -74,6 +74,7 @@ def semparse_benchmarks() -> Mapping[str, EntrySpec]:
             {"train": "geo_lambda_calculus_train.tsv", "test": "geo_lambda_calculus_test.tsv"},
             "GeoQuery in lambda calculus (Zettlemoyer & Collins 2005 split, 600/280), natural questions with "
             "entities spelled out",
+            geography_database="text2sql/geography.sqlite",
         ),
         "jobs-lambda": _logical_forms(
             "jobs",
@@ -267,11 +268,17 @@ def _drspider_splits() -> tuple[str, ...]:
     return tuple(drspider_split(name) for name in DRSPIDER_SETS)
 
 
-def _logical_forms(folder: str, files: Mapping[str, str], description: str) -> EntrySpec:
-    """A Dong & Lapata logical-form benchmark, scored by exact match, read from ``SEMPARSE_DATA_DIR``."""
+def _logical_forms(
+    folder: str, files: Mapping[str, str], description: str, *, geography_database: str | None = None
+) -> EntrySpec:
+    """A Dong & Lapata logical-form benchmark, scored by exact match, read from ``SEMPARSE_DATA_DIR``
+    (with ``geography_database``, GeoQuery's values as its known constants)."""
+    options: dict[str, object] = {"folder": folder, "files": dict(files)}
+    if geography_database is not None:
+        options["geography_database"] = geography_database
     return {
         "target": f"{_LOADERS}:load_logical_form_benchmark",
-        "options": {"folder": folder, "files": dict(files)},
+        "options": options,
         "splits": {"question": tuple(files)},
         "knn_victims": True,
         "description": f"{description}; exact match. Needs SEMPARSE_DATA_DIR.",

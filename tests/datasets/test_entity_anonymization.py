@@ -10,6 +10,7 @@ import pytest
 from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.datasets.entity_anonymization import ANONYMIZATION_FILE, EntityAnonymizer
 from textattack_semparse.datasets.example import SemparseExample
+from textattack_semparse.datasets.geoquery_constants import KnownConstant
 
 LAMBDA_TRAIN = [
     SemparseExample(
@@ -143,3 +144,76 @@ def test_real_test_sets_round_trip_and_mostly_match_the_gold_anonymisation(real_
     # with their gold anonymisation; most must agree, or the parser could not reach the
     # studies' accuracies.
     assert agreeing > 0.8 * len(test)
+
+
+def test_a_known_constant_unseen_in_training_is_anonymised_and_restored(lambda_anonymizer):
+    known = [KnownConstant("new jersey", "s", "new_jersey:s"), KnownConstant("tempe", "c", "tempe_az:c")]
+    anonymizer = EntityAnonymizer.fit(LAMBDA_TRAIN, known_constants=known)
+    # Without the known constants, "new jersey" stays words the model never saw.
+    assert lambda_anonymizer.anonymize("what is the capital of new jersey").text == "what is the capital of new jersey"
+    question = anonymizer.anonymize("what is the capital of new jersey")
+    assert question.text == "what is the capital of s0"
+    assert anonymizer.deanonymize("(capital:<s,c> s0)", question.values) == "(capital:<s,c> new_jersey:s)"
+    assert dict(anonymizer.anonymize("how many people live in tempe").values) == {"c0": "tempe_az:c"}
+    # Training values keep their training atoms and the training pairs do not change.
+    assert anonymizer.training_pair(LAMBDA_TRAIN[2]) == lambda_anonymizer.training_pair(LAMBDA_TRAIN[2])
+    assert dict(anonymizer.anonymize("how big is texas").values) == {"s0": "texas:s"}
+
+
+def test_a_known_constant_the_training_questions_use_as_words_is_left_out():
+    anonymizer = EntityAnonymizer.fit(LAMBDA_TRAIN, known_constants=[KnownConstant("people", "c", "people_xx:c")])
+    assert anonymizer.anonymize("how many people live in austin").text == "how many people live in c0"
+
+
+def test_the_word_before_a_value_picks_its_type():
+    train = [
+        SemparseExample("how many states have a city named austin",
+                        "(count:<<e,t>,i> (lambda $0:e (and:<t*,t> (state:<s,t> $0) (exists:<<e,t>,t> (lambda $1:e "
+                        "(and:<t*,t> (city:<c,t> $1) (named:<e,<n,t>> $1 austin:n) (loc:<lo,<lo,t>> $1 $0)))))))"),
+        SemparseExample("what is the population of austin", "(population:<lo,i> austin_tx:c)"),
+        SemparseExample("how many people live in austin", "(population:<lo,i> austin_tx:c)"),
+    ]
+    anonymizer = EntityAnonymizer.fit(train, known_constants=[KnownConstant("dallas", "c", "dallas_tx:c"),
+                                                              KnownConstant("dallas", "n", "dallas:n")])
+    assert dict(anonymizer.anonymize("what states have a city named dallas").values) == {"n0": "dallas:n"}
+    assert dict(anonymizer.anonymize("how many people live in dallas").values) == {"c0": "dallas_tx:c"}
+    # A city's state after the city is a word in training, so it stays one.
+    known = EntityAnonymizer.fit(train, known_constants=[KnownConstant("texas", "s", "texas:s")])
+    assert known.anonymize("what is the population of austin texas").text == "what is the population of c0 texas"
+
+
+def test_an_unseen_word_where_training_has_a_placeholder_is_copied_with_that_placeholders_type(tmp_path):
+    train = [
+        SemparseExample("show me jobs using java", "(lambda $0:e (and_ (job $0) (language $0 java)))"),
+        SemparseExample("list jobs using perl", "(lambda $0:e (and_ (job $0) (language $0 perl)))"),
+        SemparseExample("what jobs in austin use java", "(lambda $0:e (and_ (job $0) (loc $0 austin) (language $0 java)))"),
+    ]
+    anonymizer = EntityAnonymizer.fit(train)
+    # JOBS' constants are typed by the predicate that takes them.
+    assert anonymizer.training_pair(train[2]) == (
+        "what jobs in loc0 use language0", "(lambda $0:e (and_ (job $0) (loc $0 loc0) (language $0 language0)))"
+    )
+    # "using" precedes a placeholder every time in training: an unseen word after it is copied.
+    question = anonymizer.anonymize("show me jobs using 'vc++'")
+    assert question.text == "show me jobs using 'language0'"
+    assert anonymizer.deanonymize("(lambda $0:e (and_ (job $0) (language $0 language0)))", question.values) == (
+        "(lambda $0:e (and_ (job $0) (language $0 vc++)))"
+    )
+    # "jobs" rarely does: an unseen word after it stays a word.
+    assert anonymizer.anonymize("list jobs urgently").text == "list jobs urgently"
+    reloaded = EntityAnonymizer.load(anonymizer.save(tmp_path).parent)
+    assert reloaded.anonymize("show me jobs using 'vc++'") == question
+
+
+def test_real_geo_lambda_anonymisation_covers_test_entities_unseen_in_training(real_data_dir):
+    loaded = load_benchmark("geo-lambda", data_dir=real_data_dir)
+    assert KnownConstant("new jersey", "s", "new_jersey:s") in loaded.known_constants
+    anonymizer = EntityAnonymizer.fit(loaded.split("question", "train"), known_constants=loaded.known_constants)
+    test = loaded.split("question", "test")
+    agreeing = sum(
+        (question.text, anonymizer.anonymize_output(example.gold, question.values)) == anonymizer.training_pair(example)
+        for example in test
+        for question in [anonymizer.anonymize(example.question)]
+    )
+    # Measured: 276 of 280 (248 with the training values alone).
+    assert agreeing >= 270

@@ -140,3 +140,16 @@ def test_real_geo_questions_spell_their_states(data_dir: Path) -> None:
     with_state = [example for example in examples if ":s)" in example.gold or ":s " in example.gold]
     found = [example for example in with_state if logical_form_literals(example.question, example.gold)]
     assert len(found) == len(with_state) > 50
+
+
+def test_a_quoted_multi_word_constant_is_one_constant():
+    from textattack_semparse.datasets.logical_form import logical_form_constants
+
+    constants = logical_form_constants(
+        "what jobs are there on windows nt in austin ?",
+        '(lambda $0:e (and_ (job $0) (platform $0 "windows nt") (loc $0 austin)))',
+    )
+    assert [(constant.atom, constant.spelling) for constant in constants] == [
+        ('"windows nt"', "windows nt"),
+        ("austin", "austin"),
+    ]

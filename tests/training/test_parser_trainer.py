@@ -199,3 +199,42 @@ def test_dev_predictions_are_scored_in_example_order(tmp_path):
     trainer = _OrderedEvaluationTrainer(model=torch.nn.Linear(1, 1), args=arguments)
     dev = [{"input_ids": [1] * length} for length in (3, 9, 1, 7)]
     assert list(trainer._get_eval_sampler(dev)) == [0, 1, 2, 3]
+
+
+def test_unset_settings_come_from_the_benchmarks_row_of_the_defaults_table():
+    from textattack_semparse.training import defaults
+
+    study = ParserTrainer("geo-lambda", "unused", device="cpu")
+    row = defaults.for_benchmark("geo-lambda")
+    assert row is defaults.PER_BENCHMARK["geo-lambda"]
+    assert (study.d_model, study.d_ff, study.num_layers, study.learning_rate) == (256, 1024, 3, 5e-4)
+    assert study.dev_selection is False and study.epochs == row.epochs
+    # An explicit setting overrides the row; a benchmark without a row gets the general defaults.
+    assert ParserTrainer("geo-lambda", "unused", d_model=64, dev_selection=True, device="cpu").d_model == 64
+    general = ParserTrainer("geo-mini", "unused", device="cpu")
+    assert (general.d_model, general.dev_selection, general.num_beams) == (128, True, 1)
+    assert defaults.for_benchmark("ATIS_Lambda").dev_selection is True
+
+
+def test_train_help_lists_the_defaults_per_benchmark(capsys):
+    from textattack_semparse.cli import main
+
+    assert main(["train", "--help"]) == 0
+    printed = capsys.readouterr().out
+    assert "defaults per benchmark" in printed
+    assert "geo-lambda: d_model 256, d_ff 1024, num_layers 3, learning_rate 0.0005, dev_selection False" in printed
+
+
+def test_without_dev_selection_all_training_examples_train_and_the_last_epoch_is_kept(tmp_path):
+    trainer = ParserTrainer("geo-mini", tmp_path, epochs=2, dev_selection=False, num_beams=2, **TINY)
+    train, dev, _ = trainer.splits()
+    assert dev == [] and train == load_benchmark("geo-mini").split("question", "train")
+    report = trainer.train()
+    assert (report["train_examples"], report["dev_examples"], report["best_epoch"]) == (70, 0, None)
+    assert report["global_step"] == 2 * STEPS_PER_EPOCH and report["epochs_run"] == 2
+    saved = transformers.AutoModelForSeq2SeqLM.from_pretrained(tmp_path).state_dict()
+    last = transformers.AutoModelForSeq2SeqLM.from_pretrained(
+        tmp_path / CHECKPOINT_FOLDER / f"checkpoint-{2 * STEPS_PER_EPOCH}"
+    ).state_dict()
+    assert all(torch.equal(saved[name], last[name]) for name in saved)
+    assert transformers.GenerationConfig.from_pretrained(tmp_path).num_beams == 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import textwrap
 
 from textattack_semparse.commands.arguments import positive_int, seed_parent
 from textattack_semparse.project import docs_url
@@ -12,60 +13,64 @@ from textattack_semparse.training import defaults
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "train",
-        epilog=f"Documentation: {docs_url('training.md')}",
+        epilog="defaults per benchmark (an explicit flag overrides them; textattack_semparse/training/defaults.py):\n"
+        + textwrap.indent(defaults.describe(), "  ")
+        + f"\n\nDocumentation: {docs_url('training.md')}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         help="train a small encoder-decoder parser (BART or T5) from scratch on a benchmark, or fine-tune a Table QA "
         "model (--base-model) (loadable with --model DIR)",
-        description="Train a randomly initialised encoder-decoder (BART or T5), with a tokenizer fitted on the benchmark's "
-        "training text, on a benchmark's training split (questions -> gold SQL or logical forms); early stopping on "
-        "dev exact match (a seeded held-out slice of train when the benchmark has no dev split). Writes a Hugging "
-        "Face directory that 'evaluate --model DIR' and 'textattack attack --model DIR' load. CUDA with mixed "
-        "precision when present, else CPU; the defaults train on 2 CPU cores in minutes. With --base-model, a pretrained "
-        "TAPEX/OmniTab-style Table QA model is fine-tuned instead (RobuT's RTA/LeTA training; needs a GPU at full size).",
+        description=textwrap.fill(
+            "Train a randomly initialised encoder-decoder (BART or T5), with a tokenizer fitted on the benchmark's "
+            "training text, on a benchmark's training split (questions -> gold SQL or logical forms): either on every "
+            "training example for a fixed number of epochs, keeping the last, or with the epoch selected on dev exact "
+            "match and early stopping (a seeded held-out slice of train when the benchmark has no dev split). The "
+            "settings not given default per benchmark (listed below). Writes a Hugging Face directory that 'evaluate "
+            "--model DIR' and 'textattack attack --model DIR' load. CUDA with mixed precision when present, else CPU. "
+            "With --base-model, a pretrained TAPEX/OmniTab-style Table QA model is fine-tuned instead (RobuT's RTA/LeTA "
+            "training; needs a GPU at full size).",
+            width=100,
+        ),
         parents=[seed_parent()],
     )
+    per_benchmark = "default: per benchmark"
     parser.add_argument("--benchmark", required=True, help="registered benchmark (textattack-semparse list benchmark)")
     parser.add_argument("--split-type", choices=("question", "query"), default="question", help="default: question")
     parser.add_argument("--output-dir", required=True, help="where the model, tokenizer and checkpoints are written")
     parser.add_argument("--data-dir", help="real-data folder (default: $SEMPARSE_DATA_DIR)")
     parser.add_argument("--resume", action="store_true", help="continue from the last checkpoint in --output-dir")
-    parser.add_argument(
-        "--architecture", choices=("t5", "bart"), default=defaults.ARCHITECTURE, help=f"model family (default: {defaults.ARCHITECTURE})"
-    )
+    parser.add_argument("--architecture", choices=("t5", "bart"), help=f"model family ({per_benchmark})")
     parser.add_argument("--tokenizer", choices=("word", "bpe"), default="word", help="vocabulary kind (default: word)")
-    parser.add_argument("--d-model", type=int, default=defaults.D_MODEL, help=f"hidden size (default: {defaults.D_MODEL})")
-    parser.add_argument("--d-ff", type=int, default=defaults.D_FF, help=f"feed-forward size (default: {defaults.D_FF})")
+    parser.add_argument("--d-model", type=int, help=f"hidden size ({per_benchmark})")
+    parser.add_argument("--d-ff", type=int, help=f"feed-forward size ({per_benchmark})")
+    parser.add_argument("--layers", type=int, help=f"encoder and decoder layers each ({per_benchmark})")
+    parser.add_argument("--heads", type=int, help=f"attention heads ({per_benchmark})")
+    parser.add_argument("--dropout", type=float, help=per_benchmark)
     parser.add_argument(
-        "--layers", type=int, default=defaults.NUM_LAYERS, help=f"encoder and decoder layers each (default: {defaults.NUM_LAYERS})"
-    )
-    parser.add_argument("--heads", type=int, default=defaults.NUM_HEADS, help=f"attention heads (default: {defaults.NUM_HEADS})")
-    parser.add_argument("--dropout", type=float, default=defaults.DROPOUT, help=f"default: {defaults.DROPOUT}")
-    parser.add_argument(
-        "--epochs", type=int, help=f"most epochs (default: {defaults.EPOCHS}; --base-model: {TABLE_QA_DEFAULTS['epochs']})"
+        "--epochs", type=int, help=f"(most) epochs ({per_benchmark}; --base-model: {TABLE_QA_DEFAULTS['epochs']})"
     )
     parser.add_argument("--max-steps", type=int, default=-1, help="stop after N optimiser steps (default: epochs decide)")
     parser.add_argument(
-        "--batch-size", type=int, help=f"default: {defaults.BATCH_SIZE} (--base-model: {TABLE_QA_DEFAULTS['batch_size']})"
+        "--batch-size", type=int, help=f"{per_benchmark} (--base-model: {TABLE_QA_DEFAULTS['batch_size']})"
     )
     parser.add_argument(
         "--learning-rate",
         type=float,
-        help=f"peak learning rate (default: {defaults.LEARNING_RATE:g}; --base-model: {TABLE_QA_DEFAULTS['learning_rate']:g})",
+        help=f"peak learning rate ({per_benchmark}; --base-model: {TABLE_QA_DEFAULTS['learning_rate']:g})",
+    )
+    parser.add_argument("--warmup-steps", type=int, help=per_benchmark)
+    parser.add_argument(
+        "--dev-selection",
+        action=argparse.BooleanOptionalAction,
+        help="select the epoch on dev and stop early (--no-dev-selection: train on every training example for "
+        f"--epochs epochs and keep the last; {per_benchmark})",
     )
     parser.add_argument(
-        "--warmup-steps", type=int, default=defaults.WARMUP_STEPS, help=f"default: {defaults.WARMUP_STEPS}"
+        "--patience", type=int, help=f"epochs without dev improvement before stopping ({per_benchmark})"
     )
     parser.add_argument(
-        "--patience",
-        type=int,
-        default=defaults.PATIENCE,
-        help=f"epochs without dev improvement before stopping (default: {defaults.PATIENCE})",
+        "--dev-fraction", type=float, help=f"held out for dev selection when there is no dev split ({per_benchmark})"
     )
-    parser.add_argument(
-        "--dev-fraction",
-        type=float,
-        default=defaults.DEV_FRACTION,
-        help=f"held out when there is no dev split (default: {defaults.DEV_FRACTION})",
-    )
+    parser.add_argument("--num-beams", type=int, help=f"beam width the saved model decodes with ({per_benchmark})")
     parser.add_argument(
         "--no-anonymize",
         dest="anonymize",
@@ -183,13 +188,15 @@ def run(args: argparse.Namespace) -> int:
             "num_layers": args.layers,
             "num_heads": args.heads,
             "dropout": args.dropout,
-            "epochs": _given(args.epochs, defaults.EPOCHS),
+            "epochs": args.epochs,
             "max_steps": args.max_steps,
-            "batch_size": _given(args.batch_size, defaults.BATCH_SIZE),
-            "learning_rate": _given(args.learning_rate, defaults.LEARNING_RATE),
+            "batch_size": args.batch_size,
+            "learning_rate": args.learning_rate,
             "warmup_steps": args.warmup_steps,
             "patience": args.patience,
             "dev_fraction": args.dev_fraction,
+            "dev_selection": args.dev_selection,
+            "num_beams": args.num_beams,
             "seed": args.seed,
             "device": args.device,
             "anonymize": args.anonymize,

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from textattack_semparse.datasets.data_dir import resolve_data_dir, resolve_test_suite_dir
 from textattack_semparse.datasets.example import SemparseExample
+from textattack_semparse.datasets.geoquery_constants import KnownConstant
 from textattack_semparse.datasets.text2sql import select_split
 from textattack_semparse.errors import DatasetError, SchemaError
 from textattack_semparse.registry import benchmark_key
@@ -53,6 +54,9 @@ class Benchmark:
         source_format (str | None, default None): The files' format: ``"text2sql"``
             (text2sql-data JSON), ``"tsv"`` (``question<TAB>logical form``), ``"spider"``; Table QA:
             ``"wtq"`` (WikiTableQuestions ``data/*.tsv``), ``"wikisql"``, ``"sqa"``.
+        known_constants (tuple[KnownConstant, ...], default ()): Logical forms: constants of the
+            benchmark's domain beyond its examples (``geo-lambda``: GeoQuery's states, cities and
+            rivers), so entity anonymisation also finds entities that training never saw.
         leaderboard (str | None, default None): Released robustness benchmarks only (RobuT,
             Dr.Spider, Huang et al.'s sets: examples that are originals and rewrites, see
             :class:`~textattack_semparse.datasets.example.SemparseExample`): the name of the table
@@ -77,6 +81,7 @@ class Benchmark:
     test_suite: Path | None = None
     source_files: Mapping[str, Path] | tuple[tuple[str, Path], ...] = ()
     source_format: str | None = None
+    known_constants: tuple[KnownConstant, ...] = ()
     leaderboard: str | None = None
     left_out: Mapping[str, Mapping[str, int]] | tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
 

@@ -15,6 +15,7 @@ from textattack_semparse.datasets.data_dir import DATA_DIR_ENV
 from textattack_semparse.datasets.drspider import drspider_release_folder, load_drspider
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.datasets.geo_mini import geo_mini_paths
+from textattack_semparse.datasets.geoquery_constants import geoquery_constants
 from textattack_semparse.datasets.huang2021 import DOMAINS, load_huang2021_release, release_root
 from textattack_semparse.datasets.linked_databases import linked_database_root
 from textattack_semparse.datasets.logical_form import load_logical_forms
@@ -152,13 +153,22 @@ def load_drspider_benchmark(
 
 
 def load_logical_form_benchmark(
-    *, name: str, data_dir: Path | None, folder: str, files: Mapping[str, str]
+    *,
+    name: str,
+    data_dir: Path | None,
+    folder: str,
+    files: Mapping[str, str],
+    geography_database: str | None = None,
 ) -> Benchmark:
-    """``<data_dir>/lambda/<folder>/<file>`` per split (split -> file), scored by exact match."""
-    directory = _require_data_dir(name, data_dir) / "lambda" / folder
+    """``<data_dir>/lambda/<folder>/<file>`` per split (split -> file), scored by exact match;
+    with ``geography_database`` (a path under ``data_dir``), GeoQuery's database values as the
+    benchmark's known constants when that file exists."""
+    root = _require_data_dir(name, data_dir)
+    directory = root / "lambda" / folder
     examples = tuple(
         example for split, file in files.items() for example in load_logical_forms(directory / file, split=split)
     )
+    geography = None if geography_database is None else root / geography_database
     return Benchmark(
         name=name,
         examples=examples,
@@ -166,6 +176,7 @@ def load_logical_form_benchmark(
         source=f"files {', '.join(str(directory / file) for file in files.values())}",
         source_files={split: directory / file for split, file in files.items()},
         source_format="tsv",
+        known_constants=geoquery_constants(geography) if geography is not None and geography.is_file() else (),
     )
 
 

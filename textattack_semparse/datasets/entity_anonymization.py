@@ -32,9 +32,10 @@ from pathlib import Path
 from types import MappingProxyType
 
 from textattack_semparse.datasets.example import SemparseExample
+from textattack_semparse.datasets.geoquery_constants import KnownConstant
 from textattack_semparse.datasets.logical_form import Constant, logical_form_constants
 from textattack_semparse.datasets.text2sql import fill_placeholders
-from textattack_semparse.datasets.value_lexicon import ValueLexicon, normalize_text, word_pattern
+from textattack_semparse.datasets.value_lexicon import Mention, ValueLexicon, normalize_text, word_ngrams, word_pattern
 from textattack_semparse.errors import ConfigurationError
 
 ANONYMIZATION_FILE = "semparse_anonymization.json"
@@ -44,6 +45,13 @@ applies it when present."""
 STYLES = ("sql", "logical_form")
 
 _PLACEHOLDER_ATOM = re.compile(r"^[a-z]+\d+$")
+_PLACEHOLDER = re.compile(r"(?<!\w)(?P<type>[a-z]+)\d+(?!\w)")
+_TYPED_ATOM = re.compile(r"^[^:<>]+:[A-Za-z]+$")
+"""A constant with a type suffix (``austin_tx:c``); JOBS' (``(language $0 java)``) are typed by
+the predicate that takes them."""
+
+_WORD = re.compile(r"[^\s'\"?!,.]+")
+"""A question word, quotes and sentence punctuation left out (``'vc++'`` -> ``vc++``)."""
 """Constants already anonymised by the dataset (ATIS-lambda's ``ci0``) stay as they are."""
 
 
@@ -66,6 +74,17 @@ class EntityAnonymizer:
         atoms (Mapping[str, Mapping[str, str]] | None, default None): Logical forms only:
             normalised spelling -> type -> the atom written for it (``"austin" -> {"c":
             "austin_tx:c"}``).
+        contexts (Mapping[str, Mapping[str, int]] | None, default None): Logical forms only:
+            the word before a training placeholder -> its type -> how often; of a value's
+            types, the one its preceding word most often precedes in training is chosen
+            ("cities named austin" -> ``n``, "the population of austin" -> ``c``).
+        vocabulary (Mapping[str, int] | None, default None): Logical forms whose constants have
+            no type suffix (JOBS) only: the words of the anonymised training questions -> how
+            often. A word outside it (and the lexicon), after a word that a placeholder follows
+            at least half the time in training, is copied as a placeholder of itself, of the
+            type that most often follows there (JOBS: "jobs using 'vc++'" -> ``jobs using
+            'language0'``, ``language0`` -> ``vc++``): the model cannot spell a word it never
+            saw, but it can copy its placeholder.
 
     Example:
         >>> from textattack_semparse.datasets.example import SemparseExample
@@ -85,21 +104,33 @@ class EntityAnonymizer:
         lexicon: ValueLexicon,
         style: str,
         atoms: Mapping[str, Mapping[str, str]] | None = None,
+        contexts: Mapping[str, Mapping[str, int]] | None = None,
+        vocabulary: Mapping[str, int] | None = None,
     ) -> None:
         if style not in STYLES:
             raise ConfigurationError(f"style must be one of {', '.join(STYLES)}, got {style!r}.")
         self.lexicon = lexicon
         self.style = style
         self.atoms = {key: dict(by_type) for key, by_type in (atoms or {}).items()}
+        self.contexts = {word: dict(by_type) for word, by_type in (contexts or {}).items()}
+        self.vocabulary = dict(vocabulary or {})
 
     @classmethod
     def fit(
-        cls, examples: Iterable[SemparseExample], *, database: str | os.PathLike[str] | None = None
+        cls,
+        examples: Iterable[SemparseExample],
+        *,
+        database: str | os.PathLike[str] | None = None,
+        known_constants: Iterable[KnownConstant] = (),
     ) -> EntityAnonymizer:
-        """Learn the values of the training ``examples`` (and of ``database``, for SQL).
+        """Learn the values of the training ``examples`` (and of ``database``, for SQL; of
+        ``known_constants``, for logical forms).
 
         Examples with templates (text2sql-data) give an SQL anonymiser; examples without
-        (Dong & Lapata files) a logical-form one.
+        (Dong & Lapata files) a logical-form one. A known constant adds its type to a training
+        value that lacks it; one training never saw becomes a value of its own, with its types
+        in order of their training frequency, unless the training questions use its spelling
+        as ordinary words ("high point" is also a city).
         """
         examples = list(examples)
         if not examples:
@@ -112,15 +143,40 @@ class EntityAnonymizer:
                 counts.setdefault(normalize_text(constant.spelling), Counter())[constant.type, constant.atom] += 1
         entries: dict[str, tuple[str, list[str]]] = {}
         atoms: dict[str, dict[str, str]] = {}
+        type_totals: Counter[str] = Counter()
         for key, by_type_atom in counts.items():
-            type_totals: Counter[str] = Counter()
+            key_totals: Counter[str] = Counter()
             for (value_type, _), count in by_type_atom.items():
-                type_totals[value_type] += count
-            entries[key] = (key, sorted(type_totals, key=lambda value_type: (-type_totals[value_type], value_type)))
+                key_totals[value_type] += count
+            type_totals.update(key_totals)
+            entries[key] = (key, sorted(key_totals, key=lambda value_type: (-key_totals[value_type], value_type)))
             atoms[key] = {}
             for (value_type, atom), _ in sorted(by_type_atom.items(), key=lambda item: -item[1]):
                 atoms[key].setdefault(value_type, atom)
-        return cls(ValueLexicon(entries), "logical_form", atoms)
+        known = list(known_constants)
+        phrases = word_ngrams(example.question for example in examples) if known else set()
+        for constant in sorted(known, key=lambda constant: (-type_totals[constant.type], constant.type)):
+            key = normalize_text(constant.spelling)
+            if key not in counts and key in phrases:
+                continue
+            spelling, types = entries.setdefault(key, (key, []))
+            if constant.type not in types:
+                types.append(constant.type)
+                atoms.setdefault(key, {})[constant.type] = constant.atom
+        anonymizer = cls(ValueLexicon(entries, set(counts)), "logical_form", atoms)
+        contexts: dict[str, Counter[str]] = {}
+        vocabulary: Counter[str] = Counter()
+        for example in examples:
+            text = anonymizer.training_pair(example)[0]
+            vocabulary.update(_WORD.findall(text))
+            for match in _PLACEHOLDER.finditer(text):
+                if match.group("type") in type_totals:
+                    contexts.setdefault(_previous_word(text, match.start()), Counter())[match.group("type")] += 1
+        anonymizer.contexts = {word: dict(by_type) for word, by_type in sorted(contexts.items())}
+        untyped = any(not _TYPED_ATOM.match(atom) for by_type_atom in counts.values() for _, atom in by_type_atom)
+        if untyped:
+            anonymizer.vocabulary = dict(sorted(vocabulary.items()))
+        return anonymizer
 
     def training_pair(self, example: SemparseExample) -> tuple[str, str]:
         """The anonymised (question, gold) a model is trained on, from the gold's own values."""
@@ -132,34 +188,81 @@ class EntityAnonymizer:
         gold = example.gold
         numbers: Counter[str] = Counter()
         for constant in _constants(example):
-            placeholder = f"{constant.type}{numbers[constant.type]}"
-            numbers[constant.type] += 1
+            value_type = constant.type
+            placeholder = f"{value_type}{numbers[value_type]}"
+            numbers[value_type] += 1
             text = word_pattern([normalize_text(constant.spelling)]).sub(placeholder, text, count=1)
             gold = _replace_token(gold, constant.atom, placeholder)
         return text, gold
 
     def anonymize(self, question: str) -> AnonymizedText:
-        """The question's entities (the lexicon's first reading, likeliest types) as placeholders."""
+        """The question's entities (the lexicon's first reading, the likeliest type after the
+        preceding word) as placeholders."""
         text = normalize_text(question)
-        mentions = self.lexicon.segmentations(text)[0]
+        mentions = sorted(self.lexicon.segmentations(text)[0] + self._unknown_words(text), key=lambda m: m.start)
         pieces: list[str] = []
         values: dict[str, str] = {}
         seen: dict[tuple[str, str], str] = {}
         numbers: Counter[str] = Counter()
         last = 0
         for mention in mentions:
-            value_type = mention.types[0]
+            before = "".join(pieces) + text[last : mention.start]
+            previous_word = _previous_word(before, len(before))
+            if self._never_follows(previous_word):
+                continue  # "erie pennsylvania": training leaves a city's state a word
+            value_type = self._likeliest_type(mention.types, previous_word)
             key = text[mention.start : mention.end]
             placeholder = seen.get((key, value_type))
             if placeholder is None:
                 placeholder = f"{value_type}{numbers[value_type]}"
                 numbers[value_type] += 1
                 seen[key, value_type] = placeholder
-                values[placeholder] = self.atoms[key][value_type] if self.style == "logical_form" else mention.value
+                values[placeholder] = (
+                    self.atoms.get(key, {}).get(value_type, mention.value)
+                    if self.style == "logical_form"
+                    else mention.value
+                )
             pieces += [text[last : mention.start], placeholder]
             last = mention.end
         pieces.append(text[last:])
         return AnonymizedText("".join(pieces), MappingProxyType(values))
+
+    def _unknown_words(self, text: str) -> tuple[Mention, ...]:
+        """The words of ``text`` outside :attr:`vocabulary` and the lexicon that follow a word
+        placeholders mostly follow, as mentions of themselves with the type that follows most."""
+        if not self.vocabulary:
+            return ()
+        covered = [(mention.start, mention.end) for mention in self.lexicon.segmentations(text)[0]]
+        return tuple(
+            Mention(match.start(), match.end(), match.group(), (value_type,))
+            for match in _WORD.finditer(text)
+            if match.group() not in self.vocabulary
+            and not any(start < match.end() and match.start() < end for start, end in covered)
+            for value_type in [self._copied_type(_previous_word(text, match.start()))]
+            if value_type is not None
+        )
+
+    def _copied_type(self, previous_word: str) -> str | None:
+        """The placeholder type that most often follows ``previous_word`` in training, if
+        placeholders follow it in at least half of its training occurrences; else ``None``."""
+        by_type = self.contexts.get(previous_word, {})
+        follows = sum(by_type.values())
+        if not follows or 2 * follows < self.vocabulary.get(previous_word, 0):
+            return None
+        return max(sorted(by_type), key=lambda value_type: by_type[value_type])
+
+    def _never_follows(self, previous_word: str) -> bool:
+        """Whether ``previous_word`` is a placeholder that no training placeholder follows."""
+        return (
+            bool(self.contexts)
+            and _PLACEHOLDER.fullmatch(previous_word) is not None
+            and (previous_word not in self.contexts)
+        )
+
+    def _likeliest_type(self, types: tuple[str, ...], previous_word: str) -> str:
+        """Of a value's ``types`` (likeliest first), the one ``previous_word`` most often precedes."""
+        by_type = self.contexts.get(previous_word, {})
+        return max(types, key=lambda value_type: (by_type.get(value_type, 0), -types.index(value_type)))
 
     def anonymize_output(self, output: str, values: Mapping[str, str]) -> str:
         """A real output (a gold SQL query or logical form) with ``values`` as their placeholders."""
@@ -172,7 +275,12 @@ class EntityAnonymizer:
         return fill_placeholders(output, values)
 
     def to_dict(self) -> dict[str, object]:
-        return {"style": self.style, "lexicon": self.lexicon.to_dict(), "atoms": self.atoms}
+        data: dict[str, object] = {"style": self.style, "lexicon": self.lexicon.to_dict(), "atoms": self.atoms}
+        if self.contexts:
+            data["contexts"] = self.contexts
+        if self.vocabulary:
+            data["vocabulary"] = self.vocabulary
+        return data
 
     def save(self, directory: str | os.PathLike[str]) -> Path:
         """Write :data:`ANONYMIZATION_FILE` into ``directory``."""
@@ -187,7 +295,13 @@ class EntityAnonymizer:
         if not path.is_file():
             return None
         data = json.loads(path.read_text(encoding="utf-8"))
-        return cls(ValueLexicon.from_dict(data["lexicon"]), data["style"], data.get("atoms"))
+        return cls(
+            ValueLexicon.from_dict(data["lexicon"]),
+            data["style"],
+            data.get("atoms"),
+            data.get("contexts"),
+            data.get("vocabulary"),
+        )
 
 
 def _constants(example: SemparseExample) -> list[Constant]:
@@ -196,6 +310,12 @@ def _constants(example: SemparseExample) -> list[Constant]:
         for constant in logical_form_constants(example.question, example.gold)
         if not _PLACEHOLDER_ATOM.match(constant.atom)
     ]
+
+
+def _previous_word(text: str, start: int) -> str:
+    """The word before position ``start`` of ``text`` ("" at the start)."""
+    words = re.findall(r"\w+", text[:start])
+    return words[-1] if words else ""
 
 
 def _replace_token(text: str, token: str, replacement: str) -> str:

@@ -21,7 +21,8 @@ from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.errors import DatasetError
 from textattack_semparse.sql.literals import literal_words
 
-_ATOM = re.compile(r"[()]|[^\s()]+")
+_ATOM = re.compile(r'"[^"]*"|[()]|[^\s()]+')
+"""An s-expression token: a double-quoted string (JOBS' ``"windows nt"``), a bracket or a word."""
 _BINDERS = frozenset({"lambda"})
 _SIMPLE_TYPE = re.compile(r"^(?P<name>.+?):(?P<type>[A-Za-z]+)$")
 # GeoQuery spells cities with their state (``austin_tx``) and rivers with ``_river``;
@@ -113,11 +114,12 @@ def _argument_atoms(logical_form: str) -> list[tuple[str, str]]:
 
 def _spellings(atom: str) -> list[str]:
     """How a constant may be spelled in the question: ``new_york:s`` -> ``new york``;
-    ``austin_tx:c`` -> ``austin tx``, ``austin``; ``mississippi_river:r`` -> also ``mississippi``."""
+    ``austin_tx:c`` -> ``austin tx``, ``austin``; ``mississippi_river:r`` -> also ``mississippi``;
+    ``"windows nt"`` -> ``windows nt``."""
     if "<" in atom:
         return []
     typed = _SIMPLE_TYPE.match(atom)
-    name = typed.group("name") if typed else atom
+    name = typed.group("name") if typed else atom.strip('"')
     spellings = [name.replace("_", " ")]
     suffix = _OPTIONAL_SUFFIX.get(typed.group("type")) if typed else None
     short = suffix.match(name) if suffix else None

@@ -100,7 +100,7 @@ class ValueLexicon:
                 spellings.setdefault(key, value)
         training_keys = set(type_counts)
         if database is not None and Path(database).is_file():
-            phrases = _word_ngrams(example.template_question or example.question for example in examples)
+            phrases = word_ngrams(example.template_question or example.question for example in examples)
             for value, value_type in _database_values(examples, Path(database)):
                 key = normalize_text(value)
                 if key in training_keys or key not in phrases:
@@ -187,7 +187,7 @@ def _database_values(examples: list[SemparseExample], database: Path) -> list[tu
     return values
 
 
-def _word_ngrams(texts: Iterable[str], max_n: int = 6) -> set[str]:
+def word_ngrams(texts: Iterable[str], max_n: int = 6) -> set[str]:
     """Every run of up to ``max_n`` words in the normalised ``texts``."""
     ngrams: set[str] = set()
     for text in texts:

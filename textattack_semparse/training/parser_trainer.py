@@ -41,6 +41,9 @@ LOSS_WEIGHT = 1e-4
 """Small enough that one more exact match on a dev set of up to a thousand examples outweighs any
 loss difference below 10 nats per token."""
 
+NO_DEV = "none: every training example, the last epoch kept"
+"""The report's ``dev_source`` when ``dev_selection`` is off."""
+
 TRAINING_FILE = "semparse_training.json"
 """What the output directory was trained on, with which settings, and how it did on dev."""
 
@@ -227,20 +230,22 @@ class ParserTrainer:
         *,
         split_type: str = "question",
         data_dir: str | os.PathLike[str] | None = None,
-        architecture: str = defaults.ARCHITECTURE,
+        architecture: str | None = None,
         tokenizer_kind: str = "word",
-        d_model: int = defaults.D_MODEL,
-        d_ff: int = defaults.D_FF,
-        num_layers: int = defaults.NUM_LAYERS,
-        num_heads: int = defaults.NUM_HEADS,
-        dropout: float = defaults.DROPOUT,
-        epochs: int = defaults.EPOCHS,
+        d_model: int | None = None,
+        d_ff: int | None = None,
+        num_layers: int | None = None,
+        num_heads: int | None = None,
+        dropout: float | None = None,
+        epochs: int | None = None,
         max_steps: int = -1,
-        batch_size: int = defaults.BATCH_SIZE,
-        learning_rate: float = defaults.LEARNING_RATE,
-        warmup_steps: int = defaults.WARMUP_STEPS,
-        patience: int = defaults.PATIENCE,
-        dev_fraction: float = defaults.DEV_FRACTION,
+        batch_size: int | None = None,
+        learning_rate: float | None = None,
+        warmup_steps: int | None = None,
+        patience: int | None = None,
+        dev_fraction: float | None = None,
+        dev_selection: bool | None = None,
+        num_beams: int | None = None,
         max_length: int = 512,
         seed: int = DEFAULT_SEED,
         device: str | None = None,
@@ -255,6 +260,26 @@ class ParserTrainer:
     ) -> None:
         if split_type not in ("question", "query"):
             raise ConfigurationError(f"split_type must be 'question' or 'query', got {split_type!r}.")
+        chosen = defaults.for_benchmark(benchmark).overridden(
+            architecture=architecture,
+            d_model=d_model,
+            d_ff=d_ff,
+            num_layers=num_layers,
+            num_heads=num_heads,
+            dropout=dropout,
+            epochs=epochs,
+            batch_size=batch_size,
+            learning_rate=learning_rate,
+            warmup_steps=warmup_steps,
+            patience=patience,
+            dev_fraction=dev_fraction,
+            dev_selection=dev_selection,
+            num_beams=num_beams,
+        )
+        architecture, d_model, d_ff, num_layers = chosen.architecture, chosen.d_model, chosen.d_ff, chosen.num_layers
+        num_heads, dropout, epochs, batch_size = chosen.num_heads, chosen.dropout, chosen.epochs, chosen.batch_size
+        learning_rate, warmup_steps, patience = chosen.learning_rate, chosen.warmup_steps, chosen.patience
+        dev_fraction, dev_selection, num_beams = chosen.dev_fraction, chosen.dev_selection, chosen.num_beams
         check_choice("architecture", architecture, ARCHITECTURES)
         check_choice("tokenizer_kind", tokenizer_kind, TOKENIZER_KINDS)
         for name, value in (
@@ -267,6 +292,7 @@ class ParserTrainer:
             ("max_length", max_length),
             ("save_total_limit", save_total_limit),
             ("patience", patience),
+            ("num_beams", num_beams),
         ):
             check_count(name, value)
         if d_model % num_heads:
@@ -280,6 +306,8 @@ class ParserTrainer:
         if not learning_rate > 0:
             raise ConfigurationError(f"learning_rate must be positive, got {learning_rate!r}.")
         check_count("warmup_steps", warmup_steps, minimum=0)
+        if not isinstance(dev_selection, bool):
+            raise ConfigurationTypeError(f"dev_selection must be a bool, got {dev_selection!r}.")
         self.benchmark = benchmark
         self.output_dir = str(output_dir)
         self.split_type = split_type
@@ -298,6 +326,8 @@ class ParserTrainer:
         self.warmup_steps = warmup_steps
         self.patience = patience
         self.dev_fraction = dev_fraction
+        self.dev_selection = dev_selection
+        self.num_beams = num_beams
         self.max_length = max_length
         self.seed = seed
         self.device = resolve_device(device)
@@ -336,6 +366,8 @@ class ParserTrainer:
             "warmup_steps",
             "patience",
             "dev_fraction",
+            "dev_selection",
+            "num_beams",
             "max_length",
             "seed",
             "device",
@@ -366,6 +398,8 @@ class ParserTrainer:
         """The training and dev examples, and where dev came from (``"dev"`` or a held-out slice)."""
         benchmark = self._load_benchmark()
         train = benchmark.split(self.split_type, "train")
+        if not self.dev_selection:
+            return train, [], NO_DEV
         try:
             return train, benchmark.split(self.split_type, "dev"), "dev"
         except DatasetError:
@@ -430,8 +464,11 @@ class ParserTrainer:
         split_train, dev_examples, dev_source = self.splits()
         extras = self._kept_extras(dev_examples, dev_source)
         train_examples = split_train + extras
+        benchmark = self._load_benchmark()
         anonymizer = (
-            EntityAnonymizer.fit(train_examples, database=self._load_benchmark().database)
+            EntityAnonymizer.fit(
+                train_examples, database=benchmark.database, known_constants=benchmark.known_constants
+            )
             if self.anonymize
             else None
         )
@@ -475,7 +512,7 @@ class ParserTrainer:
             pad_token_id=tokenizer.pad_token_id,
             eos_token_id=tokenizer.eos_token_id,
             max_length=generation_length,
-            num_beams=1,
+            num_beams=self.num_beams,
             do_sample=False,
         )
         return model
@@ -489,8 +526,21 @@ class ParserTrainer:
         dev_golds: list[str],
         generation_length: int,
     ) -> transformers.Seq2SeqTrainer:
-        """The epoch loop: dev evaluation after each epoch, early stopping, the best model kept."""
+        """The epoch loop: with dev selection, dev evaluation after each epoch, early stopping and
+        the best model kept; without, every epoch trained and the last model kept."""
         arguments = self._training_arguments(generation_length)
+        selection = (
+            {
+                "eval_dataset": dev_features,
+                "compute_metrics": _dev_metrics(tokenizer, dev_golds),
+                "callbacks": [
+                    _SelectionMetric(),
+                    transformers.EarlyStoppingCallback(early_stopping_patience=self.patience),
+                ],
+            }
+            if self.dev_selection
+            else {}
+        )
         adversarial: dict[str, Any] = {}
         trainer_class: type[_OrderedEvaluationTrainer] = _OrderedEvaluationTrainer
         if self.embedding_adversary is not None:
@@ -500,14 +550,9 @@ class ParserTrainer:
             model=model,
             args=arguments,
             train_dataset=train_features,
-            eval_dataset=dev_features,
             data_collator=transformers.DataCollatorForSeq2Seq(tokenizer, model=model, label_pad_token_id=-100),
             processing_class=tokenizer,
-            compute_metrics=_dev_metrics(tokenizer, dev_golds),
-            callbacks=[
-                _SelectionMetric(),
-                transformers.EarlyStoppingCallback(early_stopping_patience=self.patience),
-            ],
+            **selection,
         )
         if not arguments.disable_tqdm:
             trainer.remove_callback(transformers.ProgressCallback)
@@ -529,13 +574,13 @@ class ParserTrainer:
             warmup_steps=self.warmup_steps,
             lr_scheduler_type="linear",
             weight_decay=0.01,
-            eval_strategy="epoch",
+            eval_strategy="epoch" if self.dev_selection else "no",
             save_strategy="epoch",
             logging_strategy="epoch",
             save_total_limit=self.save_total_limit,
-            load_best_model_at_end=True,
-            metric_for_best_model=SELECTION_METRIC,
-            greater_is_better=True,
+            load_best_model_at_end=self.dev_selection,
+            metric_for_best_model=SELECTION_METRIC if self.dev_selection else None,
+            greater_is_better=True if self.dev_selection else None,
             predict_with_generate=True,
             generation_max_length=generation_length,
             generation_num_beams=1,
@@ -645,6 +690,8 @@ class ParserTrainer:
 
     def _features(self, tokenizer: Any, pairs: list[tuple[str, str]]) -> list[dict[str, list[int]]]:
         """Token ids of each pair's input and target, truncated to ``max_length``."""
+        if not pairs:
+            return []  # no dev without dev selection
         inputs = tokenizer([question for question, _ in pairs], truncation=True, max_length=self.max_length)
         targets = tokenizer(text_target=[gold for _, gold in pairs], truncation=True, max_length=self.max_length)
         return [

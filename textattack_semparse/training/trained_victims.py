@@ -131,14 +131,16 @@ def estimated_minutes(trainer: ParserTrainer, train_examples: int) -> float:
     by examples x epochs x layer size; ``_TYPICAL_EPOCHS`` when early stopping decides.
 
     Example:
-        >>> trainer = ParserTrainer("geo", "unused", device="cpu")
+        >>> trainer = ParserTrainer("geo-mini", "unused", device="cpu")
         >>> round(estimated_minutes(trainer, 549))
         4
     """
     if trainer.max_steps > 0:
         epochs = trainer.max_steps * trainer.batch_size / max(train_examples, 1)
-    else:
+    elif trainer.dev_selection:
         epochs = min(trainer.epochs, _TYPICAL_EPOCHS)
+    else:
+        epochs = trainer.epochs
     size = trainer.num_layers * trainer.d_model * (trainer.d_model + trainer.d_ff) / _MEASURED_SIZE
     return _MEASURED_SECONDS * train_examples * epochs / _MEASURED_EXAMPLE_EPOCHS * size / 60.0
 

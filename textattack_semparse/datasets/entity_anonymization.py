@@ -155,14 +155,14 @@ class EntityAnonymizer:
                 atoms[key].setdefault(value_type, atom)
         known = list(known_constants)
         phrases = word_ngrams(example.question for example in examples) if known else set()
-        for constant in sorted(known, key=lambda constant: (-type_totals[constant.type], constant.type)):
-            key = normalize_text(constant.spelling)
+        for domain_constant in sorted(known, key=lambda item: (-type_totals[item.type], item.type)):
+            key = normalize_text(domain_constant.spelling)
             if key not in counts and key in phrases:
                 continue
             spelling, types = entries.setdefault(key, (key, []))
-            if constant.type not in types:
-                types.append(constant.type)
-                atoms.setdefault(key, {})[constant.type] = constant.atom
+            if domain_constant.type not in types:
+                types.append(domain_constant.type)
+                atoms.setdefault(key, {})[domain_constant.type] = domain_constant.atom
         anonymizer = cls(ValueLexicon(entries, set(counts)), "logical_form", atoms)
         contexts: dict[str, Counter[str]] = {}
         vocabulary: Counter[str] = Counter()

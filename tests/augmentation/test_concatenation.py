@@ -72,6 +72,7 @@ def test_train_augment_jia_liang_concat_draws_from_the_training_examples(tmp_pat
                  "--augment", "jia-liang-concat", "--max-steps", "1", "--d-model", "16", "--d-ff", "32", "--layers",
                  "1", "--heads", "2", "--warmup-steps", "0", "--device", "cpu"]) == 0
     report = json.loads((output / TRAINING_FILE).read_text(encoding="utf-8"))
-    # geo-lambda: 600 training questions, 60 held out for dev, so 540 concatenations of the other 540 (fraction 1)
-    assert (report["train_examples"], report["extra_train_examples"]) == (1080, 540)
-    assert report["extra_source"] == "540 from jia-liang-concat of 540 training examples"
+    # geo-lambda trains on all 600 training questions (no dev split, none held out by its defaults),
+    # so 600 concatenations of them (fraction 1)
+    assert (report["train_examples"], report["extra_train_examples"]) == (1200, 600)
+    assert report["extra_source"] == "600 from jia-liang-concat of 600 training examples"

@@ -314,6 +314,9 @@ def test_default_perturbations_skip_those_whose_model_is_unavailable(geo_mini_en
     assert "OSError" in test_set.skipped[unavailable_perturbation]
     assert set(OFFLINE) <= set(test_set.perturbations)
     assert set(test_set.perturbations) | set(test_set.skipped) == set(get_registry().names("perturbation"))
+    # geo has no tables: RobuT's table perturbations and its mix (always a header or content level) are left out
+    for table_perturbation in ("robut-mix", "row-shuffle", "header-synonym"):
+        assert test_set.skipped[table_perturbation] == f"table perturbation; {DATASET} has no tables"
 
 
 def test_named_perturbation_whose_model_is_unavailable_raises(geo_mini_env, encoder, unavailable_perturbation):

@@ -38,7 +38,6 @@ from textattack_semparse.runs.progress import ProgressBar
 from textattack_semparse.runs.run_context import RunContext
 from textattack_semparse.tables.table import Table
 from textattack_semparse.torch_device import torch_threads
-from textattack_semparse.transformations.table.table_transformation import TableTransformation
 
 UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (OSError, ImportError, SemparseError)
 """What a perturbation raises when its model or resource cannot be had (offline hub lookups
@@ -125,7 +124,8 @@ def build_test_set(
     ``perturbations=None`` takes every registered perturbation and leaves out, with the
     reason in :attr:`RobustnessTestSet.skipped`, those whose model or resource is not
     available (one of :data:`UNAVAILABLE_ERRORS` while it is created or applied), and the
-    table perturbations when the dataset has no tables; a perturbation named explicitly that
+    perturbations that need tables (``needs_tables``: table perturbations, RobuT's mix) when
+    the dataset has no tables; a perturbation named explicitly that
     fails raises instead. Why a perturbation gave an example no utterance is counted in
     :attr:`RobustnessTestSet.left_out`. Each perturbation is seeded with ``seed`` (when it
     takes one) and reseeded per example (:class:`ExamplePerturber`), so equal arguments give
@@ -308,7 +308,7 @@ class _BuildWorker:
         """The perturber of ``name``, or why ``name`` is skipped."""
         if name not in self.perturbers:
             transformation = create_perturbation(self.perturbations[name], seed=self.seed, options=self.options.get(name))
-            if not self.explicit and not self.has_tables and isinstance(transformation, TableTransformation):
+            if not self.explicit and not self.has_tables and getattr(transformation, "needs_tables", False):
                 self.perturbers[name] = f"table perturbation; {self.dataset} has no tables"
             else:
                 candidates, keep = self.selection[name]

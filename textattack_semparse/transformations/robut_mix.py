@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from textattack.shared import AttackedText
 from textattack.transformations import Transformation
@@ -58,6 +58,9 @@ class RobutMix(Transformation):
         num_candidates (int, default 3): Mixed outputs per input, at most.
         seed (int | None, default 0): Seed of the draws and of the table perturbations.
     """
+
+    needs_tables: ClassVar[bool] = True
+    """A mix always has a header or content level, so it only applies to examples with a table."""
 
     def __init__(
         self,

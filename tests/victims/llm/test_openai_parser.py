@@ -380,6 +380,7 @@ def test_hf_causal_and_the_llama_cpp_server_part_only_at_near_ties(server, geo, 
     local = CausalLMParser(
         str(GGUF.parent), gguf_file=GGUF.name, benchmark=geo, shots=2, selection="random", seed=0,
         max_new_tokens=MAX_TOKENS, device="cpu", batch_size=1, cache_path=tmp_path / "hf.sqlite",
+        stop=(),  # as the server below: whole completions, not Zhuo et al.'s cut at ';' or '--'
     )
     remote = _parser(
         geo, server.base_url, tmp_path / "server.sqlite", stop=(), repeat_penalty=1.0, concurrency=1

@@ -56,6 +56,10 @@ class TableTransformation(Transformation):
     perturbation: ClassVar[str]
     """The registered perturbation name, recorded in each ``TableChange``."""
 
+    needs_tables: ClassVar[bool] = True
+    """Whether the perturbation only applies to examples with a table (``robustness build`` leaves
+    it out of its default list on a dataset without tables)."""
+
     needs_gold: ClassVar[bool] = False
     """Whether the perturbation needs the gold answer to know what it must keep."""
 

@@ -415,6 +415,16 @@ def test_ignore_text_errors_drop_undecodable_bytes(latin1_db):
     assert result.rows == ((1, "caf"),)
 
 
+def test_ignore_text_errors_decode_each_query_alike_whatever_ran_before(latin1_db):
+    # Valid text is decoded by SQLite's own UTF-8 reader; only a query that meets invalid bytes
+    # runs again with the lenient decoder, which is put back afterwards.
+    executor = SQLiteExecutor(latin1_db, timeout=TIMEOUT, text_errors="ignore", cache_size=0)
+    for _ in range(2):
+        assert executor.execute("SELECT name || '!' FROM label").rows == (("caf!",),)
+        assert executor.execute("SELECT 'naïve'").rows == (("naïve",),)
+    assert executor._connect().text_factory is str
+
+
 def test_ignore_text_errors_keep_valid_text_and_the_sandbox(geo_db, file_digest):
     before = file_digest(geo_db)
     executor = SQLiteExecutor(geo_db, timeout=TIMEOUT, text_errors="ignore")

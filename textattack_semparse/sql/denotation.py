@@ -230,6 +230,8 @@ def query_is_ordered_test_suite(sql: str) -> bool:
 
 def _cells_sorted_by_text(row: Row) -> Row:
     """The row's cells sorted by their text and type name (test-suite's row pre-check)."""
+    if len(row) < 2:
+        return row
     return tuple(sorted(row, key=lambda value: str(value) + str(type(value))))
 
 

@@ -41,6 +41,7 @@ _FAST_TOKEN = re.compile(
     re.DOTALL,
 )
 _OTHER = operator.itemgetter(2)
+_FAST_LITERAL = re.compile(r"'(?:[^'\"\\]|'')*+'|\"(?:[^\"'\\]|\"\")*+\"")
 
 
 def sql_tokens(sql: str) -> list[str]:
@@ -106,12 +107,19 @@ def _fast_tokens(sql: str) -> tuple[str, ...] | None:
         return None
     if not _MIXED_MARKS.isdisjoint(sql) and _MIXED_KEYWORD.search(sql):
         return None
-    pieces = _FAST_TOKEN.findall(sql)
-    if any(map(_OTHER, pieces)):
-        return None
-    tokens = [
-        plain.lower() if plain else _quote(text[1:-1].replace(text[0] * 2, text[0])) for plain, text, _ in pieces
-    ]
+    if not sql.isascii():
+        pieces = _FAST_TOKEN.findall(sql)
+        if any(map(_OTHER, pieces)):
+            return None
+        tokens = [plain.lower() if plain else _literal(text) for plain, text, _ in pieces]
+    else:  # ASCII lowercases in place, so the lowered text splits alike; literals keep their case
+        pieces = _FAST_TOKEN.findall(sql.lower())
+        if any(map(_OTHER, pieces)):
+            return None
+        tokens = [plain for plain, _, _ in pieces]
+        if "'" in sql or '"' in sql:
+            literals = iter(_FAST_LITERAL.findall(sql))  # every quote opens or closes one in text read this far
+            tokens = [plain or _literal(next(literals)) for plain in tokens]
     if _PHRASE_STARTS.isdisjoint(tokens):
         return tuple(tokens)
     merged: list[str] = []  # two adjacent words are separated by whitespace only
@@ -127,6 +135,11 @@ def _normalise_fallback(token: str) -> str:
     if len(token) >= 2 and token[0] == token[-1] and token[0] in "'\"":
         return _quote(token[1:-1].replace(token[0] * 2, token[0]))
     return token.lower()
+
+
+def _literal(text: str) -> str:
+    """A quoted literal as a token: its value, in single quotes."""
+    return _quote(text[1:-1].replace(text[0] * 2, text[0]))
 
 
 def _quote(text: str) -> str:

@@ -32,6 +32,7 @@ MAX_RESULT_BYTES = 64_000_000
 _PROGRESS_INTERVAL = 1_000  # virtual-machine instructions between two deadline checks
 _FETCH_BATCH = 64  # rows fetched between two result-size checks
 _QUERY_ERRORS = (sqlite3.Error, sqlite3.Warning, ValueError, OverflowError, MemoryError)
+_UNDECODABLE = "OperationalError: Could not decode to UTF-8"  # how a strict run of non-UTF-8 TEXT fails
 #: Accepted ``text_errors`` values: how TEXT that is not valid UTF-8 is decoded.
 TEXT_ERRORS = ("strict", "ignore")
 
@@ -205,8 +206,6 @@ class SQLiteExecutor:
         if self._connection is None:
             connection = _open_read_only(self.db_path)
             connection.set_progress_handler(self._on_progress, _PROGRESS_INTERVAL)
-            if self.text_errors != "strict":
-                connection.text_factory = _lenient_text_decoder(self.text_errors)
             self._connection = connection
         return self._connection
 
@@ -218,38 +217,55 @@ class SQLiteExecutor:
 
     def _run(self, sql: str) -> ExecutionResult:
         with self._connection_lock:
-            cursor = self._connect().cursor()
-            self._interrupted = False
-            start = time.monotonic()
-            self._deadline = start + self.timeout
-            try:
-                cursor.execute(sql)
-                if cursor.description is None:
-                    return ExecutionResult.failure(
-                        "statement produced no result set; only a single SELECT query is run"
-                    )
-                columns = tuple(str(column[0]) for column in cursor.description)
-                rows, truncated = self._fetch(cursor)
-            except _QUERY_ERRORS as exc:
-                if self._interrupted:
-                    return ExecutionResult.failure(
-                        f"query interrupted at the {self.timeout:g} s time limit", timed_out=True
-                    )
-                return ExecutionResult.failure(f"{type(exc).__name__}: {exc}")
-            finally:
-                cursor.close()
+            result = self._run_decoded(sql)
+            if self.text_errors != "strict" and result.error is not None and result.error.startswith(_UNDECODABLE):
+                # TEXT that is not UTF-8: run again, decoding in Python (slower, so only when needed)
+                connection = self._connect()
+                connection.text_factory = _lenient_text_decoder(self.text_errors)
+                try:
+                    result = self._run_decoded(sql)
+                finally:
+                    connection.text_factory = str
+        return result
+
+    def _run_decoded(self, sql: str) -> ExecutionResult:
+        """One run of ``sql``, decoding TEXT with the connection's ``text_factory``."""
+        cursor = self._connect().cursor()
+        self._interrupted = False
+        start = time.monotonic()
+        self._deadline = start + self.timeout
+        try:
+            cursor.execute(sql)
+            if cursor.description is None:
+                return ExecutionResult.failure(
+                    "statement produced no result set; only a single SELECT query is run"
+                )
+            columns = tuple(str(column[0]) for column in cursor.description)
+            rows, truncated = self._fetch(cursor)
+        except _QUERY_ERRORS as exc:
+            if self._interrupted:
+                return ExecutionResult.failure(
+                    f"query interrupted at the {self.timeout:g} s time limit", timed_out=True
+                )
+            return ExecutionResult.failure(f"{type(exc).__name__}: {exc}")
+        finally:
+            cursor.close()
         return ExecutionResult(rows=rows, columns=columns, truncated=truncated, seconds=time.monotonic() - start)
 
     def _fetch(self, cursor: sqlite3.Cursor) -> tuple[tuple[tuple[Any, ...], ...], bool]:
         """Fetch up to ``max_rows + 1`` rows (one extra detects truncation), in batches whose
         size is checked against :data:`MAX_RESULT_BYTES`; a short batch is the last."""
         rows: list[tuple[Any, ...]] = []
-        size = 0
+        width = len(cursor.description or ())
+        size: int | None = None  # summed from when the rows could exceed the cap (a value holds <= MAX_VALUE_BYTES)
         while len(rows) <= self.max_rows:
             wanted = min(_FETCH_BATCH, self.max_rows + 1 - len(rows))
             batch = cursor.fetchmany(wanted)
-            size += sum(map(_row_bytes, batch))
-            if size > MAX_RESULT_BYTES:
+            if size is not None:
+                size += sum(map(_row_bytes, batch))
+            elif (len(rows) + len(batch)) * width * MAX_VALUE_BYTES > MAX_RESULT_BYTES:
+                size = sum(map(_row_bytes, rows)) + sum(map(_row_bytes, batch))
+            if size is not None and size > MAX_RESULT_BYTES:
                 raise ValueError(f"result larger than {MAX_RESULT_BYTES} bytes")
             rows.extend(batch)
             if len(batch) < wanted:

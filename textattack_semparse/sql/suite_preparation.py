@@ -60,8 +60,8 @@ def first_statement(sql: str) -> str:
         >>> first_statement("SELECT name FROM city")
         'SELECT name FROM city'
     """
-    if ";" not in sql:
-        return sql
+    if ";" not in sql or (sql.endswith(";") and sql.count(";") == 1):
+        return sql  # the only ';' ends the text: cut there or not, the text is the same
     for token in _LITERAL_COMMENT_OR_SEMICOLON.finditer(sql):
         if token.group() == ";":
             return sql[: token.end()]
@@ -160,4 +160,10 @@ def prepare_for_test_suite(sql: str) -> str:
         >>> prepare_for_test_suite("SELECT DISTINCT name FROM city WHERE population > = 5; SELECT 1")
         'SELECT  name FROM city WHERE population >= 5;'
     """
-    return remove_distinct(replace_current_year(first_statement(repair_spaced_comparisons(sql))))
+    upper = sql.upper()  # the steps below find nothing to rewrite in text without their marks
+    if " =" in sql:
+        sql = repair_spaced_comparisons(sql)
+    sql = first_statement(sql)
+    if "CURDATE" in upper:
+        sql = replace_current_year(sql)
+    return remove_distinct(sql) if "DISTINCT" in upper else sql

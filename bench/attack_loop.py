@@ -6,7 +6,7 @@ loop the stock ``textattack attack`` command runs, after imports, model loading 
 warm-up call (none of them timed). In the same run it times, inside the loop, the victim's
 calls, the SQL judgments (execution match of each prediction against the gold, on the
 benchmark's database) and Sentence-BERT's encoder calls, and prints the loop's time over
-the victim's plus SQL's (issue 12's target: at most 2). ``--similarity-as-constraint`` runs
+the victim's plus SQL's (issue 27's target: at most 1.5; issue 12's was 2). ``--similarity-as-constraint`` runs
 the same attack with Sentence-BERT among the attack's constraints (TextAttack's way: every
 candidate encoded) instead of deferred to the search, for comparison.
 
@@ -23,6 +23,9 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+
+LOOP_TARGET = 1.5  # the attack loop's time over the victim's plus SQL's (issue 27)
 
 
 class Stopwatch:
@@ -143,8 +146,8 @@ def main() -> None:
     print(f"Sentence-BERT encode {encoder_time.seconds:8.3f} s  ({encoder_time.calls} calls, {len(encoded_texts)} texts)")
     print(f"everything else      {loop - reference - encoder_time.seconds:8.3f} s")
     print(f"attack loop          {loop:8.3f} s")
-    verdict = "met" if loop <= 2 * reference else "not met"
-    print(f"ratio loop / (victim + SQL): {loop / reference:.2f} (target <= 2: {verdict})")
+    verdict = "met" if loop <= LOOP_TARGET * reference else "not met"
+    print(f"ratio loop / (victim + SQL): {loop / reference:.2f} (target <= {LOOP_TARGET}: {verdict})")
 
 
 if __name__ == "__main__":

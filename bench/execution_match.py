@@ -1,7 +1,7 @@
 """Benchmark: execution-match judgments per second, cold and cached, against bare sqlite3.
 
 Issue 12 asks for cold judgments at no less than half of bare sqlite3's rate and for at least
-100,000 cached judgments per second. One run measures, side by side, on the same
+100,000 cached judgments per second; issue 27 for 0.9 of it in test-suite mode (``--mode test-suite``). One run measures, side by side, on the same
 (prediction, gold) pairs:
 
 - bare sqlite3: both queries on one plain connection, ``fetchall``, result multisets compared
@@ -52,7 +52,7 @@ from textattack_semparse.scoring.outcome import Outcome
 from textattack_semparse.scoring.scoring import Scoring
 from textattack_semparse.sql.execution import clear_caches, execution_match
 
-COLD_TARGET = 0.5  # cold judgments per second, as a fraction of bare sqlite3's
+COLD_TARGET = {"classical": 0.5, "test-suite": 0.9}  # cold judgments/s over bare sqlite3's (issues 12, 27)
 CACHED_TARGET = 100_000  # cached judgments per second
 _SWAPS = (("MAX(", "MIN("), ("MIN(", "MAX("), ("COUNT(", "SUM("), ("DISTINCT ", ""))
 _LAST_LITERAL = re.compile(r"(\"[^\"]*\"|'[^']*')(?!.*[\"'])", re.DOTALL)
@@ -192,10 +192,11 @@ def main() -> None:
         print(f"{name:24s} {rate[name]:12,.0f} judgments/s ({len(pairs) / best_wall[name]:12,.0f})   {counts}")
     print("reference (issue 12, not run here): test-suite-sql-eval eval_exec_match 304 judgments/s")
     bare = rate["bare sqlite3"]
+    target = COLD_TARGET[args.mode]
     for layer in ("execution_match", "Scoring.judge"):
         cold_ratio, cached = rate[f"{layer} cold"] / bare, rate[f"{layer} cached"]
         print(
-            f"{layer}: cold/bare {cold_ratio:5.2f} (target >= {COLD_TARGET}: {_verdict(cold_ratio >= COLD_TARGET)}); "
+            f"{layer}: cold/bare {cold_ratio:5.2f} (target >= {target}: {_verdict(cold_ratio >= target)}); "
             f"cached {cached:,.0f}/s (target >= {CACHED_TARGET:,}: {_verdict(cached >= CACHED_TARGET)})"
         )
 

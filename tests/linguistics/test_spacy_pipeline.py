@@ -15,6 +15,29 @@ def test_load_spacy_loads_the_packaged_pipeline_once() -> None:
     assert {"tagger", "parser"} <= set(nlp.pipe_names)
 
 
+def test_leaving_out_the_entity_recogniser_changes_no_tag_lemma_or_parse() -> None:
+    import spacy
+    from spacy.tokens import Doc
+
+    from textattack_semparse.linguistics.spacy_pipeline import DEFAULT_PIPELINE, UNUSED_COMPONENTS
+    from textattack_semparse.robustness.build_test_set import dataset_examples
+
+    lean = load_spacy()
+    assert not set(UNUSED_COMPONENTS) & set(lean.pipe_names)
+    full = spacy.load(DEFAULT_PIPELINE)
+    assert set(UNUSED_COMPONENTS) <= set(full.pipe_names)  # the comparison is not vacuous
+    questions = [example.question.split() for example in dataset_examples("geo-mini-question-train")]
+    questions += [AttackedText(text).words for text in ("Which rivers don't flow through New York, and why?",
+                                                         "please list the states that border the most populous one")]
+
+    def reading(nlp):
+        docs = nlp.pipe([Doc(nlp.vocab, words=words) for words in questions])
+        return [[(t.tag_, t.pos_, t.lemma_, t.dep_, t.head.i) for t in doc] for doc in docs]
+
+    assert len(questions) > 70
+    assert reading(lean) == reading(full)
+
+
 def test_doc_tokens_are_the_words_of_the_attacked_text() -> None:
     text = AttackedText("Which rivers don't flow through New York, and why?")
     doc = parse_attacked_text(text)

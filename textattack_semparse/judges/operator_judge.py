@@ -207,19 +207,17 @@ class OperatorJudge(MeaningJudge):
     def _read(self, words: list[str], pair: RewritePair | None = None) -> _Reading:
         """Tag and lemmatise ``words`` and, for the original of ``pair``, find what a rewrite must
         keep (operator words, and the values and predicates of the gold)."""
-        from textattack_semparse.linguistics.spacy_pipeline import parse_words
+        from textattack_semparse.linguistics.spacy_pipeline import word_annotations
         from textattack_semparse.sql.literals import literal_word_indices
 
-        doc = parse_words(words, name=self.spacy_pipeline)
-        tags = [token.tag_ for token in doc]
-        lemmas = [token.lemma_.lower() for token in doc]
+        tags, pos, lemmas = word_annotations(tuple(words), self.spacy_pipeline)
         protected = {}
         if pair is not None:
             literal_positions = literal_word_indices(words, _gold_literals(pair))
             protected = question_protection(
                 words, gold=pair.gold, literal_positions=literal_positions, spacy_pipeline=self.spacy_pipeline
             )
-        return _Reading(words, tags, [token.pos_ for token in doc], lemmas, protected)
+        return _Reading(words, list(tags), list(pos), list(lemmas), protected)
 
     def _edit(self, reading: _Reading, changed: _Reading, tag: str, i1: int, i2: int, j1: int, j2: int) -> Judgement:
         """Whether one edit of the alignment (``reading.words[i1:i2]`` became ``changed.words[j1:j2]``)

@@ -14,6 +14,7 @@ Each function returns its input unchanged when it does not apply. Original to te
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from textattack_semparse.linguistics.inflection import BE_FORMS
@@ -112,22 +113,29 @@ def normal_form(words: Sequence[str], *, pipeline: str) -> tuple[list[str], tupl
         >>> normal_form("please tell me what river in the us is the longest".split(), pipeline=DEFAULT_PIPELINE)
         (['what', 'is', 'the', 'longest', 'river', 'in', 'the', 'us'], ('the request before the question word left out', 'the superlative put before its noun'))
     """
-    from textattack_semparse.linguistics.spacy_pipeline import parse_words
+    form, notes = _normal_form(tuple(words), pipeline)
+    return list(form), notes
+
+
+@functools.lru_cache(maxsize=4096)
+def _normal_form(words: tuple[str, ...], pipeline: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """:func:`normal_form`, remembered per question: a judge meets each original once per candidate."""
+    from textattack_semparse.linguistics.spacy_pipeline import word_annotations
 
     notes: list[str] = []
     form = read_once(words)
     if len(form) < len(words):
         notes.append("a repeated word read once")
-    doc = parse_words(form, name=pipeline)
-    shorter = without_request(form, [token.pos_ for token in doc])
+    annotations = word_annotations(tuple(form), pipeline)
+    shorter = without_request(form, annotations.pos)
     if shorter != form:
         notes.append("the request before the question word left out")
-        form, doc = shorter, parse_words(shorter, name=pipeline)
-    tags = [token.tag_ for token in doc]
+        form, annotations = shorter, word_annotations(tuple(shorter), pipeline)
+    tags = annotations.tags
     turned = attributive_superlative(form, tags)
     if turned == form:
         turned = postposed_superlative(form, tags)
     if turned != form:
         notes.append("the superlative put before its noun")
         form = turned
-    return form, tuple(notes)
+    return tuple(form), tuple(notes)

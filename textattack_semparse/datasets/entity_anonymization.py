@@ -26,7 +26,7 @@ import json
 import os
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -199,7 +199,8 @@ class EntityAnonymizer:
         """The question's entities (the lexicon's first reading, the likeliest type after the
         preceding word) as placeholders."""
         text = normalize_text(question)
-        mentions = sorted(self.lexicon.segmentations(text)[0] + self._unknown_words(text), key=lambda m: m.start)
+        known = self.lexicon.segmentations(text)[0]
+        mentions = sorted((*known, *self._unknown_words(text, known)), key=lambda m: m.start)
         pieces: list[str] = []
         values: dict[str, str] = {}
         seen: dict[tuple[str, str], str] = {}
@@ -227,12 +228,13 @@ class EntityAnonymizer:
         pieces.append(text[last:])
         return AnonymizedText("".join(pieces), MappingProxyType(values))
 
-    def _unknown_words(self, text: str) -> tuple[Mention, ...]:
-        """The words of ``text`` outside :attr:`vocabulary` and the lexicon that follow a word
-        placeholders mostly follow, as mentions of themselves with the type that follows most."""
+    def _unknown_words(self, text: str, known: Sequence[Mention]) -> tuple[Mention, ...]:
+        """The words of ``text`` outside :attr:`vocabulary` and the lexicon's mentions ``known``
+        that follow a word placeholders mostly follow, as mentions of themselves with the type
+        that follows most."""
         if not self.vocabulary:
             return ()
-        covered = [(mention.start, mention.end) for mention in self.lexicon.segmentations(text)[0]]
+        covered = [(mention.start, mention.end) for mention in known]
         return tuple(
             Mention(match.start(), match.end(), match.group(), (value_type,))
             for match in _WORD.finditer(text)

@@ -206,7 +206,9 @@ class ExamplePerturber:
         drafts = [self._draft(example_id, example) for example_id, example in items]
         ranked = [draft for draft in drafts if draft.sampled]
         if self.top_k is not None and ranked:
-            embeddings = self.encoder.encode_each([[draft.reference, *draft.sampled_texts] for draft in ranked])
+            embeddings = self.encoder.encode_each(
+                [[question_text(text) for text in (draft.text, *draft.sampled)] for draft in ranked]
+            )
             for draft, rows in zip(ranked, embeddings, strict=True):
                 draft.outputs = self.top_k.rank(draft.sampled, similarities_to_first(rows).tolist())
         return [self._finish(draft) for draft in drafts]
@@ -235,8 +237,6 @@ class ExamplePerturber:
             else:
                 kept = self.judged.judge_in_order(text, candidates, range(len(candidates)), None)
             draft.sampled = [candidates[index] for index in sorted(kept)]
-            draft.reference = question_text(text)
-            draft.sampled_texts = [question_text(candidate) for candidate in draft.sampled]
         draft.tally = self.judged.last
         return draft
 
@@ -271,15 +271,13 @@ class ExamplePerturber:
 @dataclass
 class _Draft:
     """An example on its way through :meth:`ExamplePerturber.perturb_many`: its outputs once known,
-    and meanwhile, when they are ranked, the sampled candidates and the texts to embed."""
+    and meanwhile, when they are ranked, the sampled candidates."""
 
     example_id: int
     example: SemparseExample
     text: AttackedText
     outputs: list[AttackedText] = field(default_factory=list)
     sampled: list[AttackedText] = field(default_factory=list)
-    reference: str = ""
-    sampled_texts: list[str] = field(default_factory=list)
     tally: JudgeTally = field(default_factory=JudgeTally)
 
 

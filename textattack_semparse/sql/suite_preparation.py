@@ -160,10 +160,9 @@ def prepare_for_test_suite(sql: str) -> str:
         >>> prepare_for_test_suite("SELECT DISTINCT name FROM city WHERE population > = 5; SELECT 1")
         'SELECT  name FROM city WHERE population >= 5;'
     """
-    upper = sql.upper()  # the steps below find nothing to rewrite in text without their marks
-    if " =" in sql:
+    if " =" in sql:  # the regular expressions below find nothing in text without their marks
         sql = repair_spaced_comparisons(sql)
     sql = first_statement(sql)
-    if "CURDATE" in upper:
+    if "CURDATE" in sql.upper():
         sql = replace_current_year(sql)
-    return remove_distinct(sql) if "DISTINCT" in upper else sql
+    return remove_distinct(sql)  # which checks for its own mark

@@ -18,6 +18,7 @@ from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.search_methods.grammar_edit_positions import GrammarEditPositions
 from textattack_semparse.transformations.grammar.grammar_edit import GrammarEdit
 from textattack_semparse.transformations.grammar.grammar_error_transformation import GRAMMAR_ERRORS_ATTR
+from textattack_semparse.transformations.word_edits import replace_words_at_indices
 
 
 def _overlapping_groups(edits: list[tuple[int, GrammarEdit]]) -> list[list[tuple[int, GrammarEdit]]]:
@@ -215,7 +216,7 @@ class GrammarErrorGeneticAlgorithm(GrammarEditPositions, AlzantotGeneticAlgorith
         if first_edits is None or second_edits is None:
             # Not decomposable into errors at original positions: the child is a parent.
             chosen = parents[0] if self._rng.random() < 0.5 else parents[1]
-            child = chosen.attacked_text.replace_words_at_indices([], [])
+            child = replace_words_at_indices(chosen.attacked_text, [], [])
             child.attack_attrs[GRAMMAR_ERRORS_ATTR] = chosen.attacked_text.attack_attrs.get(GRAMMAR_ERRORS_ATTR, ())
             return child, {"num_candidate_transformations": np.copy(chosen.attributes["num_candidate_transformations"])}
         edits = [(parent, edit) for parent, member_edits in enumerate((first_edits, second_edits)) for edit in member_edits]
@@ -229,7 +230,8 @@ class GrammarErrorGeneticAlgorithm(GrammarEditPositions, AlzantotGeneticAlgorith
                         candidates_per_word[index] = pop_member2.attributes["num_candidate_transformations"][index]
         inherited.sort(key=lambda edit: edit.indices)
         original = original_text(pop_member1.attacked_text)
-        child = original.replace_words_at_indices(
+        child = replace_words_at_indices(
+            original,
             [index for edit in inherited for index in edit.indices],
             [text for edit in inherited for text in edit.replacement],
         )

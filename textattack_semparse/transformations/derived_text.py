@@ -23,6 +23,8 @@ import numpy as np
 from textattack.shared import AttackedText
 from textattack.shared.utils import words_from_text
 
+from textattack_semparse.transformations.word_edits import replace_word_at_index
+
 
 def question_text(attacked_text: AttackedText) -> str:
     """The first input column (the question) of ``attacked_text``."""
@@ -128,7 +130,7 @@ def edit_words(current_text: AttackedText, edits: Iterable[tuple[int, str]]) -> 
     """
     edited = current_text
     for index, replacement in sorted(edits, key=lambda edit: -edit[0]):
-        edited = edited.replace_word_at_index(index, replacement)
+        edited = replace_word_at_index(edited, index, replacement)
     if edited is current_text:
         return current_text
     attack_attrs = edited.attack_attrs

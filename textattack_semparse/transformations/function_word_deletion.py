@@ -16,6 +16,7 @@ from textattack.transformations import WordDeletion
 from textattack_semparse.linguistics.function_words import PUNCTUATION
 from textattack_semparse.transformations.derived_text import check_question_length
 from textattack_semparse.transformations.function_word_transformation import FunctionWordTransformation
+from textattack_semparse.transformations.word_edits import delete_word_at_index
 
 
 class FunctionWordDeletion(FunctionWordTransformation, WordDeletion):
@@ -72,7 +73,7 @@ class FunctionWordDeletion(FunctionWordTransformation, WordDeletion):
         words = current_text.words
         protected = self.protected_positions(current_text)
         deletable = [i for i in indices if self.is_function_word(words[i]) and i not in protected]
-        transformed = super()._get_transformations(current_text, deletable)
+        transformed = [delete_word_at_index(current_text, i) for i in deletable] if current_text.num_words > 1 else []
         if self._punctuation:
             transformed.extend(self._punctuation_deletions(current_text, set(indices)))
         return transformed

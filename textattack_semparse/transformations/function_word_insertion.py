@@ -16,6 +16,7 @@ from textattack.transformations import WordInsertion
 from textattack_semparse.errors import ConfigurationTypeError
 from textattack_semparse.transformations.derived_text import check_question_length
 from textattack_semparse.transformations.function_word_transformation import FunctionWordTransformation
+from textattack_semparse.transformations.word_edits import insert_text_after_word_index, insert_text_before_word_index
 
 INSERTION_BARRIERS: frozenset[str] = frozenset({"question word", "quantifier", "negation", "number", "comparison"})
 """Kinds of protected words (:func:`~textattack_semparse.linguistics.operator_words.question_protection`)
@@ -105,12 +106,16 @@ class FunctionWordInsertion(FunctionWordTransformation, WordInsertion):
         barriers = {index for index, kind in self.protected_positions(current_text).items() if kind in INSERTION_BARRIERS}
         indices = sorted(indices_to_modify)
         before = [index for index in indices if index not in barriers and index - 1 not in barriers]
-        transformed = super()._get_transformations(current_text, before)
+        transformed = [
+            insert_text_before_word_index(current_text, index, word)
+            for index in before
+            for word in self._get_new_words(current_text, index)
+        ]
         if self.insert_at_end:
             column_ends = {end - 1 for end in accumulate(len(words) for words in current_text.words_per_input)}
             for index in sorted(column_ends.intersection(indices) - barriers):
                 transformed.extend(
-                    current_text.insert_text_after_word_index(index, word) for word in self._candidate_words()
+                    insert_text_after_word_index(current_text, index, word) for word in self._candidate_words()
                 )
         return transformed
 

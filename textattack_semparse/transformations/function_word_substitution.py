@@ -14,6 +14,7 @@ from textattack.transformations import WordSwap
 
 from textattack_semparse.transformations.derived_text import check_question_length
 from textattack_semparse.transformations.function_word_transformation import FunctionWordTransformation
+from textattack_semparse.transformations.word_edits import replace_word_at_index
 
 
 class FunctionWordSubstitution(FunctionWordTransformation, WordSwap):
@@ -83,7 +84,13 @@ class FunctionWordSubstitution(FunctionWordTransformation, WordSwap):
     def _get_transformations(self, current_text: AttackedText, indices_to_modify: Iterable[int]) -> list[AttackedText]:
         check_question_length(current_text, self)
         protected = self.protected_positions(current_text)
-        return super()._get_transformations(current_text, sorted(set(indices_to_modify) - protected.keys()))
+        words = current_text.words
+        return [
+            replace_word_at_index(current_text, i, replacement)
+            for i in sorted(set(indices_to_modify) - protected.keys())
+            for replacement in self._get_replacement_words(words[i])
+            if replacement != words[i]
+        ]
 
     def extra_repr_keys(self) -> list[str]:
         return super().extra_repr_keys() + ["max_candidates_per_position", "seed"]

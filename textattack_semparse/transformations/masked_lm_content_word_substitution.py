@@ -24,6 +24,7 @@ from textattack_semparse.transformations.derived_text import (
     question_word_count,
 )
 from textattack_semparse.transformations.masked_lm_candidates import MaskedLMCandidates
+from textattack_semparse.transformations.word_edits import replace_word_at_index
 
 DEFAULT_MODEL = "google/electra-base-generator"
 """ELECTRA's masked-LM generator (Clark et al., 2020), the model family Huang et al. use."""
@@ -96,10 +97,10 @@ class MaskedLMContentWordSubstitution(WordSwap):
         if not indices:
             return []
         mask = self.masked_lm.mask_token
-        questions = [question_text(current_text.replace_word_at_index(i, mask)) for i in indices]
+        questions = [question_text(replace_word_at_index(current_text, i, mask)) for i in indices]
         fillers = self.masked_lm.top_words(questions, self.top_k, exclude=[[words[i]] for i in indices])
         return [
-            current_text.replace_word_at_index(i, match_case(words[i], word))
+            replace_word_at_index(current_text, i, match_case(words[i], word))
             for i, candidates in zip(indices, fillers)
             for word, _ in candidates
         ]

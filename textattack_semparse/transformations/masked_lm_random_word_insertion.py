@@ -14,6 +14,7 @@ from textattack_semparse.transformations.masked_lm_random_words_transformation i
     DEFAULT_MODEL,
     MaskedLMRandomWordsTransformation,
 )
+from textattack_semparse.transformations.word_edits import insert_text_after_word_index, insert_text_before_word_index
 
 
 class MaskedLMRandomWordInsertion(MaskedLMRandomWordsTransformation):
@@ -84,8 +85,8 @@ class MaskedLMRandomWordInsertion(MaskedLMRandomWordsTransformation):
     def _insert(text: AttackedText, position: int, count: int, word: str) -> AttackedText:
         """``word`` inserted before word ``position`` of ``text``, or after its last word at ``count``."""
         if position == count:
-            return text.insert_text_after_word_index(count - 1, word)
-        return text.insert_text_before_word_index(position, word)
+            return insert_text_after_word_index(text, count - 1, word)
+        return insert_text_before_word_index(text, position, word)
 
     def _apply(self, current_text: AttackedText, position_sets: list[tuple[int, ...]]) -> list[AttackedText | None]:
         words = current_text.words

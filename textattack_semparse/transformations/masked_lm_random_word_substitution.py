@@ -16,6 +16,7 @@ from textattack_semparse.transformations.masked_lm_random_words_transformation i
     DEFAULT_MODEL,
     MaskedLMRandomWordsTransformation,
 )
+from textattack_semparse.transformations.word_edits import replace_words_at_indices
 
 
 class MaskedLMRandomWordSubstitution(MaskedLMRandomWordsTransformation):
@@ -86,7 +87,7 @@ class MaskedLMRandomWordSubstitution(MaskedLMRandomWordsTransformation):
             live = [n for n in range(len(position_sets)) if n not in failed]
             targets = [position_sets[n][round_index] for n in live]
             masked = [
-                question.replace_words_at_indices([*chosen[n], target], [*chosen[n].values(), mask]).text
+                replace_words_at_indices(question, [*chosen[n], target], [*chosen[n].values(), mask]).text
                 for n, target in zip(live, targets)
             ]
             fillers = self.masked_lm.top_words(masked, self.top_k, exclude=[[words[t]] for t in targets])

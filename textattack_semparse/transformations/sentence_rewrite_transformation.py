@@ -16,6 +16,7 @@ from textattack.shared.utils import words_from_text
 from textattack.transformations import Transformation
 
 from textattack_semparse.transformations.derived_text import question_text, question_word_count, rebuild_question
+from textattack_semparse.transformations.word_edits import replace_words_at_indices
 
 
 def protected_runs(count: int, modifiable: set[int]) -> list[list[int]]:
@@ -112,5 +113,5 @@ class SentenceRewriteTransformation(Transformation):
                 positions.append(start + offset)
                 spellings.append(words[index])
         if positions:
-            rewrite = AttackedText(rewrite).replace_words_at_indices(positions, spellings).text
+            rewrite = replace_words_at_indices(AttackedText(rewrite), positions, spellings).text
         return rebuild_question(current_text, rewrite, origin)

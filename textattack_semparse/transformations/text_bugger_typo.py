@@ -30,6 +30,7 @@ from textattack_semparse.transformations.derived_text import (
     question_text,
     question_word_count,
 )
+from textattack_semparse.transformations.word_edits import delete_word_at_index
 
 BUGS: tuple[str, ...] = ("insert-space", "delete", "swap", "substitute-keyboard", "substitute-visual")
 """TextBugger's character-level bugs, in the paper's order (Sub-C split into its two sources)."""
@@ -203,7 +204,7 @@ class TextBuggerTypo(Transformation):
         """Victim-free importance of question words: ``1 - cos`` of Sentence-BERT embeddings without them."""
         indices = list(indices)
         question = AttackedText(question_text(current_text))
-        reduced = [question.delete_word_at_index(i).text for i in indices]
+        reduced = [delete_word_at_index(question, i).text for i in indices]
         embeddings = _sentence_embeddings(self.sentence_model).encode([question.text, *reduced])
         similarity = torch.nn.functional.cosine_similarity(embeddings[:1], embeddings[1:], dim=1)
         return {i: 1.0 - float(s) for i, s in zip(indices, similarity.tolist())}

@@ -28,6 +28,7 @@ from textattack_semparse.transformations.derived_text import (
     match_case,
     question_word_count,
 )
+from textattack_semparse.transformations.word_edits import replace_word_at_index
 
 _WORDNET_POS = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
 # Penn tags whose form differs from the lemma; other tags take the WordNet lemma as is.
@@ -143,7 +144,7 @@ class WordNetSynonymSubstitution(WordSwap):
         )
         doc = parse_words([word.lower() for word in words], name=self.spacy_pipeline)
         return [
-            current_text.replace_word_at_index(i, synonym)
+            replace_word_at_index(current_text, i, synonym)
             for i in indices
             if i not in protected
             for synonym in self.synonyms(words[i], doc[i].pos_, doc[i].tag_, lemma=doc[i].lemma_.lower())

@@ -22,6 +22,7 @@ from textattack_semparse.linguistics.spacy_pipeline import parse_words
 from textattack_semparse.transformations.derived_text import check_question_length, distinct_new_texts
 from textattack_semparse.transformations.grammar.error_model import CONFUSION_TYPES, NULL, ErrorModel
 from textattack_semparse.transformations.grammar.grammar_edit import GrammarEdit
+from textattack_semparse.transformations.word_edits import replace_words_at_indices
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -252,7 +253,7 @@ class GrammarErrorTransformation(WordSwap):
 def _apply(current_text: AttackedText, edits: Sequence[GrammarEdit]) -> AttackedText:
     indices = [index for edit in edits for index in edit.indices]
     replacements = [text for edit in edits for text in edit.replacement]
-    new_text = current_text.replace_words_at_indices(indices, replacements)
+    new_text = replace_words_at_indices(current_text, indices, replacements)
     previous = tuple(current_text.attack_attrs.get(GRAMMAR_ERRORS_ATTR, ()))
     new_text.attack_attrs[GRAMMAR_ERRORS_ATTR] = previous + tuple(sorted(edits, key=lambda edit: edit.indices))
     return new_text

@@ -95,7 +95,8 @@ def main() -> None:
         sys.exit("bench/robustness_build.py needs SEMPARSE_DATA_DIR (geo-lambda-test)")
     with tempfile.TemporaryDirectory(prefix="robustness-build-bench-") as scratch:
         work = Path(scratch)
-        baseline_root = extract_package(args.baseline, work / "baseline")
+        # Apart from the builds' output directories, which --overwrite empties on every round.
+        baseline_root = extract_package(args.baseline, work / "baseline-package")
         ratios = []
         for round_ in range(args.repeat):
             runs = {}

@@ -4,8 +4,8 @@
 TextAttack's word edits (``AttackedText.replace_word_at_index`` and its siblings) all go through
 ``generate_new_attacked_text``, which splits every word of the text into words twice per
 candidate, with a regular expression each time. A transformation that proposes one candidate per
-(word, position) pair makes thousands of candidates per question, so that splitting was about an
-eighth of building the ``huang-2021`` test set of geo-lambda-test. The functions here take the same arguments as those methods and
+(word, position) pair makes thousands of candidates per question. ``bench/word_edits.py`` builds
+such candidates for the geo-lambda test questions about twice as fast with these functions. The functions here take the same arguments as those methods and
 return the same text with the same ``attack_attrs`` (``original_index_map``, ``modified_indices``,
 ``newly_modified_indices``, ``previous_attacked_text``, ``label_names``), so a search, its
 constraints and its logs cannot tell them apart; they only remember how each word splits. A test

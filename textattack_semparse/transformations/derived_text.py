@@ -23,7 +23,7 @@ import numpy as np
 from textattack.shared import AttackedText
 from textattack.shared.utils import words_from_text
 
-from textattack_semparse.transformations.word_edits import replace_word_at_index
+from textattack_semparse.transformations.word_edits import column_values, replace_word_at_index
 
 
 def question_text(attacked_text: AttackedText) -> str:
@@ -134,7 +134,7 @@ def edit_words(current_text: AttackedText, edits: Iterable[tuple[int, str]]) -> 
     if edited is current_text:
         return current_text
     attack_attrs = edited.attack_attrs
-    columns = [_trim_like(old, new) for old, new in zip(_column_values(current_text), _column_values(edited))]
+    columns = [_trim_like(old, new) for old, new in zip(column_values(current_text), column_values(edited))]
     edited = AttackedText(OrderedDict(zip(edited.column_labels, columns)), attack_attrs=attack_attrs)
     attack_attrs["previous_attacked_text"] = current_text
     attack_attrs["newly_modified_indices"] = _newly_modified(current_text.words, edited.words)
@@ -185,7 +185,7 @@ def rebuild_question(current_text: AttackedText, question: str, origin: Sequence
     new_map = np.array([new_position.get(int(i), -1) if i >= 0 else -1 for i in old_map], dtype=old_map.dtype)
     newly_modified = {p for p, source in enumerate(origin) if source != p}
     kept_modified = {new_position[i] for i in current_text.attack_attrs["modified_indices"] if i in new_position}
-    columns = OrderedDict(zip(current_text.column_labels, _column_values(current_text)))
+    columns = OrderedDict(zip(current_text.column_labels, column_values(current_text)))
     first = next(iter(columns))
     columns[first] = question
     attack_attrs: dict[str, object] = {
@@ -197,8 +197,3 @@ def rebuild_question(current_text: AttackedText, question: str, origin: Sequence
     if "label_names" in current_text.attack_attrs:
         attack_attrs["label_names"] = current_text.attack_attrs["label_names"]
     return AttackedText(columns, attack_attrs=attack_attrs)
-
-
-def _column_values(attacked_text: AttackedText) -> list[str]:
-    columns = attacked_text.tokenizer_input
-    return [columns] if isinstance(columns, str) else list(columns)

@@ -37,7 +37,7 @@ def new_attacked_text(current_text: AttackedText, new_words: Sequence[str]) -> A
     word, ``""`` (a deletion) or several space-separated words (an insertion). The steps are
     TextAttack's, in its order.
     """
-    columns = _column_values(current_text)
+    columns = column_values(current_text)
     original_text = _SPLIT_TOKEN.join(columns)
     perturbed_text = ""
     attack_attrs = current_text.attack_attrs
@@ -84,7 +84,8 @@ def new_attacked_text(current_text: AttackedText, new_words: Sequence[str]) -> A
     return AttackedText(new_columns, attack_attrs=new_attack_attrs)
 
 
-def _column_values(attacked_text: AttackedText) -> tuple[str, ...]:
+def column_values(attacked_text: AttackedText) -> tuple[str, ...]:
+    """The text of each input column (the question first), whatever the number of columns."""
     columns = attacked_text.tokenizer_input
     return (columns,) if isinstance(columns, str) else tuple(columns)
 

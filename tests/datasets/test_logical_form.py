@@ -153,3 +153,40 @@ def test_a_quoted_multi_word_constant_is_one_constant():
         ('"windows nt"', "windows nt"),
         ("austin", "austin"),
     ]
+
+
+def test_canonical_form_names_variables_by_depth_and_sorts_conjuncts():
+    from textattack_semparse.datasets.logical_form import canonical_logical_form
+
+    text = "(lambda $3:e (and:<t*,t> (state:<s,t> $3) (exists:<<e,t>,t> (lambda $7:e (and:<t*,t> (river:<r,t> $7) (loc:<lo,<lo,t>> $7 $3))))))"
+    assert " ".join(canonical_logical_form(text)) == (
+        "( lambda $0:e ( and:<t*,t> ( exists:<<e,t>,t> ( lambda $1:e ( and:<t*,t> ( loc:<lo,<lo,t>> $1 $0 ) "
+        "( river:<r,t> $1 ) ) ) ) ( state:<s,t> $0 ) ) )"
+    )
+
+
+@pytest.mark.parametrize("text", ["", "(a", "a)", "(a) (b)", "((a)"])
+def test_canonical_form_of_text_that_is_not_one_s_expression_is_none(text):
+    from textattack_semparse.datasets.logical_form import canonical_logical_form
+
+    assert canonical_logical_form(text) is None
+
+
+def test_canonical_form_of_an_atom_is_the_atom():
+    from textattack_semparse.datasets.logical_form import canonical_logical_form
+
+    assert canonical_logical_form("CI0") == ("ci0",)
+
+
+@pytest.mark.real_data
+@pytest.mark.parametrize(
+    "relative",
+    ["geo/geo_lambda_calculus_test.tsv", "geo/geo_anonymous_lambda_test.txt", "jobs/job_lambda_test.tsv", "atis/test.txt"],
+)
+def test_every_real_gold_has_a_canonical_form_that_is_its_own(data_dir: Path, relative: str) -> None:
+    from textattack_semparse.datasets.logical_form import canonical_logical_form
+
+    for example in load_logical_forms(data_dir / "lambda" / relative):
+        canonical = canonical_logical_form(example.gold)
+        assert canonical is not None, example.gold
+        assert canonical_logical_form(" ".join(canonical)) == canonical  # canonical forms are fixed points

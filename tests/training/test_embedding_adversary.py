@@ -46,7 +46,7 @@ def geo_mini_batch(tmp_path: Path, **adversary: object) -> tuple[object, object,
     tokenizer = parser_trainer._tokenizer(data.train_pairs, None)
     features = parser_trainer._features(tokenizer, data.train_pairs[:8])
     model = parser_trainer._model(tokenizer, 64)
-    trainer = parser_trainer._trainer(model, tokenizer, features, features, data.dev_golds[:8], 64)
+    trainer = parser_trainer._trainer(model, tokenizer, features, features, data, 64)
     model.train()
     return trainer, model, trainer.data_collator(features)
 

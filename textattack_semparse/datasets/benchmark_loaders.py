@@ -172,7 +172,7 @@ def load_logical_form_benchmark(
     return Benchmark(
         name=name,
         examples=examples,
-        scoring=Scoring(ExactMatchScorer()),
+        scoring=Scoring(ExactMatchScorer(logical_form=True)),
         source=f"files {', '.join(str(directory / file) for file in files.values())}",
         source_files={split: directory / file for split, file in files.items()},
         source_format="tsv",

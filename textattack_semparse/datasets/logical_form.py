@@ -198,3 +198,91 @@ def _find_words(words: list[str], phrase: list[str]) -> int | None:
         if words[start : start + len(phrase)] == phrase:
             return start
     return None
+
+
+_CANONICAL_TOKEN = re.compile(r"[()]|[^\s()]+")
+_COMMUTATIVE = frozenset({"and", "or", "and_", "or_"})
+"""Heads (before any ``:type``) whose arguments may come in any order: GeoQuery's ``and:<t*,t>``,
+ATIS' ``and``, JOBS' ``and_``."""
+_VARIABLE_BINDERS = frozenset({"lambda", "exists", "exists_", "argmax", "argmin", "count", "sum", "min", "max", "the"})
+"""Heads that bind the variable written right after them (``(lambda $0:e ...)``,
+``( exists $1 ... )``, ``(exists_ $0:e ...)``); GeoQuery's ``argmax:<...>`` takes a lambda
+instead, and a variable is then bound by that lambda."""
+_SExpression = str | list  # an atom, or a list of s-expressions
+
+
+def canonical_logical_form(text: str) -> tuple[str, ...] | None:
+    """The tokens of ``text`` (lowercased) with every bound variable named by how many binders
+    enclose it and the arguments of ``and``/``or`` sorted: equal for logical forms that differ
+    only in conjunct order and variable names, as Dong & Lapata's released evaluation compares
+    GeoQuery, ATIS and JOBS; ``None`` when ``text`` is not one balanced s-expression.
+
+    A binder is a head of :data:`_VARIABLE_BINDERS` followed by a variable (``$0``, with or
+    without a ``:e`` type); its variable becomes ``$<depth>`` (types kept) in its scope, so a
+    variable that shadows an outer one stays distinct from it.
+
+    Example:
+        >>> a = canonical_logical_form("(lambda $1:e (and:<t*,t> (river:<r,t> $1) (loc:<lo,<lo,t>> $1 texas:s)))")
+        >>> b = canonical_logical_form("(lambda $0:e (and:<t*,t> (loc:<lo,<lo,t>> $0 texas:s) (river:<r,t> $0)))")
+        >>> a == b, " ".join(a)
+        (True, '( lambda $0:e ( and:<t*,t> ( loc:<lo,<lo,t>> $0 texas:s ) ( river:<r,t> $0 ) ) )')
+        >>> canonical_logical_form("(loc $0 $1)") == canonical_logical_form("(loc $1 $0)")
+        False
+        >>> canonical_logical_form("(state $0") is None
+        True
+    """
+    tokens = _CANONICAL_TOKEN.findall(text.lower())
+    stack: list[list[_SExpression]] = [[]]
+    for token in tokens:
+        if token == "(":
+            stack.append([])
+        elif token == ")":
+            if len(stack) == 1:
+                return None
+            closed = stack.pop()
+            stack[-1].append(closed)
+        else:
+            stack[-1].append(token)
+    if len(stack) != 1 or len(stack[0]) != 1:
+        return None
+    canonical: list[str] = []
+    _write_canonical(_canonical_expression(stack[0][0], {}, 0), canonical)
+    return tuple(canonical)
+
+
+def _canonical_expression(expression: _SExpression, names: dict[str, str], depth: int) -> _SExpression:
+    """``expression`` with bound variables renamed by depth and commutative arguments sorted."""
+    if isinstance(expression, str):
+        name, colon, value_type = expression.partition(":")
+        return names[name] + colon + value_type if name in names else expression
+    head = expression[0] if expression and isinstance(expression[0], str) else None
+    base = head.partition(":")[0] if head is not None else None
+    if (
+        base in _VARIABLE_BINDERS
+        and len(expression) > 1
+        and isinstance(expression[1], str)
+        and expression[1].startswith("$")
+    ):
+        variable, colon, value_type = expression[1].partition(":")
+        inner = {**names, variable: f"${depth}"}
+        return [head, f"${depth}{colon}{value_type}", *(_canonical_expression(item, inner, depth + 1) for item in expression[2:])]
+    items = [_canonical_expression(item, names, depth) for item in expression]
+    if base in _COMMUTATIVE:
+        items = [items[0], *sorted(items[1:], key=_sort_key)]
+    return items
+
+
+def _sort_key(expression: _SExpression) -> str:
+    tokens: list[str] = []
+    _write_canonical(expression, tokens)
+    return " ".join(tokens)
+
+
+def _write_canonical(expression: _SExpression, tokens: list[str]) -> None:
+    if isinstance(expression, str):
+        tokens.append(expression)
+        return
+    tokens.append("(")
+    for item in expression:
+        _write_canonical(item, tokens)
+    tokens.append(")")

@@ -21,7 +21,7 @@ from textattack_semparse.datasets.entity_anonymization import EntityAnonymizer
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError, DatasetError, SemparseError
 from textattack_semparse.runs.seeding import DEFAULT_SEED
-from textattack_semparse.scoring.exact_match_scorer import ExactMatchScorer
+from textattack_semparse.scoring.scorer import Scorer
 from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.training import defaults
 from textattack_semparse.training.embedding_adversary import EmbeddingAdversary
@@ -120,6 +120,7 @@ class _TrainingData:
     anonymizer: EntityAnonymizer | None
     train_pairs: list[tuple[str, str]]
     dev_pairs: list[tuple[str, str]]
+    scorer: Scorer
 
     @property
     def dev_golds(self) -> list[str]:
@@ -127,9 +128,9 @@ class _TrainingData:
         return [gold for _, gold in self.dev_pairs]
 
 
-def _dev_metrics(tokenizer: Any, golds: list[str]) -> Callable[[Any], dict[str, float]]:
-    """``compute_metrics`` for the trainer: dev exact match and token similarity of the decodings."""
-    scorer = ExactMatchScorer()
+def _dev_metrics(tokenizer: Any, golds: list[str], scorer: Scorer) -> Callable[[Any], dict[str, float]]:
+    """``compute_metrics`` for the trainer: dev exact match and token similarity of the decodings,
+    compared as the benchmark's ``scorer`` compares texts (its :meth:`~Scorer.distance`)."""
 
     def compute_metrics(prediction: Any) -> dict[str, float]:
         ids = prediction.predictions
@@ -451,7 +452,7 @@ class ParserTrainer:
         dev_features = self._features(tokenizer, data.dev_pairs)
         generation_length = max(len(feature["labels"]) for feature in train_features + dev_features) + 16
         model = self._model(tokenizer, generation_length)
-        trainer = self._trainer(model, tokenizer, train_features, dev_features, data.dev_golds, generation_length)
+        trainer = self._trainer(model, tokenizer, train_features, dev_features, data, generation_length)
         result = trainer.train(resume_from_checkpoint=last_checkpoint)
         self._save_output(trainer.model, tokenizer, data.anonymizer)
         report = self._report(data, trainer.model, trainer.state, result.training_loss, len(tokenizer), last_checkpoint)
@@ -480,6 +481,7 @@ class ParserTrainer:
             anonymizer=anonymizer,
             train_pairs=self._pairs(anonymizer, train_examples),
             dev_pairs=self._pairs(anonymizer, dev_examples),
+            scorer=benchmark.scoring.scorer,
         )
 
     def _last_checkpoint(self) -> str:
@@ -523,7 +525,7 @@ class ParserTrainer:
         tokenizer: Any,
         train_features: list[dict[str, list[int]]],
         dev_features: list[dict[str, list[int]]],
-        dev_golds: list[str],
+        data: _TrainingData,
         generation_length: int,
     ) -> transformers.Seq2SeqTrainer:
         """The epoch loop: with dev selection, dev evaluation after each epoch, early stopping and
@@ -532,7 +534,7 @@ class ParserTrainer:
         selection = (
             {
                 "eval_dataset": dev_features,
-                "compute_metrics": _dev_metrics(tokenizer, dev_golds),
+                "compute_metrics": _dev_metrics(tokenizer, data.dev_golds, data.scorer),
                 "callbacks": [
                     _SelectionMetric(),
                     transformers.EarlyStoppingCallback(early_stopping_patience=self.patience),

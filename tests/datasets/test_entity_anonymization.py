@@ -217,3 +217,37 @@ def test_real_geo_lambda_anonymisation_covers_test_entities_unseen_in_training(r
     )
     # Measured: 276 of 280 (248 with the training values alone).
     assert agreeing >= 270
+
+
+def test_predicates_that_take_the_same_atoms_share_one_placeholder_type(tmp_path):
+    train = [
+        SemparseExample("jobs requiring a bscs", "(lambda $0:e (and_ (job $0) (req_deg $0 BSCS)))"),
+        SemparseExample("jobs desiring a bscs", "(lambda $0:e (and_ (job $0) (des_deg $0 BSCS)))"),
+        SemparseExample("jobs requiring a phd", "(lambda $0:e (and_ (job $0) (req_deg $0 PhD)))"),
+        SemparseExample("jobs requiring 2 years", "(lambda $0:e (and_ (job $0) (req_exp $0 2)))"),
+        SemparseExample("jobs desiring 2 years", "(lambda $0:e (and_ (job $0) (des_exp $0 2)))"),
+        SemparseExample("jobs in austin", "(lambda $0:e (and_ (job $0) (loc $0 austin)))"),
+    ]
+    anonymizer = EntityAnonymizer.fit(train)
+    # req_deg and des_deg both take BSCS: one type, named by the word both end with; loc is alone
+    assert anonymizer.type_names == {"des_deg": "deg", "req_deg": "deg", "des_exp": "exp", "req_exp": "exp"}
+    assert anonymizer.training_pair(train[1]) == ("jobs desiring a deg0", "(lambda $0:e (and_ (job $0) (des_deg $0 deg0)))")
+    assert anonymizer.training_pair(train[2])[0] == "jobs requiring a deg0"  # PhD only ever req_deg: its group's type
+    assert anonymizer.training_pair(train[5])[0] == "jobs in loc0"
+    question = anonymizer.anonymize("jobs desiring a phd")
+    assert question.text == "jobs desiring a deg0"  # the model, not the placeholder, picks des_deg
+    assert anonymizer.deanonymize("(lambda $0:e (and_ (job $0) (des_deg $0 deg0)))", question.values) == (
+        "(lambda $0:e (and_ (job $0) (des_deg $0 PhD)))"
+    )
+    reloaded = EntityAnonymizer.load(anonymizer.save(tmp_path).parent)
+    assert reloaded.type_names == anonymizer.type_names
+    assert reloaded.training_pair(train[1]) == anonymizer.training_pair(train[1])
+
+
+def test_typed_atoms_keep_their_types_even_when_spelled_alike():
+    train = [
+        SemparseExample("how long is the colorado river", "(len:<r,i> colorado_river:r)"),
+        SemparseExample("what is the capital of colorado", "(capital:<s,c> colorado:s)"),
+    ]
+    # colorado_river:r and colorado:s are different atoms: the type chooses which one is written
+    assert EntityAnonymizer.fit(train).type_names == {}

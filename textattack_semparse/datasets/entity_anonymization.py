@@ -85,6 +85,11 @@ class EntityAnonymizer:
             type that most often follows there (JOBS: "jobs using 'vc++'" -> ``jobs using
             'language0'``, ``language0`` -> ``vc++``): the model cannot spell a word it never
             saw, but it can copy its placeholder.
+        type_names (Mapping[str, str] | None, default None): Logical forms only: a value type ->
+            the placeholder type written for it, where predicates take the same atoms (JOBS'
+            ``req_deg`` and ``des_deg`` both take ``BSCS``: one type ``deg``). The placeholder
+            then does not say which predicate to write; the question's words do ("requires" or
+            "desires"), as in Dong & Lapata's anonymised JOBS (``degid0`` for both).
 
     Example:
         >>> from textattack_semparse.datasets.example import SemparseExample
@@ -106,6 +111,7 @@ class EntityAnonymizer:
         atoms: Mapping[str, Mapping[str, str]] | None = None,
         contexts: Mapping[str, Mapping[str, int]] | None = None,
         vocabulary: Mapping[str, int] | None = None,
+        type_names: Mapping[str, str] | None = None,
     ) -> None:
         if style not in STYLES:
             raise ConfigurationError(f"style must be one of {', '.join(STYLES)}, got {style!r}.")
@@ -114,6 +120,7 @@ class EntityAnonymizer:
         self.atoms = {key: dict(by_type) for key, by_type in (atoms or {}).items()}
         self.contexts = {word: dict(by_type) for word, by_type in (contexts or {}).items()}
         self.vocabulary = dict(vocabulary or {})
+        self.type_names = dict(type_names or {})
 
     @classmethod
     def fit(
@@ -141,6 +148,11 @@ class EntityAnonymizer:
         for example in examples:
             for constant in _constants(example):
                 counts.setdefault(normalize_text(constant.spelling), Counter())[constant.type, constant.atom] += 1
+        type_names = _shared_atom_types(counts)
+        counts = {
+            key: Counter({(type_names.get(value_type, value_type), atom): count for (value_type, atom), count in by_type_atom.items()})
+            for key, by_type_atom in counts.items()
+        }
         entries: dict[str, tuple[str, list[str]]] = {}
         atoms: dict[str, dict[str, str]] = {}
         type_totals: Counter[str] = Counter()
@@ -163,7 +175,7 @@ class EntityAnonymizer:
             if domain_constant.type not in types:
                 types.append(domain_constant.type)
                 atoms.setdefault(key, {})[domain_constant.type] = domain_constant.atom
-        anonymizer = cls(ValueLexicon(entries, set(counts)), "logical_form", atoms)
+        anonymizer = cls(ValueLexicon(entries, set(counts)), "logical_form", atoms, type_names=type_names)
         contexts: dict[str, Counter[str]] = {}
         vocabulary: Counter[str] = Counter()
         for example in examples:
@@ -188,7 +200,7 @@ class EntityAnonymizer:
         gold = example.gold
         numbers: Counter[str] = Counter()
         for constant in _constants(example):
-            value_type = constant.type
+            value_type = self.type_names.get(constant.type, constant.type)
             placeholder = f"{value_type}{numbers[value_type]}"
             numbers[value_type] += 1
             text = word_pattern([normalize_text(constant.spelling)]).sub(placeholder, text, count=1)
@@ -282,6 +294,8 @@ class EntityAnonymizer:
             data["contexts"] = self.contexts
         if self.vocabulary:
             data["vocabulary"] = self.vocabulary
+        if self.type_names:
+            data["type_names"] = self.type_names
         return data
 
     def save(self, directory: str | os.PathLike[str]) -> Path:
@@ -303,7 +317,60 @@ class EntityAnonymizer:
             data.get("atoms"),
             data.get("contexts"),
             data.get("vocabulary"),
+            data.get("type_names"),
         )
+
+
+def _shared_atom_types(counts: Mapping[str, Counter[tuple[str, str]]]) -> dict[str, str]:
+    """Value type -> the name of its group, for types that take the same atom for some value
+    (types of one group become one placeholder type; types alone in their group are left out).
+
+    A group is named by the words (``_``-separated) its types end with, else begin with, else
+    by its most frequent type: ``req_exp``/``des_exp`` -> ``exp``, ``salary_greater_than``/
+    ``salary_less_than`` -> ``salary``, ``loc``/``country`` -> ``loc``.
+
+    Example:
+        >>> _shared_atom_types({"bscs": Counter({("req_deg", "BSCS"): 60, ("des_deg", "BSCS"): 6}),
+        ...                     "texas": Counter({("s", "texas:s"): 9, ("n", "texas:n"): 1})})
+        {'des_deg': 'deg', 'req_deg': 'deg'}
+    """
+    group_of: dict[str, str] = {}
+
+    def root(value_type: str) -> str:
+        while group_of.get(value_type, value_type) != value_type:
+            value_type = group_of[value_type]
+        return value_type
+
+    totals: Counter[str] = Counter()
+    for by_type_atom in counts.values():
+        types_by_atom: dict[str, list[str]] = {}
+        for (value_type, atom), count in by_type_atom.items():
+            totals[value_type] += count
+            types_by_atom.setdefault(atom, []).append(value_type)
+        for value_types in types_by_atom.values():
+            first = root(value_types[0])
+            for other in value_types[1:]:
+                if root(other) != first:
+                    group_of[root(other)] = first
+    groups: dict[str, list[str]] = {}
+    for value_type in totals:
+        groups.setdefault(root(value_type), []).append(value_type)
+    names: dict[str, str] = {}
+    for members in groups.values():
+        if len(members) > 1:
+            name = _group_name(sorted(members, key=lambda value_type: (-totals[value_type], value_type)), totals)
+            names.update(dict.fromkeys(members, name))
+    return dict(sorted(names.items()))
+
+
+def _group_name(members: list[str], taken: Iterable[str]) -> str:
+    """The longer of the ``_``-separated words all ``members`` end with and those they begin with,
+    else the first member (also when that name is ``taken`` by a type outside the group)."""
+    words = [member.split("_") for member in members]
+    suffix = "_".join(reversed(os.path.commonprefix([list(reversed(parts)) for parts in words])))
+    prefix = "_".join(os.path.commonprefix(words))
+    name = max(suffix, prefix, key=len)
+    return name if name and (name in members or name not in set(taken)) else members[0]
 
 
 def _constants(example: SemparseExample) -> list[Constant]:

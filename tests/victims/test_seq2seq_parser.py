@@ -175,6 +175,12 @@ def test_is_seq2seq_directory(t5_dir: Path, bert_classifier_dir: Path, tmp_path:
     assert not is_seq2seq_directory(bert_classifier_dir)
     assert not is_seq2seq_directory(tmp_path)
     assert not is_seq2seq_directory(tmp_path / "missing")
+    marian = tmp_path / "marian"
+    transformers.MarianMTModel(transformers.MarianConfig(
+        vocab_size=16, d_model=8, encoder_layers=1, decoder_layers=1, encoder_attention_heads=1,
+        decoder_attention_heads=1, encoder_ffn_dim=8, decoder_ffn_dim=8, pad_token_id=0,
+    )).save_pretrained(marian)  # fmt: skip
+    assert is_seq2seq_directory(marian)
 
 
 def test_pickling_drops_the_model(parser: Seq2SeqParser) -> None:

@@ -36,11 +36,15 @@ _DB_ID_PREFIX = re.compile(r"^\s*[A-Za-z0-9_.-]+\s*\|\s*")
 """The ``db_id |`` before a PICARD-style model's query."""
 
 
+_GENERATOR_SUFFIXES = ("ForConditionalGeneration", "MTModel")
+"""How encoder-decoder generator classes end: T5, BART, ... and Marian's ``MarianMTModel``."""
+
+
 def is_seq2seq_directory(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` is a local model directory holding an encoder-decoder generator.
 
-    True when its ``config.json`` lists a ``*ForConditionalGeneration`` architecture (or,
-    listing none, sets ``is_encoder_decoder``). TextAttack's ``--model`` resolver loads any
+    True when its ``config.json`` lists a ``*ForConditionalGeneration`` or ``*MTModel`` (Marian)
+    architecture (or, listing none, sets ``is_encoder_decoder``). TextAttack's ``--model`` resolver loads any
     local directory as a classifier; the CLI shim asks this first.
 
     Example:
@@ -59,7 +63,7 @@ def is_seq2seq_directory(path: str | os.PathLike[str]) -> bool:
     architectures = config.get("architectures") or []
     if architectures:
         return any(
-            isinstance(name, str) and name.endswith("ForConditionalGeneration") for name in architectures
+            isinstance(name, str) and name.endswith(_GENERATOR_SUFFIXES) for name in architectures
         )
     return config.get("is_encoder_decoder") is True
 

@@ -13,7 +13,7 @@ import torch
 import transformers
 
 from textattack_semparse.datasets.benchmark import load_benchmark
-from textattack_semparse.errors import SemparseError
+from textattack_semparse.errors import ConfigurationError, SemparseError
 from textattack_semparse.training.parser_trainer import CHECKPOINT_FOLDER, TRAINING_FILE, ParserTrainer
 from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser, is_seq2seq_directory
 
@@ -222,7 +222,7 @@ def test_train_help_lists_the_defaults_per_benchmark(capsys):
     assert main(["train", "--help"]) == 0
     printed = capsys.readouterr().out
     assert "defaults per benchmark" in printed
-    assert "geo-lambda: d_model 256, d_ff 1024, num_layers 3, learning_rate 0.0005, dev_selection False" in printed
+    assert "geo-lambda: d_model 256, d_ff 1024, num_layers 3, label_smoothing 0.1, learning_rate 0.0005, dev_selection False" in printed
 
 
 def test_without_dev_selection_all_training_examples_train_and_the_last_epoch_is_kept(tmp_path):
@@ -238,3 +238,15 @@ def test_without_dev_selection_all_training_examples_train_and_the_last_epoch_is
     ).state_dict()
     assert all(torch.equal(saved[name], last[name]) for name in saved)
     assert transformers.GenerationConfig.from_pretrained(tmp_path).num_beams == 2
+
+
+def test_label_smoothing_reaches_the_trainer_and_the_settings(tmp_path):
+    smoothed = ParserTrainer("geo-mini", tmp_path, label_smoothing=0.1, **TINY)
+    assert smoothed._training_arguments(64).label_smoothing_factor == 0.1
+    assert "label_smoothing=0.1" in repr(smoothed)
+    plain = ParserTrainer("geo-mini", tmp_path, **TINY)  # geo-mini's defaults: none, and no key (cache keys unchanged)
+    assert plain._training_arguments(64).label_smoothing_factor == 0.0 and "label_smoothing=" not in repr(plain)
+    assert ParserTrainer("geo-lambda", tmp_path).label_smoothing == 0.1
+    for bad in (-0.1, 1.0, True, "0.1"):
+        with pytest.raises(ConfigurationError, match="label_smoothing must be in"):
+            ParserTrainer("geo-mini", tmp_path, label_smoothing=bad)

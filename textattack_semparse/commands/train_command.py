@@ -46,6 +46,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--heads", type=int, help=f"attention heads ({per_benchmark})")
     parser.add_argument("--dropout", type=float, help=per_benchmark)
     parser.add_argument(
+        "--label-smoothing", type=float, help=f"label smoothing of the training loss, in [0, 1) ({per_benchmark})"
+    )
+    parser.add_argument(
         "--epochs", type=int, help=f"(most) epochs ({per_benchmark}; --base-model: {TABLE_QA_DEFAULTS['epochs']})"
     )
     parser.add_argument("--max-steps", type=int, default=-1, help="stop after N optimiser steps (default: epochs decide)")
@@ -188,6 +191,7 @@ def run(args: argparse.Namespace) -> int:
             "num_layers": args.layers,
             "num_heads": args.heads,
             "dropout": args.dropout,
+            "label_smoothing": args.label_smoothing,
             "epochs": args.epochs,
             "max_steps": args.max_steps,
             "batch_size": args.batch_size,

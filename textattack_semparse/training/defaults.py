@@ -33,6 +33,8 @@ class TrainingDefaults:
         num_layers (int): Encoder layers (and as many decoder layers).
         num_heads (int): Attention heads.
         dropout (float): Dropout rate.
+        label_smoothing (float): Share of each target token's probability spread over the
+            vocabulary in the training loss (Szegedy et al. 2016; Vaswani et al. 2017 train with 0.1).
         epochs (int): Most training epochs (all of them without dev selection).
         batch_size (int): Training batch size.
         learning_rate (float): Peak learning rate.
@@ -51,6 +53,7 @@ class TrainingDefaults:
     num_layers: int = 2
     num_heads: int = 4
     dropout: float = 0.1
+    label_smoothing: float = 0.0
     epochs: int = 100
     batch_size: int = 32
     learning_rate: float = 1e-3
@@ -77,16 +80,18 @@ _STUDY_SCALE = replace(
     d_ff=1024,
     num_layers=3,
     learning_rate=5e-4,
+    label_smoothing=0.1,
     dev_selection=False,
 )
-"""The studies' scale and schedule: all training data, 100 epochs, the last one kept."""
+"""The studies' scale and schedule: all training data, 100 epochs, the last one kept; label
+smoothing 0.1 (on geo-lambda 82.14% where 79.64% without, docs/training.md)."""
 
 PER_BENCHMARK: Mapping[str, TrainingDefaults] = MappingProxyType(
     {
         "geo-lambda": _STUDY_SCALE,
         "jobs-lambda": _STUDY_SCALE,
         "geo": _STUDY_SCALE,
-        "atis-lambda": replace(_STUDY_SCALE, epochs=30, dev_selection=True, patience=5),
+        "atis-lambda": replace(_STUDY_SCALE, label_smoothing=0.0, epochs=30, dev_selection=True, patience=5),
     }
 )
 """Registered benchmark name -> its defaults (measured in docs/training.md)."""

@@ -193,6 +193,9 @@ class ParserTrainer:
         num_layers (int, default 2): Encoder layers (and as many decoder layers).
         num_heads (int, default 4): Attention heads.
         dropout (float, default 0.1): Dropout rate.
+        label_smoothing (float, default 0.0): Label smoothing of the training loss (``Seq2SeqTrainer``'s
+            ``label_smoothing_factor``, which smooths the dev loss too); a trained victim's loss stays
+            plain cross-entropy.
         epochs (int, default 100): Most training epochs.
         max_steps (int, default -1): Stop after this many optimiser steps (-1: ``epochs`` decides).
         batch_size (int, default 32): Training (and evaluation) batch size.
@@ -238,6 +241,7 @@ class ParserTrainer:
         num_layers: int | None = None,
         num_heads: int | None = None,
         dropout: float | None = None,
+        label_smoothing: float | None = None,
         epochs: int | None = None,
         max_steps: int = -1,
         batch_size: int | None = None,
@@ -268,6 +272,7 @@ class ParserTrainer:
             num_layers=num_layers,
             num_heads=num_heads,
             dropout=dropout,
+            label_smoothing=label_smoothing,
             epochs=epochs,
             batch_size=batch_size,
             learning_rate=learning_rate,
@@ -281,6 +286,7 @@ class ParserTrainer:
         num_heads, dropout, epochs, batch_size = chosen.num_heads, chosen.dropout, chosen.epochs, chosen.batch_size
         learning_rate, warmup_steps, patience = chosen.learning_rate, chosen.warmup_steps, chosen.patience
         dev_fraction, dev_selection, num_beams = chosen.dev_fraction, chosen.dev_selection, chosen.num_beams
+        label_smoothing = chosen.label_smoothing
         check_choice("architecture", architecture, ARCHITECTURES)
         check_choice("tokenizer_kind", tokenizer_kind, TOKENIZER_KINDS)
         for name, value in (
@@ -302,8 +308,9 @@ class ParserTrainer:
             raise ConfigurationError(f"max_steps must be a positive int or -1, got {max_steps!r}.")
         if not 0.0 < dev_fraction < 1.0:
             raise ConfigurationError(f"dev_fraction must be in (0, 1), got {dev_fraction!r}.")
-        if not 0.0 <= dropout < 1.0:
-            raise ConfigurationError(f"dropout must be in [0, 1), got {dropout!r}.")
+        for name, rate in (("dropout", dropout), ("label_smoothing", label_smoothing)):
+            if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0.0 <= rate < 1.0:
+                raise ConfigurationError(f"{name} must be in [0, 1), got {rate!r}.")
         if not learning_rate > 0:
             raise ConfigurationError(f"learning_rate must be positive, got {learning_rate!r}.")
         check_count("warmup_steps", warmup_steps, minimum=0)
@@ -320,6 +327,7 @@ class ParserTrainer:
         self.num_layers = num_layers
         self.num_heads = num_heads
         self.dropout = dropout
+        self.label_smoothing = label_smoothing
         self.epochs = epochs
         self.max_steps = max_steps
         self.batch_size = batch_size
@@ -360,6 +368,7 @@ class ParserTrainer:
             "num_layers",
             "num_heads",
             "dropout",
+            *(["label_smoothing"] if self.label_smoothing else []),
             "epochs",
             "max_steps",
             "batch_size",
@@ -576,6 +585,7 @@ class ParserTrainer:
             warmup_steps=self.warmup_steps,
             lr_scheduler_type="linear",
             weight_decay=0.01,
+            label_smoothing_factor=self.label_smoothing,
             eval_strategy="epoch" if self.dev_selection else "no",
             save_strategy="epoch",
             logging_strategy="epoch",

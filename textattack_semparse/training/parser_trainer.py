@@ -26,6 +26,7 @@ from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.training import defaults
 from textattack_semparse.training.embedding_adversary import EmbeddingAdversary
 from textattack_semparse.training.tokenizer import TOKENIZER_KINDS, train_tokenizer
+from textattack_semparse.victims.well_formed_decoding import OutputGrammar
 
 logger = logging.getLogger(__name__)
 
@@ -463,7 +464,7 @@ class ParserTrainer:
         model = self._model(tokenizer, generation_length)
         trainer = self._trainer(model, tokenizer, train_features, dev_features, data, generation_length)
         result = trainer.train(resume_from_checkpoint=last_checkpoint)
-        self._save_output(trainer.model, tokenizer, data.anonymizer)
+        self._save_output(trainer.model, tokenizer, data)
         report = self._report(data, trainer.model, trainer.state, result.training_loss, len(tokenizer), last_checkpoint)
         report["seconds"] = round(time.perf_counter() - started, 1)
         (Path(self.output_dir) / TRAINING_FILE).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
@@ -607,13 +608,17 @@ class ParserTrainer:
             save_safetensors=True,
         )
 
-    def _save_output(self, model: Any, tokenizer: Any, anonymizer: EntityAnonymizer | None) -> None:
-        """Write the best model, its tokenizer and the anonymiser to ``output_dir``."""
+    def _save_output(self, model: Any, tokenizer: Any, data: _TrainingData) -> None:
+        """Write the best model, its tokenizer, the anonymiser and (logical forms with a word-level
+        vocabulary) the training outputs' grammar, which the parser decodes with, to ``output_dir``."""
         output_dir = Path(self.output_dir)
         model.save_pretrained(output_dir)
         tokenizer.save_pretrained(output_dir)
-        if anonymizer is not None:
-            anonymizer.save(output_dir)
+        if data.anonymizer is not None:
+            data.anonymizer.save(output_dir)
+        grammar = OutputGrammar.fit(target for _, target in data.train_pairs) if self.tokenizer_kind == "word" else None
+        if grammar is not None:
+            grammar.save(output_dir)
 
     def _report(
         self,

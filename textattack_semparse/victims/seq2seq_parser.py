@@ -20,6 +20,7 @@ from textattack_semparse.sql.sqlite_executor import CacheInfo
 from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.victims.lazy_pretrained import LOAD_ERRORS, LazyPretrained, unloadable
 from textattack_semparse.victims.semantic_parser import SemanticParser
+from textattack_semparse.victims.well_formed_decoding import OutputGrammar, WellFormedDecoding
 
 logger = logging.getLogger(__name__)
 
@@ -85,7 +86,9 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
     A model trained by ``textattack-semparse train`` comes with its entity anonymisation
     (:attr:`anonymizer`): questions reach the model with their entities as typed placeholders,
     and the model's placeholders are replaced by the question's values in the output (and in
-    the gold output for :meth:`gold_loss`).
+    the gold output for :meth:`gold_loss`). One trained on logical forms also comes with their
+    grammar (:class:`~textattack_semparse.victims.well_formed_decoding.OutputGrammar`), and
+    generation is kept to well-formed outputs under it (``well_formed``).
 
     Predictions are cached: the output for each distinct model input (the question, anonymised
     if the model is, as ``input_formatter`` formats it with its ``db_id``) is kept in an LRU cache of
@@ -130,6 +133,10 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
             :meth:`gold_loss`.
         cache_size (int, default 16384): Predictions kept in the LRU cache; 0 disables it
             (every input is generated, repeats included).
+        well_formed (bool, default True): Decode with the output grammar saved beside the model
+            (:data:`~textattack_semparse.victims.well_formed_decoding.GRAMMAR_FILE`), when there is
+            one: each step allows only the tokens that keep the output a well-formed logical form
+            (:class:`~textattack_semparse.victims.well_formed_decoding.WellFormedDecoding`).
         Other arguments (``database``, ``benchmark``, ``max_failure_rate``): as
             :class:`SemanticParser`.
 
@@ -156,6 +163,7 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
         input_formatter: InputFormatter | None = None,
         db_id_in_output: bool = False,
         cache_size: int = DEFAULT_CACHE_SIZE,
+        well_formed: bool = True,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -197,6 +205,9 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
             raise ConfigurationTypeError(f"db_id_in_output must be a bool, got {db_id_in_output!r}.")
         self.db_id_in_output = db_id_in_output
         self.cache_size = cache_size
+        if not isinstance(well_formed, bool):
+            raise ConfigurationTypeError(f"well_formed must be a bool, got {well_formed!r}.")
+        self.well_formed = well_formed
 
     @property
     def anonymizer(self) -> EntityAnonymizer | None:
@@ -224,6 +235,7 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
             "input_formatter",
             "db_id_in_output",
             "cache_size",
+            "well_formed",
         ]
 
     def cache_info(self) -> CacheInfo:
@@ -246,7 +258,7 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
 
     def __getstate__(self) -> dict[str, Any]:
         state = super().__getstate__()
-        for name in ("_prediction_cache", "_anonymizer"):
+        for name in ("_prediction_cache", "_anonymizer", "_well_formed_decoding"):
             state.pop(name, None)
         return state
 
@@ -270,6 +282,9 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
         model.eval()
         self.__dict__["_tokenizer"] = tokenizer
         self.__dict__["_model"] = model
+        location = Path(self.model_name_or_path)
+        grammar = OutputGrammar.load(location) if self.well_formed and location.is_dir() else None
+        self.__dict__["_well_formed_decoding"] = WellFormedDecoding.for_tokenizer(grammar, tokenizer)
         self.cache_clear()  # outputs of another model
 
     def _tokenize_batch(self, texts: list[str]) -> transformers.BatchEncoding:
@@ -363,6 +378,9 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
         saved_length = saved.max_new_tokens is not None or saved.max_length != unset_length
         if self.max_new_tokens is not None or not saved_length:
             options["max_new_tokens"] = self.max_new_tokens or DEFAULT_MAX_NEW_TOKENS
+        decoding = self.__dict__.get("_well_formed_decoding")
+        if decoding is not None:
+            options["prefix_allowed_tokens_fn"] = decoding
         return options
 
     def _gold_loss(self, questions: list[str], db_ids: list[str | None], golds: list[str]) -> list[float]:

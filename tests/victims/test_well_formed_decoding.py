@@ -1,0 +1,141 @@
+"""Well-formed decoding: the output grammar of the training logical forms, and generation kept to it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import transformers
+
+from textattack_semparse.training.parser_trainer import ParserTrainer
+from textattack_semparse.training.tokenizer import train_tokenizer
+from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser
+from textattack_semparse.victims.well_formed_decoding import GRAMMAR_FILE, OutputGrammar, WellFormedDecoding, _record
+
+TRAIN = [
+    ("how big is texas", "(size:<lo,i> texas:s)"),
+    ("what is the capital of ohio", "(capital:<s,c> ohio:s)"),
+    ("which rivers run through texas", "(lambda $0:e (and:<t*,t> (river:<r,t> $0) (loc:<lo,<lo,t>> $0 texas:s)))"),
+    ("which states border ohio", "(lambda $0:e (and:<t*,t> (state:<s,t> $0) (next_to:<lo,<lo,t>> $0 ohio:s)))"),
+    (
+        "which major rivers run through ohio",
+        "(lambda $0:e (and:<t*,t> (major:<lo,t> $0) (river:<r,t> $0) (loc:<lo,<lo,t>> $0 ohio:s)))",
+    ),
+    ("list flights to ci0", "ci0"),
+]
+OUTPUTS = [output for _, output in TRAIN]
+_TOKEN = re.compile(r"[()]|[^\s()]+")
+
+
+def well_formed(text: str, grammar: OutputGrammar) -> bool:
+    """Whether ``text`` is one atom of ``grammar.roots`` or one s-expression whose heads take an
+    argument count within their training bounds and whose other atoms are training arguments."""
+    tokens = _TOKEN.findall(text)
+    if len(tokens) == 1:
+        return tokens[0] in grammar.roots
+    counts: dict[str, list[int]] = {}
+    arguments: set[str] = set()
+    if not _record(tokens, counts, arguments) or not arguments <= grammar.arguments:
+        return False
+    return all(
+        head in grammar.arities and all(grammar.arities[head][0] <= n <= grammar.arities[head][1] for n in found)
+        for head, found in counts.items()
+    )
+
+
+def test_grammar_records_each_heads_argument_counts_the_arguments_and_the_root_atoms():
+    grammar = OutputGrammar.fit(OUTPUTS)
+    assert grammar.arities["and:<t*,t>"] == (2, 3)  # two conjuncts in two outputs, three in one
+    assert grammar.arities["lambda"] == (2, 2) and grammar.arities["loc:<lo,<lo,t>>"] == (2, 2)
+    assert grammar.arguments == {"$0", "$0:e", "texas:s", "ohio:s"}
+    assert grammar.roots == {"ci0"}
+
+
+@pytest.mark.parametrize(
+    "outputs",
+    [
+        ["SELECT city_name FROM city"],  # SQL is several atoms
+        ["(size:<lo,i> texas:s"],  # unbalanced
+        ["(size:<lo,i> texas:s))"],
+        ["((size:<lo,i>) texas:s)"],  # a list as a head
+        ["(a) (b)"],  # two expressions
+        [],
+    ],
+)
+def test_outputs_that_are_not_one_s_expression_have_no_grammar(outputs):
+    assert OutputGrammar.fit([*OUTPUTS[:1], *outputs] if outputs else outputs) is None
+
+
+def test_grammar_survives_save_and_load(tmp_path):
+    grammar = OutputGrammar.fit(OUTPUTS)
+    assert grammar.save(tmp_path).name == GRAMMAR_FILE
+    assert OutputGrammar.load(tmp_path) == grammar
+    assert OutputGrammar.load(tmp_path / "elsewhere") is None
+
+
+def test_each_step_allows_exactly_the_tokens_that_keep_the_output_well_formed():
+    tokenizer = train_tokenizer([text for pair in TRAIN for text in pair])
+    decoding = WellFormedDecoding(OutputGrammar.fit(OUTPUTS), tokenizer)
+
+    def allowed(prefix: str) -> set[str]:
+        ids = [tokenizer.eos_token_id] + tokenizer(prefix, add_special_tokens=False)["input_ids"]
+        return set(tokenizer.convert_ids_to_tokens(decoding.allowed(ids)))
+
+    arguments = {"$0", "$0:e", "texas:s", "ohio:s", "("}
+    assert allowed("") == {"(", "ci0"}
+    assert allowed("ci0") == {"</s>"}
+    assert allowed("(") == set(OutputGrammar.fit(OUTPUTS).arities)
+    assert allowed("( and:<t*,t> ( river:<r,t> $0 )") == arguments  # and takes 2 to 3
+    assert allowed("( and:<t*,t> ( river:<r,t> $0 ) ( state:<s,t> $0 )") == arguments | {")"}
+    assert allowed("( and:<t*,t> ( river:<r,t> $0 ) ( state:<s,t> $0 ) ( major:<lo,t> $0 )") == {")"}
+    assert allowed("( size:<lo,i> texas:s )") == {"</s>"}
+
+
+@pytest.fixture(scope="module")
+def random_logical_form_parser(tmp_path_factory) -> Path:
+    """A tiny BART with random weights, its word-level tokenizer and the grammar of ``OUTPUTS``."""
+    directory = tmp_path_factory.mktemp("random-bart")
+    tokenizer = train_tokenizer([text for pair in TRAIN for text in pair])
+    config = transformers.BartConfig(
+        vocab_size=len(tokenizer), d_model=16, encoder_layers=1, decoder_layers=1, encoder_attention_heads=2,
+        decoder_attention_heads=2, encoder_ffn_dim=16, decoder_ffn_dim=16, max_position_embeddings=64,
+        pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id, bos_token_id=tokenizer.eos_token_id,
+        decoder_start_token_id=tokenizer.eos_token_id, forced_eos_token_id=None,
+    )  # fmt: skip
+    transformers.set_seed(0)
+    model = transformers.BartForConditionalGeneration(config)
+    model.generation_config = transformers.GenerationConfig(
+        decoder_start_token_id=tokenizer.eos_token_id, eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id, max_length=48,
+    )  # fmt: skip
+    model.save_pretrained(directory)
+    tokenizer.save_pretrained(directory)
+    OutputGrammar.fit(OUTPUTS).save(directory)
+    return directory
+
+
+def test_a_random_model_writes_only_well_formed_logical_forms_with_the_grammar(random_logical_form_parser):
+    questions = [question for question, _ in TRAIN] + ["how big is ohio", "rivers", "which states border texas"]
+    grammar = OutputGrammar.load(random_logical_form_parser)
+    kept = Seq2SeqParser(random_logical_form_parser, device="cpu")(questions)
+    assert all(well_formed(output, grammar) for output in kept), kept
+    free = Seq2SeqParser(random_logical_form_parser, device="cpu", well_formed=False)(questions)
+    assert not any(well_formed(output, grammar) for output in free), free  # random weights write noise
+    beams = Seq2SeqParser(random_logical_form_parser, device="cpu", num_beams=3)(questions)
+    assert all(well_formed(output, grammar) for output in beams), beams
+
+
+def test_trainer_saves_the_grammar_of_logical_forms_only(tmp_path, monkeypatch):
+    folder = tmp_path / "data" / "lambda" / "geo"
+    folder.mkdir(parents=True)
+    lines = "".join(f"{question}\t{output}\n" for question, output in TRAIN[:5])
+    for split in ("train", "test"):
+        (folder / f"geo_lambda_calculus_{split}.tsv").write_text(lines, encoding="utf-8")
+    tiny = {"architecture": "bart", "d_model": 16, "d_ff": 16, "num_layers": 1, "num_heads": 2, "epochs": 1, "device": "cpu"}
+    ParserTrainer("geo-lambda", tmp_path / "lambda", data_dir=tmp_path / "data", **tiny).train()
+    saved = OutputGrammar.load(tmp_path / "lambda")
+    assert saved is not None and "lambda" in saved.arities
+    monkeypatch.setenv("SEMPARSE_DATA_DIR", "")
+    ParserTrainer("geo-mini", tmp_path / "sql", **tiny).train()  # SQL outputs: no grammar
+    assert not (tmp_path / "sql" / GRAMMAR_FILE).exists()

@@ -1,0 +1,213 @@
+"""Well-formed decoding of logical forms: generation kept to s-expressions whose heads take as many
+arguments as they took in training.
+
+A parser trained from scratch on a few hundred questions sometimes writes an output that is no
+logical form at all: brackets that never close, ``loc`` with three arguments, a constant where a
+predicate belongs. :class:`OutputGrammar` records, from the training outputs, which atoms head an
+expression (with the fewest and most arguments each took), which atoms are arguments and which
+stand alone as a whole output. :class:`WellFormedDecoding` then allows, at each generation step,
+only the tokens that keep the output well formed under that record, so the model's likeliest
+*well-formed* output is written. Type-constrained decoders do the same with a type system
+(Krishnamurthy, Dasigi and Gardner 2017, "Neural Semantic Parsing with Type Constraints for
+Semi-Structured Tables", EMNLP); this record is untyped and learned, and needs a word-level
+vocabulary whose tokens are the output's atoms and brackets (``train --tokenizer word``, the
+default).
+
+``textattack-semparse train`` saves the record beside a model trained on logical forms
+(:data:`GRAMMAR_FILE`); :class:`~textattack_semparse.victims.seq2seq_parser.Seq2SeqParser` decodes
+with it when it is there.
+
+This module does not import TextAttack.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+GRAMMAR_FILE = "semparse_output_grammar.json"
+"""Saved beside a model trained on logical forms; read by ``Seq2SeqParser``."""
+
+_TOKEN = re.compile(r"[()]|[^\s()]+")
+"""A token as the word-level tokenizer splits text: brackets alone, other runs of non-space."""
+OPEN, CLOSE = "(", ")"
+
+
+@dataclass(frozen=True)
+class OutputGrammar:
+    """What well-formed outputs look like, as the training outputs show it.
+
+    Args:
+        arities (Mapping[str, tuple[int, int]]): Head atom -> fewest and most arguments it took.
+        arguments (frozenset[str]): Atoms seen as arguments (constants, variables, placeholders).
+        roots (frozenset[str]): Atoms seen as a whole output (ATIS' ``ci0``).
+
+    Example:
+        >>> grammar = OutputGrammar.fit(["(size:<lo,i> s0)", "(capital:<s,c> s0)", "(lambda $0:e (state:<s,t> $0))"])
+        >>> grammar.arities["lambda"], sorted(grammar.arguments)
+        ((2, 2), ['$0', '$0:e', 's0'])
+        >>> OutputGrammar.fit(["SELECT city FROM city"]) is None
+        True
+    """
+
+    arities: Mapping[str, tuple[int, int]]
+    arguments: frozenset[str]
+    roots: frozenset[str]
+
+    @classmethod
+    def fit(cls, outputs: Iterable[str]) -> OutputGrammar | None:
+        """The grammar of ``outputs``; ``None`` unless every one is a single s-expression or atom
+        (SQL, say, is not)."""
+        counts: dict[str, list[int]] = {}
+        arguments: set[str] = set()
+        roots: set[str] = set()
+        seen = False
+        for output in outputs:
+            tokens = _TOKEN.findall(output)
+            if len(tokens) == 1 and tokens[0] not in (OPEN, CLOSE):
+                roots.add(tokens[0])
+            elif not _record(tokens, counts, arguments):
+                return None
+            seen = True
+        if not seen:
+            return None
+        return cls({head: (min(found), max(found)) for head, found in sorted(counts.items())}, frozenset(arguments), frozenset(roots))
+
+    def save(self, directory: str | os.PathLike[str]) -> Path:
+        """Write :data:`GRAMMAR_FILE` into ``directory``."""
+        path = Path(directory) / GRAMMAR_FILE
+        data = {
+            "arities": {head: list(bounds) for head, bounds in self.arities.items()},
+            "arguments": sorted(self.arguments),
+            "roots": sorted(self.roots),
+        }
+        path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        return path
+
+    @classmethod
+    def load(cls, directory: str | os.PathLike[str]) -> OutputGrammar | None:
+        """The grammar saved in ``directory``; ``None`` when there is none."""
+        path = Path(directory) / GRAMMAR_FILE
+        if not path.is_file():
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return cls(
+            {head: (int(low), int(high)) for head, (low, high) in data["arities"].items()},
+            frozenset(data["arguments"]),
+            frozenset(data["roots"]),
+        )
+
+
+def _record(tokens: Sequence[str], counts: dict[str, list[int]], arguments: set[str]) -> bool:
+    """Add the heads' argument counts and the arguments of one s-expression; False when ``tokens``
+    are not exactly one s-expression whose lists each start with an atom."""
+    if not tokens or tokens[0] != OPEN:
+        return False
+    stack: list[list[Any]] = []  # [head, argument count] of each open list
+    for index, token in enumerate(tokens):
+        if token == OPEN:
+            if stack:
+                if stack[-1][0] is None:
+                    return False  # a list as a head
+                stack[-1][1] += 1
+            elif index:
+                return False  # a second expression after the first
+            stack.append([None, 0])
+        elif token == CLOSE:
+            if not stack or stack[-1][0] is None:
+                return False
+            head, count = stack.pop()
+            counts.setdefault(head, []).append(count)
+        elif not stack:
+            return False
+        elif stack[-1][0] is None:
+            stack[-1][0] = token
+        else:
+            stack[-1][1] += 1
+            arguments.add(token)
+    return not stack
+
+
+class WellFormedDecoding:
+    """``generate``'s ``prefix_allowed_tokens_fn``: after each prefix, the tokens that keep the
+    output well formed under ``grammar``.
+
+    An open bracket must be followed by a head; a head's list takes arguments (atoms of
+    ``grammar.arguments`` or a nested list) up to its most and closes from its fewest; a
+    finished expression (or root atom) is followed by the end of the output.
+
+    Args:
+        grammar (OutputGrammar): The training outputs' grammar.
+        tokenizer: The model's tokenizer (word-level: one token per atom or bracket).
+        prefix_length (int, default 1): Tokens before the output in the decoder's input (the
+            decoder start token).
+
+    Example:
+        >>> from textattack_semparse.training.tokenizer import train_tokenizer
+        >>> outputs = ["(size:<lo,i> s0)", "(lambda $0:e (state:<s,t> $0))"]
+        >>> tokenizer = train_tokenizer(outputs)
+        >>> allowed = WellFormedDecoding(OutputGrammar.fit(outputs), tokenizer)
+        >>> def after(text):
+        ...     ids = [tokenizer.eos_token_id] + tokenizer(text, add_special_tokens=False)["input_ids"]
+        ...     return sorted(tokenizer.convert_ids_to_tokens(allowed.allowed(ids)))
+        >>> after(""), after("( size:<lo,i>"), after("( size:<lo,i> s0"), after("( size:<lo,i> s0 )")
+        (['('], ['$0', '$0:e', '(', 's0'], [')'], ['</s>'])
+    """
+
+    def __init__(self, grammar: OutputGrammar, tokenizer: Any, *, prefix_length: int = 1) -> None:
+        vocabulary: dict[str, int] = tokenizer.get_vocab()
+        self.prefix_length = prefix_length
+        self.open_id, self.close_id = vocabulary[OPEN], vocabulary[CLOSE]
+        self.end_ids = [tokenizer.eos_token_id]
+        self.arities = {vocabulary[head]: bounds for head, bounds in grammar.arities.items() if head in vocabulary}
+        self.head_ids = sorted(self.arities)
+        self.argument_ids = sorted({vocabulary[atom] for atom in grammar.arguments if atom in vocabulary} | {self.open_id})
+        self.start_ids = sorted({vocabulary[atom] for atom in grammar.roots if atom in vocabulary} | {self.open_id})
+
+    @classmethod
+    def for_tokenizer(cls, grammar: OutputGrammar | None, tokenizer: Any, *, prefix_length: int = 1) -> WellFormedDecoding | None:
+        """The decoding for ``grammar``, or ``None`` when there is no grammar or ``tokenizer``
+        has no bracket tokens (not the word-level vocabulary the grammar is written in)."""
+        if grammar is None:
+            return None
+        vocabulary = tokenizer.get_vocab()
+        if OPEN not in vocabulary or CLOSE not in vocabulary:
+            return None
+        return cls(grammar, tokenizer, prefix_length=prefix_length)
+
+    def __call__(self, batch_id: int, input_ids: Any) -> list[int]:
+        return self.allowed(input_ids.tolist())
+
+    def allowed(self, ids: Sequence[int]) -> list[int]:
+        """The token ids allowed after the decoder input ``ids`` (start token included)."""
+        stack: list[list[Any]] = []  # [head id or None, argument count] of each open list
+        for token in ids[self.prefix_length :]:
+            if token == self.open_id:
+                if stack:
+                    stack[-1][1] += 1
+                stack.append([None, 0])
+            elif token == self.close_id:
+                if stack:
+                    stack.pop()
+                if not stack:
+                    return self.end_ids
+            elif not stack:
+                return self.end_ids  # a root atom, or the end already written
+            elif stack[-1][0] is None:
+                stack[-1][0] = token
+            else:
+                stack[-1][1] += 1
+        if not stack:
+            return self.start_ids
+        head, count = stack[-1]
+        if head is None:
+            return self.head_ids
+        fewest, most = self.arities.get(head, (0, count + 1))
+        if count < fewest:
+            return self.argument_ids
+        return self.argument_ids + [self.close_id] if count < most else [self.close_id]

@@ -164,7 +164,7 @@ class ParserTrainer:
     The tokenizer is fitted on the training questions and gold outputs (:func:`train_tokenizer`);
     inputs are the questions, targets the gold SQL or logical forms. Training runs through
     ``transformers``' ``Seq2SeqTrainer``: AdamW with linear warm-up and decay, evaluation on the
-    dev split after every epoch by greedy decoding (dev exact match of normalised tokens, ties
+    dev split after every epoch by greedy decoding (dev exact match as the benchmark compares outputs, ties
     broken by dev loss, selects the model), batches of similar input length (less padding), early stopping after ``patience`` epochs without improvement, the
     best model restored at the end, epoch checkpoints under ``<output_dir>/checkpoints``
     (``resume=True`` continues from the last one). Benchmarks without a dev split

@@ -11,7 +11,8 @@ import transformers
 from textattack_semparse.training.parser_trainer import ParserTrainer
 from textattack_semparse.training.tokenizer import train_tokenizer
 from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser
-from textattack_semparse.victims.well_formed_decoding import GRAMMAR_FILE, OutputGrammar, WellFormedDecoding, _record
+from textattack_semparse.victims.output_grammar import GRAMMAR_FILE, OutputGrammar, _record
+from textattack_semparse.victims.well_formed_decoding import WellFormedDecoding
 
 TRAIN = [
     ("how big is texas", "(size:<lo,i> texas:s)"),

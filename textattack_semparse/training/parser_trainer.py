@@ -26,7 +26,7 @@ from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.training import defaults
 from textattack_semparse.training.embedding_adversary import EmbeddingAdversary
 from textattack_semparse.training.tokenizer import TOKENIZER_KINDS, train_tokenizer
-from textattack_semparse.victims.well_formed_decoding import OutputGrammar
+from textattack_semparse.victims.output_grammar import OutputGrammar
 
 logger = logging.getLogger(__name__)
 

@@ -9,6 +9,7 @@ __getattr__, __dir__ = lazy_exports(
         "LazyPretrained": "lazy_pretrained",
         "LexicalTableParser": "lexical_table_parser",
         "LLMVictimName": "llm_victim_name",
+        "OutputGrammar": "output_grammar",
         "Prediction": "prediction",
         "SchemaSerializedInput": "schema_serialized_input",
         "SemanticParser": "semantic_parser",
@@ -17,5 +18,6 @@ __getattr__, __dir__ = lazy_exports(
         "TableQAParser": "table_qa_parser",
         "TapasParser": "tapas_parser",
         "TapexParser": "tapex_parser",
+        "WellFormedDecoding": "well_formed_decoding",
     },
 )

@@ -19,8 +19,9 @@ from textattack_semparse.errors import ConfigurationError, ConfigurationTypeErro
 from textattack_semparse.sql.sqlite_executor import CacheInfo
 from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.victims.lazy_pretrained import LOAD_ERRORS, LazyPretrained, unloadable
+from textattack_semparse.victims.output_grammar import OutputGrammar
 from textattack_semparse.victims.semantic_parser import SemanticParser
-from textattack_semparse.victims.well_formed_decoding import OutputGrammar, WellFormedDecoding
+from textattack_semparse.victims.well_formed_decoding import WellFormedDecoding
 
 logger = logging.getLogger(__name__)
 
@@ -87,7 +88,7 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
     (:attr:`anonymizer`): questions reach the model with their entities as typed placeholders,
     and the model's placeholders are replaced by the question's values in the output (and in
     the gold output for :meth:`gold_loss`). One trained on logical forms also comes with their
-    grammar (:class:`~textattack_semparse.victims.well_formed_decoding.OutputGrammar`), and
+    grammar (:class:`~textattack_semparse.victims.output_grammar.OutputGrammar`), and
     generation is kept to well-formed outputs under it (``well_formed``).
 
     Predictions are cached: the output for each distinct model input (the question, anonymised
@@ -134,7 +135,7 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
         cache_size (int, default 16384): Predictions kept in the LRU cache; 0 disables it
             (every input is generated, repeats included).
         well_formed (bool, default True): Decode with the output grammar saved beside the model
-            (:data:`~textattack_semparse.victims.well_formed_decoding.GRAMMAR_FILE`), when there is
+            (:data:`~textattack_semparse.victims.output_grammar.GRAMMAR_FILE`), when there is
             one: each step allows only the tokens that keep the output a well-formed logical form
             (:class:`~textattack_semparse.victims.well_formed_decoding.WellFormedDecoding`).
         Other arguments (``database``, ``benchmark``, ``max_failure_rate``): as

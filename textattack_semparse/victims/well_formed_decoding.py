@@ -3,9 +3,9 @@ arguments as they took in training.
 
 A parser trained from scratch on a few hundred questions sometimes writes an output that is no
 logical form at all: brackets that never close, ``loc`` with three arguments, a constant where a
-predicate belongs. :class:`OutputGrammar` records, from the training outputs, which atoms head an
-expression (with the fewest and most arguments each took), which atoms are arguments and which
-stand alone as a whole output. :class:`WellFormedDecoding` then allows, at each generation step,
+predicate belongs. :class:`~textattack_semparse.victims.output_grammar.OutputGrammar` records, from
+the training outputs, which atoms head an expression (with the fewest and most arguments each
+took), which atoms are arguments and which stand alone as a whole output. :class:`WellFormedDecoding` then allows, at each generation step,
 only the tokens that keep the output well formed under that record, so the model's likeliest
 *well-formed* output is written. Type-constrained decoders do the same with a type system
 (Krishnamurthy, Dasigi and Gardner 2017, "Neural Semantic Parsing with Type Constraints for
@@ -14,123 +14,18 @@ vocabulary whose tokens are the output's atoms and brackets (``train --tokenizer
 default).
 
 ``textattack-semparse train`` saves the record beside a model trained on logical forms
-(:data:`GRAMMAR_FILE`); :class:`~textattack_semparse.victims.seq2seq_parser.Seq2SeqParser` decodes
-with it when it is there.
+(:data:`~textattack_semparse.victims.output_grammar.GRAMMAR_FILE`);
+:class:`~textattack_semparse.victims.seq2seq_parser.Seq2SeqParser` decodes with it when it is there.
 
 This module does not import TextAttack.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
-GRAMMAR_FILE = "semparse_output_grammar.json"
-"""Saved beside a model trained on logical forms; read by ``Seq2SeqParser``."""
-
-_TOKEN = re.compile(r"[()]|[^\s()]+")
-"""A token as the word-level tokenizer splits text: brackets alone, other runs of non-space."""
-OPEN, CLOSE = "(", ")"
-
-
-@dataclass(frozen=True)
-class OutputGrammar:
-    """What well-formed outputs look like, as the training outputs show it.
-
-    Args:
-        arities (Mapping[str, tuple[int, int]]): Head atom -> fewest and most arguments it took.
-        arguments (frozenset[str]): Atoms seen as arguments (constants, variables, placeholders).
-        roots (frozenset[str]): Atoms seen as a whole output (ATIS' ``ci0``).
-
-    Example:
-        >>> grammar = OutputGrammar.fit(["(size:<lo,i> s0)", "(capital:<s,c> s0)", "(lambda $0:e (state:<s,t> $0))"])
-        >>> grammar.arities["lambda"], sorted(grammar.arguments)
-        ((2, 2), ['$0', '$0:e', 's0'])
-        >>> OutputGrammar.fit(["SELECT city FROM city"]) is None
-        True
-    """
-
-    arities: Mapping[str, tuple[int, int]]
-    arguments: frozenset[str]
-    roots: frozenset[str]
-
-    @classmethod
-    def fit(cls, outputs: Iterable[str]) -> OutputGrammar | None:
-        """The grammar of ``outputs``; ``None`` unless every one is a single s-expression or atom
-        (SQL, say, is not)."""
-        counts: dict[str, list[int]] = {}
-        arguments: set[str] = set()
-        roots: set[str] = set()
-        seen = False
-        for output in outputs:
-            tokens = _TOKEN.findall(output)
-            if len(tokens) == 1 and tokens[0] not in (OPEN, CLOSE):
-                roots.add(tokens[0])
-            elif not _record(tokens, counts, arguments):
-                return None
-            seen = True
-        if not seen:
-            return None
-        return cls({head: (min(found), max(found)) for head, found in sorted(counts.items())}, frozenset(arguments), frozenset(roots))
-
-    def save(self, directory: str | os.PathLike[str]) -> Path:
-        """Write :data:`GRAMMAR_FILE` into ``directory``."""
-        path = Path(directory) / GRAMMAR_FILE
-        data = {
-            "arities": {head: list(bounds) for head, bounds in self.arities.items()},
-            "arguments": sorted(self.arguments),
-            "roots": sorted(self.roots),
-        }
-        path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        return path
-
-    @classmethod
-    def load(cls, directory: str | os.PathLike[str]) -> OutputGrammar | None:
-        """The grammar saved in ``directory``; ``None`` when there is none."""
-        path = Path(directory) / GRAMMAR_FILE
-        if not path.is_file():
-            return None
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return cls(
-            {head: (int(low), int(high)) for head, (low, high) in data["arities"].items()},
-            frozenset(data["arguments"]),
-            frozenset(data["roots"]),
-        )
-
-
-def _record(tokens: Sequence[str], counts: dict[str, list[int]], arguments: set[str]) -> bool:
-    """Add the heads' argument counts and the arguments of one s-expression; False when ``tokens``
-    are not exactly one s-expression whose lists each start with an atom."""
-    if not tokens or tokens[0] != OPEN:
-        return False
-    stack: list[list[Any]] = []  # [head, argument count] of each open list
-    for index, token in enumerate(tokens):
-        if token == OPEN:
-            if stack:
-                if stack[-1][0] is None:
-                    return False  # a list as a head
-                stack[-1][1] += 1
-            elif index:
-                return False  # a second expression after the first
-            stack.append([None, 0])
-        elif token == CLOSE:
-            if not stack or stack[-1][0] is None:
-                return False
-            head, count = stack.pop()
-            counts.setdefault(head, []).append(count)
-        elif not stack:
-            return False
-        elif stack[-1][0] is None:
-            stack[-1][0] = token
-        else:
-            stack[-1][1] += 1
-            arguments.add(token)
-    return not stack
+from textattack_semparse.victims.output_grammar import CLOSE, OPEN, OutputGrammar
 
 
 class WellFormedDecoding:

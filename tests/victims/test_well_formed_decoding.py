@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 import transformers
 
+from textattack_semparse.datasets.logical_form import read_s_expression
 from textattack_semparse.training.parser_trainer import ParserTrainer
 from textattack_semparse.training.tokenizer import train_tokenizer
-from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser
 from textattack_semparse.victims.output_grammar import GRAMMAR_FILE, OutputGrammar, _record
+from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser
 from textattack_semparse.victims.well_formed_decoding import WellFormedDecoding
 
 TRAIN = [
@@ -26,18 +26,19 @@ TRAIN = [
     ("list flights to ci0", "ci0"),
 ]
 OUTPUTS = [output for _, output in TRAIN]
-_TOKEN = re.compile(r"[()]|[^\s()]+")
 
 
 def well_formed(text: str, grammar: OutputGrammar) -> bool:
     """Whether ``text`` is one atom of ``grammar.roots`` or one s-expression whose heads take an
     argument count within their training bounds and whose other atoms are training arguments."""
-    tokens = _TOKEN.findall(text)
-    if len(tokens) == 1:
-        return tokens[0] in grammar.roots
+    expression = read_s_expression(text)
+    if expression is None:
+        return False
+    if isinstance(expression, str):
+        return expression in grammar.roots
     counts: dict[str, list[int]] = {}
     arguments: set[str] = set()
-    if not _record(tokens, counts, arguments) or not arguments <= grammar.arguments:
+    if not _record(expression, counts, arguments) or not arguments <= grammar.arguments:
         return False
     return all(
         head in grammar.arities and all(grammar.arities[head][0] <= n <= grammar.arities[head][1] for n in found)

@@ -13,6 +13,7 @@ This module does not import TextAttack.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -200,7 +201,9 @@ def _find_words(words: list[str], phrase: list[str]) -> int | None:
     return None
 
 
-_CANONICAL_TOKEN = re.compile(r"[()]|[^\s()]+")
+_S_EXPRESSION_TOKEN = re.compile(r"[()]|[^\s()]+")
+"""A token of an s-expression as the word-level tokenizer splits one: a bracket, or a run of other
+non-space characters."""
 _COMMUTATIVE = frozenset({"and", "or", "and_", "or_"})
 """Heads (before any ``:type``) whose arguments may come in any order: GeoQuery's ``and:<t*,t>``,
 ATIS' ``and``, JOBS' ``and_``."""
@@ -208,32 +211,21 @@ _VARIABLE_BINDERS = frozenset({"lambda", "exists", "exists_", "argmax", "argmin"
 """Heads that bind the variable written right after them (``(lambda $0:e ...)``,
 ``( exists $1 ... )``, ``(exists_ $0:e ...)``); GeoQuery's ``argmax:<...>`` takes a lambda
 instead, and a variable is then bound by that lambda."""
-_SExpression = str | list  # an atom, or a list of s-expressions
+SExpression = str | list  # an atom, or a list of s-expressions
 
 
-def canonical_logical_form(text: str) -> tuple[str, ...] | None:
-    """The tokens of ``text`` (lowercased) with every bound variable named by how many binders
-    enclose it and the arguments of ``and``/``or`` sorted: equal for logical forms that differ
-    only in conjunct order and variable names, as Dong & Lapata's released evaluation compares
-    GeoQuery, ATIS and JOBS; ``None`` when ``text`` is not one balanced s-expression.
-
-    A binder is a head of :data:`_VARIABLE_BINDERS` followed by a variable (``$0``, with or
-    without a ``:e`` type); its variable becomes ``$<depth>`` (types kept) in its scope, so a
-    variable that shadows an outer one stays distinct from it.
+def read_s_expression(text: str) -> SExpression | None:
+    """``text`` as one s-expression: an atom, or a (nested) list of atoms and lists; ``None`` when
+    it is not exactly one balanced expression. Tokens are kept as written (case included).
 
     Example:
-        >>> a = canonical_logical_form("(lambda $1:e (and:<t*,t> (river:<r,t> $1) (loc:<lo,<lo,t>> $1 texas:s)))")
-        >>> b = canonical_logical_form("(lambda $0:e (and:<t*,t> (loc:<lo,<lo,t>> $0 texas:s) (river:<r,t> $0)))")
-        >>> a == b, " ".join(a)
-        (True, '( lambda $0:e ( and:<t*,t> ( loc:<lo,<lo,t>> $0 texas:s ) ( river:<r,t> $0 ) ) )')
-        >>> canonical_logical_form("(loc $0 $1)") == canonical_logical_form("(loc $1 $0)")
-        False
-        >>> canonical_logical_form("(state $0") is None
-        True
+        >>> read_s_expression("(size:<lo,i> (capital:<s,c> texas:s))")
+        ['size:<lo,i>', ['capital:<s,c>', 'texas:s']]
+        >>> read_s_expression("ci0"), read_s_expression("(a) (b)"), read_s_expression("(a")
+        ('ci0', None, None)
     """
-    tokens = _CANONICAL_TOKEN.findall(text.lower())
-    stack: list[list[_SExpression]] = [[]]
-    for token in tokens:
+    stack: list[list[SExpression]] = [[]]
+    for token in _S_EXPRESSION_TOKEN.findall(text):
         if token == "(":
             stack.append([])
         elif token == ")":
@@ -245,12 +237,40 @@ def canonical_logical_form(text: str) -> tuple[str, ...] | None:
             stack[-1].append(token)
     if len(stack) != 1 or len(stack[0]) != 1:
         return None
+    return stack[0][0]
+
+
+@functools.lru_cache(maxsize=4096)
+def canonical_logical_form(text: str) -> tuple[str, ...] | None:
+    """The tokens of ``text`` (lowercased) with every bound variable named by how many binders
+    enclose it and the arguments of ``and``/``or`` sorted: equal for logical forms that differ
+    only in conjunct order and variable names, as Dong & Lapata's released evaluation compares
+    GeoQuery, ATIS and JOBS; ``None`` when ``text`` is not one balanced s-expression.
+
+    A binder is a head of :data:`_VARIABLE_BINDERS` followed by a variable (``$0``, with or
+    without a ``:e`` type); its variable becomes ``$<depth>`` (types kept) in its scope, so a
+    variable that shadows an outer one stays distinct from it. Remembered per text (an attack
+    compares many outputs with the same gold).
+
+    Example:
+        >>> a = canonical_logical_form("(lambda $1:e (and:<t*,t> (river:<r,t> $1) (loc:<lo,<lo,t>> $1 texas:s)))")
+        >>> b = canonical_logical_form("(lambda $0:e (and:<t*,t> (loc:<lo,<lo,t>> $0 texas:s) (river:<r,t> $0)))")
+        >>> a == b, " ".join(a)
+        (True, '( lambda $0:e ( and:<t*,t> ( loc:<lo,<lo,t>> $0 texas:s ) ( river:<r,t> $0 ) ) )')
+        >>> canonical_logical_form("(loc $0 $1)") == canonical_logical_form("(loc $1 $0)")
+        False
+        >>> canonical_logical_form("(state $0") is None
+        True
+    """
+    expression = read_s_expression(text.lower())
+    if expression is None:
+        return None
     canonical: list[str] = []
-    _write_canonical(_canonical_expression(stack[0][0], {}, 0), canonical)
+    _write_canonical(_canonical_expression(expression, {}, 0), canonical)
     return tuple(canonical)
 
 
-def _canonical_expression(expression: _SExpression, names: dict[str, str], depth: int) -> _SExpression:
+def _canonical_expression(expression: SExpression, names: dict[str, str], depth: int) -> SExpression:
     """``expression`` with bound variables renamed by depth and commutative arguments sorted."""
     if isinstance(expression, str):
         name, colon, value_type = expression.partition(":")
@@ -272,13 +292,13 @@ def _canonical_expression(expression: _SExpression, names: dict[str, str], depth
     return items
 
 
-def _sort_key(expression: _SExpression) -> str:
+def _sort_key(expression: SExpression) -> str:
     tokens: list[str] = []
     _write_canonical(expression, tokens)
     return " ".join(tokens)
 
 
-def _write_canonical(expression: _SExpression, tokens: list[str]) -> None:
+def _write_canonical(expression: SExpression, tokens: list[str]) -> None:
     if isinstance(expression, str):
         tokens.append(expression)
         return

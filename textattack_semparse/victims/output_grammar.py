@@ -11,17 +11,15 @@ from __future__ import annotations
 
 import json
 import os
-import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+
+from textattack_semparse.datasets.logical_form import SExpression, read_s_expression
 
 GRAMMAR_FILE = "semparse_output_grammar.json"
 """Saved beside a model trained on logical forms; read by ``Seq2SeqParser``."""
 
-_TOKEN = re.compile(r"[()]|[^\s()]+")
-"""A token as the word-level tokenizer splits text: brackets alone, other runs of non-space."""
 OPEN, CLOSE = "(", ")"
 
 
@@ -55,10 +53,10 @@ class OutputGrammar:
         roots: set[str] = set()
         seen = False
         for output in outputs:
-            tokens = _TOKEN.findall(output)
-            if len(tokens) == 1 and tokens[0] not in (OPEN, CLOSE):
-                roots.add(tokens[0])
-            elif not _record(tokens, counts, arguments):
+            expression = read_s_expression(output)
+            if isinstance(expression, str):
+                roots.add(expression)
+            elif expression is None or not _record(expression, counts, arguments):
                 return None
             seen = True
         if not seen:
@@ -90,31 +88,15 @@ class OutputGrammar:
         )
 
 
-def _record(tokens: Sequence[str], counts: dict[str, list[int]], arguments: set[str]) -> bool:
-    """Add the heads' argument counts and the arguments of one s-expression; False when ``tokens``
-    are not exactly one s-expression whose lists each start with an atom."""
-    if not tokens or tokens[0] != OPEN:
+def _record(expression: SExpression, counts: dict[str, list[int]], arguments: set[str]) -> bool:
+    """Add the argument count of each list's head and the atoms in argument position of
+    ``expression`` (a list); False when a list is empty or starts with a list."""
+    if not expression or not isinstance(expression[0], str):
         return False
-    stack: list[list[Any]] = []  # [head, argument count] of each open list
-    for index, token in enumerate(tokens):
-        if token == OPEN:
-            if stack:
-                if stack[-1][0] is None:
-                    return False  # a list as a head
-                stack[-1][1] += 1
-            elif index:
-                return False  # a second expression after the first
-            stack.append([None, 0])
-        elif token == CLOSE:
-            if not stack or stack[-1][0] is None:
-                return False
-            head, count = stack.pop()
-            counts.setdefault(head, []).append(count)
-        elif not stack:
+    counts.setdefault(expression[0], []).append(len(expression) - 1)
+    for item in expression[1:]:
+        if isinstance(item, str):
+            arguments.add(item)
+        elif not _record(item, counts, arguments):
             return False
-        elif stack[-1][0] is None:
-            stack[-1][0] = token
-        else:
-            stack[-1][1] += 1
-            arguments.add(token)
-    return not stack
+    return True

@@ -251,3 +251,48 @@ def test_typed_atoms_keep_their_types_even_when_spelled_alike():
     ]
     # colorado_river:r and colorado:s are different atoms: the type chooses which one is written
     assert EntityAnonymizer.fit(train).type_names == {}
+
+
+def test_the_reading_and_type_the_training_contexts_support_are_chosen():
+    from textattack_semparse.datasets.value_lexicon import ValueLexicon
+
+    # "mississippi" is a training value (a river or a state); the lowest point "mississippi river" comes
+    # from the database. Training templates write "the river_name0 river" and "border state_name0".
+    lexicon = ValueLexicon(
+        {"mississippi": ("mississippi", ["state_name", "river_name"]), "mississippi river": ("mississippi river", ["lowest_point"])},
+        training_keys={"mississippi"},
+    )
+    assert [[m.value for m in reading] for reading in lexicon.segmentations("how long is the mississippi river")] == [
+        ["mississippi river"], ["mississippi"]
+    ]
+    following = {"river": {"river_name": 9}, "": {"state_name": 2, "lowest_point": 1}}
+    contexts = {"the": {"river_name": 6, "lowest_point": 1}, "border": {"state_name": 8}}
+    informed = EntityAnonymizer(lexicon, "sql", contexts=contexts, following=following)
+    question = informed.anonymize("how long is the mississippi river")
+    assert (question.text, dict(question.values)) == ("how long is the river_name0 river", {"river_name0": "mississippi"})
+    # The preceding word decides the type first ("border" -> a state), the following word breaks ties.
+    assert informed.anonymize("what states border mississippi").text == "what states border state_name0"
+    assert informed.anonymize("is mississippi long").text == "is state_name0 long"  # no context: the likeliest type
+    assert EntityAnonymizer(lexicon, "sql", contexts=contexts, following={"river": {"state_name": 1, "river_name": 2}}).anonymize(
+        "where does mississippi river flow"
+    ).text == "where does river_name0 river flow"
+    # Without contexts the lexicon's first reading stands, as before contexts were learnt.
+    assert EntityAnonymizer(lexicon, "sql").anonymize("how long is the mississippi river").text == "how long is the lowest_point0"
+
+
+def test_real_geoquery_sql_anonymisation_follows_the_templates_words(real_data_dir, tmp_path):
+    loaded = load_benchmark("geo", data_dir=real_data_dir)
+    anonymizer = EntityAnonymizer.fit(loaded.split("question", "train"), database=loaded.database)
+    assert anonymizer.following["river"]["river_name"] > 0 and "state_name" in anonymizer.contexts["border"]
+    question = anonymizer.anonymize("what states does the mississippi river run through")
+    assert question.text == "what states does the river_name0 river run through"
+    test = loaded.split("question", "test")
+    agreeing = sum(
+        (question.text, anonymizer.anonymize_output(example.gold, question.values)) == anonymizer.training_pair(example)
+        for example in test
+        for question in [anonymizer.anonymize(example.question)]
+    )
+    # Measured: 273 of 279 (252 with the lexicon's first reading and its likeliest type).
+    assert agreeing >= 270
+    reloaded = EntityAnonymizer.load(anonymizer.save(tmp_path).parent)
+    assert reloaded.following == anonymizer.following and reloaded.contexts == anonymizer.contexts

@@ -45,11 +45,13 @@ applies it when present."""
 STYLES = ("sql", "logical_form")
 
 _PLACEHOLDER_ATOM = re.compile(r"^[a-z]+\d+$")
-_PLACEHOLDER = re.compile(r"(?<!\w)(?P<type>[a-z]+)\d+(?!\w)")
+_PLACEHOLDER = re.compile(r"(?<!\w)(?P<type>[a-z]+(?:_[a-z]+)*)\d+(?!\w)")
+"""A placeholder in an anonymised question: ``c0``, ``language0``, ``state_name0``."""
 _TYPED_ATOM = re.compile(r"^[^:<>]+:[A-Za-z]+$")
 """A constant with a type suffix (``austin_tx:c``); JOBS' (``(language $0 java)``) are typed by
 the predicate that takes them."""
 
+_WORD_CHARACTERS = re.compile(r"\w+")
 _WORD = re.compile(r"[^\s'\"?!,.]+")
 """A question word, quotes and sentence punctuation left out (``'vc++'`` -> ``vc++``)."""
 """Constants already anonymised by the dataset (ATIS-lambda's ``ci0``) stay as they are."""
@@ -74,10 +76,16 @@ class EntityAnonymizer:
         atoms (Mapping[str, Mapping[str, str]] | None, default None): Logical forms only:
             normalised spelling -> type -> the atom written for it (``"austin" -> {"c":
             "austin_tx:c"}``).
-        contexts (Mapping[str, Mapping[str, int]] | None, default None): Logical forms only:
-            the word before a training placeholder -> its type -> how often; of a value's
-            types, the one its preceding word most often precedes in training is chosen
-            ("cities named austin" -> ``n``, "the population of austin" -> ``c``).
+        contexts (Mapping[str, Mapping[str, int]] | None, default None): The word before a
+            training placeholder -> its type -> how often; of a value's types, the one its
+            preceding word most often precedes in training is chosen ("cities named austin" ->
+            ``n``, "the population of austin" -> ``c``), its following word breaking ties.
+        following (Mapping[str, Mapping[str, int]] | None, default None): The word after a
+            training placeholder -> its type -> how often ("the mississippi river" ->
+            ``river_name0 river``). Where the lexicon reads a question several ways, the reading
+            whose values these contexts support most is taken ("the mississippi river" as the
+            river "mississippi" followed by "river", as the training templates write it, not
+            as the lowest point "mississippi river").
         vocabulary (Mapping[str, int] | None, default None): Logical forms whose constants have
             no type suffix (JOBS) only: the words of the anonymised training questions -> how
             often. A word outside it (and the lexicon), after a word that a placeholder follows
@@ -112,6 +120,7 @@ class EntityAnonymizer:
         contexts: Mapping[str, Mapping[str, int]] | None = None,
         vocabulary: Mapping[str, int] | None = None,
         type_names: Mapping[str, str] | None = None,
+        following: Mapping[str, Mapping[str, int]] | None = None,
     ) -> None:
         if style not in STYLES:
             raise ConfigurationError(f"style must be one of {', '.join(STYLES)}, got {style!r}.")
@@ -119,6 +128,7 @@ class EntityAnonymizer:
         self.style = style
         self.atoms = {key: dict(by_type) for key, by_type in (atoms or {}).items()}
         self.contexts = {word: dict(by_type) for word, by_type in (contexts or {}).items()}
+        self.following = {word: dict(by_type) for word, by_type in (following or {}).items()}
         self.vocabulary = dict(vocabulary or {})
         self.type_names = dict(type_names or {})
 
@@ -143,7 +153,10 @@ class EntityAnonymizer:
         if not examples:
             raise ConfigurationError("EntityAnonymizer.fit needs training examples; got none.")
         if any(example.template_gold is not None for example in examples):
-            return cls(ValueLexicon.from_examples(examples, database=database), "sql")
+            anonymizer = cls(ValueLexicon.from_examples(examples, database=database), "sql")
+            value_types = {value_type for _, types in anonymizer.lexicon.entries.values() for value_type in types}
+            anonymizer._learn_contexts(examples, value_types)
+            return anonymizer
         counts: dict[str, Counter[tuple[str, str]]] = {}
         for example in examples:
             for constant in _constants(example):
@@ -176,19 +189,28 @@ class EntityAnonymizer:
                 types.append(domain_constant.type)
                 atoms.setdefault(key, {})[domain_constant.type] = domain_constant.atom
         anonymizer = cls(ValueLexicon(entries, set(counts)), "logical_form", atoms, type_names=type_names)
-        contexts: dict[str, Counter[str]] = {}
-        vocabulary: Counter[str] = Counter()
-        for example in examples:
-            text = anonymizer.training_pair(example)[0]
-            vocabulary.update(_WORD.findall(text))
-            for match in _PLACEHOLDER.finditer(text):
-                if match.group("type") in type_totals:
-                    contexts.setdefault(_previous_word(text, match.start()), Counter())[match.group("type")] += 1
-        anonymizer.contexts = {word: dict(by_type) for word, by_type in sorted(contexts.items())}
+        vocabulary = anonymizer._learn_contexts(examples, set(type_totals))
         untyped = any(not _TYPED_ATOM.match(atom) for by_type_atom in counts.values() for _, atom in by_type_atom)
         if untyped:
             anonymizer.vocabulary = dict(sorted(vocabulary.items()))
         return anonymizer
+
+    def _learn_contexts(self, examples: Iterable[SemparseExample], value_types: set[str]) -> Counter[str]:
+        """Set :attr:`contexts` and :attr:`following` from the training questions with their
+        placeholders (:meth:`training_pair`); return the words of those questions, counted."""
+        before: dict[str, Counter[str]] = {}
+        after: dict[str, Counter[str]] = {}
+        vocabulary: Counter[str] = Counter()
+        for example in examples:
+            text = self.training_pair(example)[0]
+            vocabulary.update(_WORD.findall(text))
+            for match in _PLACEHOLDER.finditer(text):
+                if match.group("type") in value_types:
+                    before.setdefault(_previous_word(text, match.start()), Counter())[match.group("type")] += 1
+                    after.setdefault(_next_word(text, match.end()), Counter())[match.group("type")] += 1
+        self.contexts = {word: dict(by_type) for word, by_type in sorted(before.items())}
+        self.following = {word: dict(by_type) for word, by_type in sorted(after.items())}
+        return vocabulary
 
     def training_pair(self, example: SemparseExample) -> tuple[str, str]:
         """The anonymised (question, gold) a model is trained on, from the gold's own values."""
@@ -208,10 +230,10 @@ class EntityAnonymizer:
         return text, gold
 
     def anonymize(self, question: str) -> AnonymizedText:
-        """The question's entities (the lexicon's first reading, the likeliest type after the
-        preceding word) as placeholders."""
+        """The question's entities (the lexicon's reading the training contexts support most,
+        each value with the type its neighbouring words suggest) as placeholders."""
         text = normalize_text(question)
-        known = self.lexicon.segmentations(text)[0]
+        known = self._best_reading(text)
         mentions = sorted((*known, *self._unknown_words(text, known)), key=lambda m: m.start)
         pieces: list[str] = []
         values: dict[str, str] = {}
@@ -223,7 +245,7 @@ class EntityAnonymizer:
             previous_word = _previous_word(before, len(before))
             if self._never_follows(previous_word):
                 continue  # "erie pennsylvania": training leaves a city's state a word
-            value_type = self._likeliest_type(mention.types, previous_word)
+            value_type = self._likeliest_type(mention.types, previous_word, _next_word(text, mention.end))
             key = text[mention.start : mention.end]
             placeholder = seen.get((key, value_type))
             if placeholder is None:
@@ -273,10 +295,38 @@ class EntityAnonymizer:
             and (previous_word not in self.contexts)
         )
 
-    def _likeliest_type(self, types: tuple[str, ...], previous_word: str) -> str:
-        """Of a value's ``types`` (likeliest first), the one ``previous_word`` most often precedes."""
-        by_type = self.contexts.get(previous_word, {})
-        return max(types, key=lambda value_type: (by_type.get(value_type, 0), -types.index(value_type)))
+    def _best_reading(self, text: str) -> tuple[Mention, ...]:
+        """Of the lexicon's readings of ``text`` (its first one first), the one whose values'
+        neighbouring words surround a placeholder most often in training."""
+        readings = self.lexicon.segmentations(text)
+
+        def support(reading: tuple[Mention, ...]) -> int:
+            return sum(
+                max(self._support(value_type, previous_word, following_word) for value_type in mention.types)
+                for mention in reading
+                for previous_word, following_word in [(_previous_word(text, mention.start), _next_word(text, mention.end))]
+            )
+
+        return max(readings, key=lambda reading: (support(reading), -readings.index(reading)))
+
+    def _support(self, value_type: str, previous_word: str, following_word: str) -> int:
+        """How often training placeholders of ``value_type`` follow ``previous_word`` and
+        precede ``following_word``."""
+        return self.contexts.get(previous_word, {}).get(value_type, 0) + self.following.get(following_word, {}).get(
+            value_type, 0
+        )
+
+    def _likeliest_type(self, types: tuple[str, ...], previous_word: str, following_word: str) -> str:
+        """Of a value's ``types`` (likeliest first), the one ``previous_word`` most often precedes,
+        then ``following_word`` most often follows."""
+        return max(
+            types,
+            key=lambda value_type: (
+                self.contexts.get(previous_word, {}).get(value_type, 0),
+                self.following.get(following_word, {}).get(value_type, 0),
+                -types.index(value_type),
+            ),
+        )
 
     def anonymize_output(self, output: str, values: Mapping[str, str]) -> str:
         """A real output (a gold SQL query or logical form) with ``values`` as their placeholders."""
@@ -292,6 +342,8 @@ class EntityAnonymizer:
         data: dict[str, object] = {"style": self.style, "lexicon": self.lexicon.to_dict(), "atoms": self.atoms}
         if self.contexts:
             data["contexts"] = self.contexts
+        if self.following:
+            data["following"] = self.following
         if self.vocabulary:
             data["vocabulary"] = self.vocabulary
         if self.type_names:
@@ -318,6 +370,7 @@ class EntityAnonymizer:
             data.get("contexts"),
             data.get("vocabulary"),
             data.get("type_names"),
+            data.get("following"),
         )
 
 
@@ -383,8 +436,14 @@ def _constants(example: SemparseExample) -> list[Constant]:
 
 def _previous_word(text: str, start: int) -> str:
     """The word before position ``start`` of ``text`` ("" at the start)."""
-    words = re.findall(r"\w+", text[:start])
+    words = _WORD_CHARACTERS.findall(text[:start])
     return words[-1] if words else ""
+
+
+def _next_word(text: str, end: int) -> str:
+    """The word after position ``end`` of ``text`` ("" at the end)."""
+    word = _WORD_CHARACTERS.search(text, end)
+    return word.group() if word else ""
 
 
 def _replace_token(text: str, token: str, replacement: str) -> str:

@@ -44,6 +44,11 @@ applies it when present."""
 
 STYLES = ("sql", "logical_form")
 
+ANONYMIZATION_REVISION = 2
+"""Raised when what :meth:`EntityAnonymizer.fit` learns changes (2: the words around training
+placeholders, for SQL too): part of a cached trained victim's key, so a victim trained with an
+older anonymiser is trained again rather than reused."""
+
 _PLACEHOLDER_ATOM = re.compile(r"^[a-z]+\d+$")
 _PLACEHOLDER = re.compile(r"(?<!\w)(?P<type>[a-z]+(?:_[a-z]+)*)\d+(?!\w)")
 """A placeholder in an anonymised question: ``c0``, ``language0``, ``state_name0``."""

@@ -21,6 +21,7 @@ from typing import Any
 from textattack_semparse import __version__
 from textattack_semparse.cache import cache_dir
 from textattack_semparse.datasets.benchmark import load_benchmark
+from textattack_semparse.datasets.entity_anonymization import ANONYMIZATION_REVISION
 from textattack_semparse.registry import benchmark_key
 from textattack_semparse.training.parser_trainer import CHECKPOINT_FOLDER, TRAINING_FILE, ParserTrainer
 from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser
@@ -57,7 +58,8 @@ def trained_victim_dir(
     ``<cache>/trained/<benchmark>-<split type>-<hash>``; the hash covers the benchmark, the
     split type, every :class:`ParserTrainer` setting that shapes the model (defaults,
     :data:`TRAINED_VICTIM_SETTINGS` and ``trainer_settings`` alike), the training and dev
-    examples themselves (``geo`` is geo-mini without a data directory) and the package version.
+    examples themselves (``geo`` is geo-mini without a data directory), the anonymiser's
+    revision and the package version.
 
     Args:
         benchmark (str): A registered benchmark with a ``train`` split.
@@ -175,6 +177,7 @@ def _model_dir(trainer: ParserTrainer) -> Path:
             name: getattr(trainer, name) for name in trainer.extra_repr_keys() if name not in _UNHASHED_SETTINGS
         },
         "data": data.hexdigest(),
+        "anonymization": ANONYMIZATION_REVISION,
         "version": __version__,
     }
     digest = hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode("utf-8")).hexdigest()[:12]

@@ -8,10 +8,13 @@ Issue 12 asks for cold judgments at no less than half of bare sqlite3's rate and
   with ``Counter`` (no sandbox, no cache, no distance);
 - ``execution_match`` cold: every cache cleared first (judgments, query results, order
   decisions, tokens: :func:`textattack_semparse.sql.execution.clear_caches`), so each distinct
-  query runs once in the sandbox and each judgment computes its order decision and distance;
+  query runs once in the sandbox and each judgment computes its order decision (the token
+  distance of a wrong prediction is computed when first read, which this loop, like an
+  evaluation that counts matches, does not do);
 - ``execution_match`` cached: the same pairs asked again;
 - ``Scoring.judge`` cold and cached: the same through the scoring layer every evaluation uses
-  (gold errors come back as values there).
+  (gold errors come back as values there; its judgments carry the distance, so each wrong
+  prediction's is computed).
 
 Workload with SEMPARSE_DATA_DIR set: GeoQuery's 877 gold queries (placeholders filled from each
 sentence's variables, as bench/executor_cache.py builds them) on

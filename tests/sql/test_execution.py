@@ -42,6 +42,19 @@ def test_wrong_result_is_a_mismatch_with_token_distance(geo_db):
     assert outcome.predicted.rows == (("columbus",),)
 
 
+def test_the_distance_is_computed_when_first_read_and_then_kept(geo_db, monkeypatch):
+    calls = []
+    real = execution_module.token_distance
+    monkeypatch.setattr(execution_module, "token_distance", lambda a, b: calls.append((a, b)) or real(a, b))
+    clear_caches()
+    predicted = "SELECT city_name FROM city WHERE state_name = 'ohio'"
+    outcome = execution_match_at_defaults(predicted, GOLD, geo_db)
+    assert not outcome.match and calls == []  # judging alone never tokenises the queries
+    assert outcome.distance == pytest.approx(1 / 8) and outcome.distance == pytest.approx(1 / 8)
+    assert calls == [(predicted, GOLD)]
+    assert execution_match_at_defaults(GOLD, GOLD, geo_db).distance == 0.0 and len(calls) == 1
+
+
 def test_failing_prediction_is_a_mismatch_not_an_exception(geo_db):
     outcome = execution_match_at_defaults("SELECT city_name FROM cities", GOLD, geo_db)
     assert not outcome.match and "no such table" in outcome.predicted.error

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from textattack_semparse.errors import ConfigurationTypeError, DatasetError
@@ -44,16 +45,26 @@ class MatchOutcome:
 
     Args:
         match (bool): The predicted result denotes the same answer as the gold result.
-        distance (float): 0.0 when ``match``; otherwise the token edit distance of the two
-            queries, at least :data:`MISMATCH_DISTANCE_FLOOR`, at most 1.0.
         predicted (ExecutionResult): Result of the predicted query (may carry an error).
         gold (ExecutionResult): Result of the gold query.
+        predicted_sql (str): The predicted query's text ("" for a non-string prediction).
+        gold_sql (str): The gold query's text.
     """
 
     match: bool
-    distance: float
     predicted: ExecutionResult
     gold: ExecutionResult
+    predicted_sql: str = field(default="", repr=False, compare=False)
+    gold_sql: str = field(default="", repr=False, compare=False)
+
+    @functools.cached_property
+    def distance(self) -> float:
+        """0.0 when :attr:`match`; otherwise the token edit distance of the two queries, at least
+        :data:`MISMATCH_DISTANCE_FLOOR`, at most 1.0. Computed when first asked: an evaluation
+        that only counts matches never tokenises a query."""
+        if self.match:
+            return 0.0
+        return max(token_distance(self.predicted_sql, self.gold_sql), MISMATCH_DISTANCE_FLOOR)
 
 
 def execution_match(
@@ -196,12 +207,9 @@ def _judge(
         )
     else:
         match = denotations_match(predicted, gold, ordered=query_is_ordered(gold_sql))
-    if match:
-        distance = 0.0
-    else:  # a non-string prediction (a broken victim) has no tokens in common with the gold
-        text = predicted_sql if isinstance(predicted_sql, str) else ""
-        distance = max(token_distance(text, gold_sql), MISMATCH_DISTANCE_FLOOR)
-    return MatchOutcome(match=match, distance=distance, predicted=predicted, gold=gold)
+    # a non-string prediction (a broken victim) has no tokens in common with the gold
+    text = predicted_sql if isinstance(predicted_sql, str) else ""
+    return MatchOutcome(match=match, predicted=predicted, gold=gold, predicted_sql=text, gold_sql=gold_sql)
 
 
 def _database_key(database: Any) -> Any:

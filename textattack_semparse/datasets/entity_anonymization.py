@@ -50,6 +50,7 @@ placeholders, for SQL too): part of a cached trained victim's key, so a victim t
 older anonymiser is trained again rather than reused."""
 
 _PLACEHOLDER_ATOM = re.compile(r"^[a-z]+\d+$")
+"""Constants already anonymised by the dataset (ATIS-lambda's ``ci0``) stay as they are."""
 _PLACEHOLDER = re.compile(r"(?<!\w)(?P<type>[a-z]+(?:_[a-z]+)*)\d+(?!\w)")
 """A placeholder in an anonymised question: ``c0``, ``language0``, ``state_name0``."""
 _TYPED_ATOM = re.compile(r"^[^:<>]+:[A-Za-z]+$")
@@ -59,7 +60,6 @@ the predicate that takes them."""
 _WORD_CHARACTERS = re.compile(r"\w+")
 _WORD = re.compile(r"[^\s'\"?!,.]+")
 """A question word, quotes and sentence punctuation left out (``'vc++'`` -> ``vc++``)."""
-"""Constants already anonymised by the dataset (ATIS-lambda's ``ci0``) stay as they are."""
 
 
 @dataclass(frozen=True)

@@ -304,21 +304,24 @@ class EntityAnonymizer:
         """Of the lexicon's readings of ``text`` (its first one first), the one whose values'
         neighbouring words surround a placeholder most often in training."""
         readings = self.lexicon.segmentations(text)
+        if len(readings) == 1:
+            return readings[0]
 
         def support(reading: tuple[Mention, ...]) -> int:
             return sum(
-                max(self._support(value_type, previous_word, following_word) for value_type in mention.types)
+                max(sum(self._context_counts(value_type, previous_word, following_word)) for value_type in mention.types)
                 for mention in reading
                 for previous_word, following_word in [(_previous_word(text, mention.start), _next_word(text, mention.end))]
             )
 
         return max(readings, key=lambda reading: (support(reading), -readings.index(reading)))
 
-    def _support(self, value_type: str, previous_word: str, following_word: str) -> int:
-        """How often training placeholders of ``value_type`` follow ``previous_word`` and
-        precede ``following_word``."""
-        return self.contexts.get(previous_word, {}).get(value_type, 0) + self.following.get(following_word, {}).get(
-            value_type, 0
+    def _context_counts(self, value_type: str, previous_word: str, following_word: str) -> tuple[int, int]:
+        """How often training placeholders of ``value_type`` follow ``previous_word``, and how
+        often they precede ``following_word``."""
+        return (
+            self.contexts.get(previous_word, {}).get(value_type, 0),
+            self.following.get(following_word, {}).get(value_type, 0),
         )
 
     def _likeliest_type(self, types: tuple[str, ...], previous_word: str, following_word: str) -> str:
@@ -327,8 +330,7 @@ class EntityAnonymizer:
         return max(
             types,
             key=lambda value_type: (
-                self.contexts.get(previous_word, {}).get(value_type, 0),
-                self.following.get(following_word, {}).get(value_type, 0),
+                *self._context_counts(value_type, previous_word, following_word),
                 -types.index(value_type),
             ),
         )

@@ -56,6 +56,7 @@ bench: $(SERVER_STAMP)
 	$(BIN)/python bench/seq2seq_throughput.py
 	$(BIN)/python bench/executor_cache.py
 	$(BIN)/python bench/execution_match.py
+	$(BIN)/python bench/execution_match.py --mode test-suite
 	$(BIN)/python bench/autoload_cost.py
 	$(BIN)/python bench/llm_throughput.py
 	$(BIN)/python bench/attack_loop.py

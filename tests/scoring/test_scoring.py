@@ -64,6 +64,30 @@ def test_wrong_prediction_carries_its_distance(geo_scoring):
     assert judgement.outcome is Outcome.WRONG and 0.0 < judgement.distance <= 1.0 and judgement.detail == ""
 
 
+def test_a_wrong_judgement_tokenises_the_queries_only_when_its_distance_is_read(geo_scoring, monkeypatch):
+    from textattack_semparse.sql import execution as execution_module
+
+    calls = []
+    real = execution_module.token_distance
+    monkeypatch.setattr(execution_module, "token_distance", lambda a, b: calls.append((a, b)) or real(a, b))
+    execution_module.clear_caches()
+    judgement = geo_scoring.judge(OHIO, TEXAS)
+    assert judgement.outcome is Outcome.WRONG and calls == []  # what evaluate reads costs no tokenising
+    assert judgement.distance == judgement.distance == max(real(OHIO, TEXAS), execution_module.MISMATCH_DISTANCE_FLOOR)
+    assert calls == [(OHIO, TEXAS)]  # measured once, then kept
+
+
+def test_a_judgement_measured_later_equals_pickles_and_hashes_as_the_measured_one():
+    import pickle
+
+    later, now = Judgement(Outcome.WRONG, lambda: 0.25), Judgement(Outcome.WRONG, 0.25)
+    assert later == now and hash(later) == hash(now) and repr(later) == repr(now)
+    assert pickle.loads(pickle.dumps(Judgement(Outcome.WRONG, lambda: 0.5))) == Judgement(Outcome.WRONG, 0.5)
+    assert later != Judgement(Outcome.WRONG, 0.5) and later != Judgement(Outcome.CORRECT, 0.25)
+    with pytest.raises(AttributeError, match="immutable"):
+        now.outcome = Outcome.CORRECT
+
+
 def test_prediction_that_fails_to_run_is_wrong(geo_scoring):
     assert geo_scoring.judge("SELECT nonsense", TEXAS).outcome is Outcome.WRONG
 

@@ -14,6 +14,7 @@ __getattr__, __dir__ = lazy_exports(
         "ExecutionScorer": "execution_scorer",
         "GoldError": "scorer",
         "Judgement": "scoring",
+        "MeasuredDistance": "scorer",
         "Outcome": "outcome",
         "Score": "scorer",
         "Scorer": "scorer",

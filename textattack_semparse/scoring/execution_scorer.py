@@ -108,7 +108,7 @@ class ExecutionScorer(Scorer):
             except DatasetError as error:
                 raise GoldError(str(error)) from error
             if not outcome.match:
-                return Score(match=False, distance=outcome.distance)
+                return Score(False, functools.partial(getattr, outcome, "distance"))  # measured when read
         return _MATCH
 
     def distance(self, prediction: str, gold: str) -> float:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -11,25 +12,32 @@ from textattack_semparse.scoring.databases import Databases
 from textattack_semparse.scoring.exact_match_scorer import ExactMatchScorer
 from textattack_semparse.scoring.execution_scorer import ExecutionScorer
 from textattack_semparse.scoring.outcome import Outcome
-from textattack_semparse.scoring.scorer import GoldError, Scorer
+from textattack_semparse.scoring.scorer import GoldError, MeasuredDistance, Scorer
 
 if TYPE_CHECKING:
     from textattack_semparse.datasets.benchmark import Benchmark
 
 
-@dataclass(frozen=True)
-class Judgement:
+class Judgement(MeasuredDistance):
     """The verdict on one prediction.
 
     Args:
         outcome (Outcome): Correct, wrong, gold error or victim error.
-        distance (float): 0.0 when correct (and for left-out outcomes); otherwise in (0, 1].
+        distance (float | Callable[[], float], default 0.0): 0.0 when correct (and for left-out
+            outcomes); otherwise in (0, 1]; or a function measuring it when first read
+            (:class:`~textattack_semparse.scoring.scorer.MeasuredDistance`).
         detail (str, default ""): Why a left-out outcome was left out.
     """
 
+    __slots__ = ("outcome", "detail")
+    _FIELDS = ("outcome", "distance", "detail")
     outcome: Outcome
-    distance: float = 0.0
-    detail: str = ""
+    detail: str
+
+    def __init__(self, outcome: Outcome, distance: float | Callable[[], float] = 0.0, detail: str = "") -> None:
+        object.__setattr__(self, "outcome", outcome)
+        object.__setattr__(self, "detail", detail)
+        super().__init__(distance)
 
 
 _CORRECT = Judgement(Outcome.CORRECT)
@@ -76,7 +84,7 @@ class Scoring:
             return Judgement(Outcome.GOLD_ERROR, detail=str(gold_error))
         if score.match and score.distance == 0.0:
             return _CORRECT  # shared: judgments are immutable, and this is the common one
-        return Judgement(Outcome.CORRECT if score.match else Outcome.WRONG, score.distance)
+        return Judgement(Outcome.CORRECT if score.match else Outcome.WRONG, lambda: score.distance)
 
     def gold_error(self, gold: str, db_id: str | None = None) -> str | None:
         """Why ``gold`` cannot be evaluated, or ``None`` when it can."""

@@ -63,7 +63,7 @@ from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.judges import harmless_edits
 from textattack_semparse.judges.judgement import Judgement, RewritePair, Verdict
 from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE, MeaningJudge
-from textattack_semparse.judges.question_forms import normal_form, read_once
+from textattack_semparse.judges.question_forms import normal_form, read_ahead
 from textattack_semparse.judges.word_senses import WORDNET_POS, base_forms, has_sense, is_word, shared_common_sense
 from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 from textattack_semparse.linguistics.operator_words import (
@@ -89,12 +89,18 @@ Opcode = tuple[str, int, int, int, int]
 
 
 @dataclass(frozen=True)
-class _Reading:
-    """The judge's reading of one question: its words, their tags and lemmas (spaCy), and the
-    positions a rewrite must keep, with why (empty for a rewrite)."""
+class _Tagged:
+    """Words and their Penn Treebank tags (spaCy's): all the judge reads of a rewrite."""
 
     words: list[str]
     tags: list[str]
+
+
+@dataclass(frozen=True)
+class _Reading(_Tagged):
+    """The judge's reading of an original question: its words, their tags, parts of speech and
+    lemmas (spaCy), and the positions a rewrite must keep, with why."""
+
     pos: list[str]
     lemmas: list[str]
     protected: dict[int, str]
@@ -128,23 +134,38 @@ class OperatorJudge(MeaningJudge):
         judgements: list[Judgement] = []
         for start in range(0, len(pairs), PARSE_AHEAD):
             chunk = pairs[start : start + PARSE_AHEAD]
-            self._parse_ahead(chunk)
-            judgements.extend(self._judge(pair) for pair in chunk)
+            self._parse_originals(chunk)
+            first = [self._judge_words(pair) for pair in chunk]
+            self._tag_rewrites([pair for pair, judgement in zip(chunk, first, strict=True) if judgement is None])
+            judgements.extend(
+                self._judge_normal_forms(pair) if judgement is None else judgement
+                for pair, judgement in zip(chunk, first, strict=True)
+            )
         return judgements
 
-    def _parse_ahead(self, pairs: Sequence[RewritePair]) -> None:
-        """Parse the questions of ``pairs`` in one spaCy batch and their normal forms in another,
-        so that judging them finds every parse cached."""
+    def _parse_originals(self, pairs: Sequence[RewritePair]) -> None:
+        """Parse the original questions of ``pairs`` (usually one) and their normal forms, each
+        in one spaCy batch: the judge reads their tags, parts of speech and lemmas."""
         from textattack_semparse.linguistics.spacy_pipeline import parse_batch
 
-        questions = [read_once(question_words(text)) for pair in pairs for text in (pair.original, pair.rewrite)]
-        questions = [words for words in questions if words]
-        parse_batch(questions, name=self.spacy_pipeline)
-        parse_batch(
-            [normal_form(words, pipeline=self.spacy_pipeline)[0] for words in questions], name=self.spacy_pipeline
-        )
+        originals = [words for words in dict.fromkeys(tuple(question_words(pair.original)) for pair in pairs) if words]
+        parse_batch(originals, name=self.spacy_pipeline)
+        forms = [normal_form(words, pipeline=self.spacy_pipeline)[0] for words in originals]
+        parse_batch(forms, name=self.spacy_pipeline)
 
-    def _judge(self, pair: RewritePair) -> Judgement:
+    def _tag_rewrites(self, pairs: Sequence[RewritePair]) -> None:
+        """Tag the rewrites of ``pairs`` and their normal forms, each in one spaCy batch: the judge
+        reads only the tags of a rewrite (the tagger alone gives them), but for the rare rewrite
+        with words before its question word or with its words moved, which it parses."""
+        from textattack_semparse.linguistics.spacy_pipeline import tag_batch
+
+        rewrites = [words for words in (question_words(pair.rewrite) for pair in pairs) if words]
+        read_ahead(rewrites, pipeline=self.spacy_pipeline)
+        tag_batch([normal_form(words, pipeline=self.spacy_pipeline)[0] for words in rewrites], name=self.spacy_pipeline)
+
+    def _judge_words(self, pair: RewritePair) -> Judgement | None:
+        """The judgement of ``pair`` when its words decide it with the original's parse alone (the
+        same words, no words, words appended to the original); ``None`` otherwise."""
         original, rewrite = question_words(pair.original), question_words(pair.rewrite)
         if original == rewrite:
             return Judgement(Verdict.SAME, "the same words")
@@ -157,6 +178,14 @@ class OperatorJudge(MeaningJudge):
             statement = harmless_edits.appended_statement(original, rewrite, _mentioned(self._read(original, pair), pair))
             if statement is not None:
                 return Judgement(Verdict.SAME, statement)
+        return None
+
+    def _judge_normal_forms(self, pair: RewritePair) -> Judgement:
+        """The judgement of ``pair`` that :meth:`_judge_words` left open, by the two questions
+        in their normal forms."""
+        from textattack_semparse.linguistics.spacy_pipeline import word_tags
+
+        original, rewrite = question_words(pair.original), question_words(pair.rewrite)
         (original, original_notes), (rewrite, rewrite_notes) = (
             normal_form(original, pipeline=self.spacy_pipeline),
             normal_form(rewrite, pipeline=self.spacy_pipeline),
@@ -171,7 +200,7 @@ class OperatorJudge(MeaningJudge):
         if Counter(_kept(original)) == Counter(_kept(rewrite)):
             judgement = self._reordered(reading, rewrite)
             return Judgement(judgement.verdict, "; ".join([*notes, judgement.reason]))
-        changed = self._read(rewrite)
+        changed = _Tagged(rewrite, list(word_tags(rewrite, name=self.spacy_pipeline)))
         opcodes = difflib.SequenceMatcher(None, original, rewrite, autojunk=False).get_opcodes()
         for tag, i1, i2, j1, j2 in opcodes:
             if tag == "equal":
@@ -204,22 +233,20 @@ class OperatorJudge(MeaningJudge):
             f"judge (an llm: or nli: judge can tell); first change: {problem.reason}",
         )
 
-    def _read(self, words: list[str], pair: RewritePair | None = None) -> _Reading:
-        """Tag and lemmatise ``words`` and, for the original of ``pair``, find what a rewrite must
-        keep (operator words, and the values and predicates of the gold)."""
+    def _read(self, words: list[str], pair: RewritePair) -> _Reading:
+        """Tag and lemmatise ``words``, the original of ``pair``, and find what a rewrite must keep
+        (operator words, and the values and predicates of the gold)."""
         from textattack_semparse.linguistics.spacy_pipeline import word_annotations
         from textattack_semparse.sql.literals import literal_word_indices
 
         tags, pos, lemmas = word_annotations(tuple(words), self.spacy_pipeline)
-        protected = {}
-        if pair is not None:
-            literal_positions = literal_word_indices(words, _gold_literals(pair))
-            protected = question_protection(
-                words, gold=pair.gold, literal_positions=literal_positions, spacy_pipeline=self.spacy_pipeline
-            )
+        literal_positions = literal_word_indices(words, _gold_literals(pair))
+        protected = question_protection(
+            words, gold=pair.gold, literal_positions=literal_positions, spacy_pipeline=self.spacy_pipeline
+        )
         return _Reading(words, list(tags), list(pos), list(lemmas), protected)
 
-    def _edit(self, reading: _Reading, changed: _Reading, tag: str, i1: int, i2: int, j1: int, j2: int) -> Judgement:
+    def _edit(self, reading: _Reading, changed: _Tagged, tag: str, i1: int, i2: int, j1: int, j2: int) -> Judgement:
         """Whether one edit of the alignment (``reading.words[i1:i2]`` became ``changed.words[j1:j2]``)
         keeps the question: ``same`` with the rule that lets it through, or why it does not."""
         removed, added = reading.words[i1:i2], changed.words[j1:j2]
@@ -343,7 +370,7 @@ def _kept(words: Sequence[str]) -> list[str]:
     return [word for word in words if not is_free(word)]
 
 
-def _harmless_block(reading: _Reading, start: int, end: int) -> str | None:
+def _harmless_block(reading: _Tagged, start: int, end: int) -> str | None:
     """Why adding or dropping ``reading.words[start:end]`` keeps the question, if a rule says so."""
     return (
         harmless_edits.class_noun_apposition(reading.words, start, end)

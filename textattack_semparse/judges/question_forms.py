@@ -50,10 +50,15 @@ def without_request(words: Sequence[str], pos: Sequence[str]) -> list[str]:
         >>> without_request("in texas which rivers flow".split(), ["ADP", "PROPN", "DET", "NOUN", "VERB"])
         ['in', 'texas', 'which', 'rivers', 'flow']
     """
-    first = next((index for index, word in enumerate(words) if word in QUESTION_WORDS), None)
+    first = _first_question_word(words)
     if not first or not all(tag in REQUEST_POS for tag in pos[:first]):
         return list(words)
     return list(words[first:])
+
+
+def _first_question_word(words: Sequence[str]) -> int | None:
+    """The position of the first question word of ``words`` (``None``: no question word)."""
+    return next((index for index, word in enumerate(words) if word in QUESTION_WORDS), None)
 
 
 def attributive_superlative(words: Sequence[str], tags: Sequence[str]) -> list[str]:
@@ -117,21 +122,33 @@ def normal_form(words: Sequence[str], *, pipeline: str) -> tuple[list[str], tupl
     return list(form), notes
 
 
+def read_ahead(questions: Sequence[Sequence[str]], *, pipeline: str) -> None:
+    """Read what :func:`normal_form` reads of ``questions`` in two spaCy batches: the parse of
+    those with words before their question word (a request is told by parts of speech, which
+    the parse decides) and the tags of the others."""
+    from textattack_semparse.linguistics.spacy_pipeline import parse_batch, tag_batch
+
+    forms = [form for form in map(read_once, questions) if form]
+    parse_batch([form for form in forms if _first_question_word(form)], name=pipeline)
+    tag_batch(forms, name=pipeline)
+
+
 @functools.lru_cache(maxsize=4096)
 def _normal_form(words: tuple[str, ...], pipeline: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """:func:`normal_form`, remembered per question: a judge meets each original once per candidate."""
-    from textattack_semparse.linguistics.spacy_pipeline import word_annotations
+    """:func:`normal_form`, remembered per question: a judge meets each original once per candidate.
+    Parses only a question with words before its question word; the superlatives need tags only."""
+    from textattack_semparse.linguistics.spacy_pipeline import word_annotations, word_tags
 
     notes: list[str] = []
     form = read_once(words)
     if len(form) < len(words):
         notes.append("a repeated word read once")
-    annotations = word_annotations(tuple(form), pipeline)
-    shorter = without_request(form, annotations.pos)
-    if shorter != form:
-        notes.append("the request before the question word left out")
-        form, annotations = shorter, word_annotations(tuple(shorter), pipeline)
-    tags = annotations.tags
+    if _first_question_word(form):
+        shorter = without_request(form, word_annotations(tuple(form), pipeline).pos)
+        if shorter != form:
+            notes.append("the request before the question word left out")
+            form = shorter
+    tags = word_tags(form, name=pipeline)
     turned = attributive_superlative(form, tags)
     if turned == form:
         turned = postposed_superlative(form, tags)

@@ -89,18 +89,12 @@ Opcode = tuple[str, int, int, int, int]
 
 
 @dataclass(frozen=True)
-class _Tagged:
-    """Words and their Penn Treebank tags (spaCy's): all the judge reads of a rewrite."""
-
-    words: list[str]
-    tags: list[str]
-
-
-@dataclass(frozen=True)
-class _Reading(_Tagged):
+class _Reading:
     """The judge's reading of an original question: its words, their tags, parts of speech and
     lemmas (spaCy), and the positions a rewrite must keep, with why."""
 
+    words: list[str]
+    tags: list[str]
     pos: list[str]
     lemmas: list[str]
     protected: dict[int, str]
@@ -154,14 +148,22 @@ class OperatorJudge(MeaningJudge):
         parse_batch(forms, name=self.spacy_pipeline)
 
     def _tag_rewrites(self, pairs: Sequence[RewritePair]) -> None:
-        """Tag the rewrites of ``pairs`` and their normal forms, each in one spaCy batch: the judge
-        reads only the tags of a rewrite (the tagger alone gives them), but for the rare rewrite
-        with words before its question word or with its words moved, which it parses."""
+        """Tag, each in one spaCy batch, the rewrites of ``pairs`` whose normal form needs tags
+        (:func:`~.question_forms.read_ahead`) and the normal forms that add a word the original's
+        lacks (the judge reads the tags around an added word). Tags are all it reads of a rewrite
+        (the tagger alone gives them), but for the rare one with words before its question word
+        or with its words moved, which it parses; most rewrites it reads by their words alone."""
         from textattack_semparse.linguistics.spacy_pipeline import tag_batch
 
-        rewrites = [words for words in (question_words(pair.rewrite) for pair in pairs) if words]
-        read_ahead(rewrites, pipeline=self.spacy_pipeline)
-        tag_batch([normal_form(words, pipeline=self.spacy_pipeline)[0] for words in rewrites], name=self.spacy_pipeline)
+        pairs = [pair for pair in pairs if question_words(pair.rewrite)]
+        read_ahead([question_words(pair.rewrite) for pair in pairs], pipeline=self.spacy_pipeline)
+        adding = []
+        for pair in pairs:
+            original = normal_form(question_words(pair.original), pipeline=self.spacy_pipeline)[0]
+            rewrite = normal_form(question_words(pair.rewrite), pipeline=self.spacy_pipeline)[0]
+            if Counter(_kept(rewrite)) - Counter(_kept(original)):
+                adding.append(rewrite)
+        tag_batch(adding, name=self.spacy_pipeline)
 
     def _judge_words(self, pair: RewritePair) -> Judgement | None:
         """The judgement of ``pair`` when its words decide it with the original's parse alone (the
@@ -183,8 +185,6 @@ class OperatorJudge(MeaningJudge):
     def _judge_normal_forms(self, pair: RewritePair) -> Judgement:
         """The judgement of ``pair`` that :meth:`_judge_words` left open, by the two questions
         in their normal forms."""
-        from textattack_semparse.linguistics.spacy_pipeline import word_tags
-
         original, rewrite = question_words(pair.original), question_words(pair.rewrite)
         (original, original_notes), (rewrite, rewrite_notes) = (
             normal_form(original, pipeline=self.spacy_pipeline),
@@ -200,12 +200,11 @@ class OperatorJudge(MeaningJudge):
         if Counter(_kept(original)) == Counter(_kept(rewrite)):
             judgement = self._reordered(reading, rewrite)
             return Judgement(judgement.verdict, "; ".join([*notes, judgement.reason]))
-        changed = _Tagged(rewrite, list(word_tags(rewrite, name=self.spacy_pipeline)))
         opcodes = difflib.SequenceMatcher(None, original, rewrite, autojunk=False).get_opcodes()
         for tag, i1, i2, j1, j2 in opcodes:
             if tag == "equal":
                 continue
-            judgement = self._edit(reading, changed, tag, i1, i2, j1, j2)
+            judgement = self._edit(reading, rewrite, tag, i1, i2, j1, j2)
             if not judgement.keeps_meaning:
                 return self._paraphrase_or(judgement, opcodes, reading, len(original))
             if judgement.reason != HARMLESS:
@@ -246,10 +245,12 @@ class OperatorJudge(MeaningJudge):
         )
         return _Reading(words, list(tags), list(pos), list(lemmas), protected)
 
-    def _edit(self, reading: _Reading, changed: _Tagged, tag: str, i1: int, i2: int, j1: int, j2: int) -> Judgement:
-        """Whether one edit of the alignment (``reading.words[i1:i2]`` became ``changed.words[j1:j2]``)
+    def _edit(self, reading: _Reading, rewrite: list[str], tag: str, i1: int, i2: int, j1: int, j2: int) -> Judgement:
+        """Whether one edit of the alignment (``reading.words[i1:i2]`` became ``rewrite[j1:j2]``)
         keeps the question: ``same`` with the rule that lets it through, or why it does not."""
-        removed, added = reading.words[i1:i2], changed.words[j1:j2]
+        from textattack_semparse.linguistics.spacy_pipeline import word_tags
+
+        removed, added = reading.words[i1:i2], rewrite[j1:j2]
         if tag == "replace" and len(removed) == len(added):
             notes = []
             for offset, (old, new) in enumerate(zip(removed, added, strict=True)):
@@ -260,9 +261,12 @@ class OperatorJudge(MeaningJudge):
             return Judgement(Verdict.SAME, "; ".join(dict.fromkeys(notes)))
         if tag == "replace" and len(removed) == 1 and "".join(added) == removed[0]:
             return Judgement(Verdict.SAME, f"{' '.join(added)!r}: {removed[0]!r} split in two, a typo")
-        block = (reading, i1, i2) if not added else (changed, j1, j2) if not removed else None
-        if block is not None:
-            harmless = _harmless_block(*block)
+        if not added or not removed:
+            harmless = (
+                _harmless_block(reading.words, reading.tags, i1, i2)
+                if not added
+                else _harmless_block(rewrite, word_tags(rewrite, name=self.spacy_pipeline), j1, j2)
+            )
             values = [index for index in range(i1, i2) if reading.protected.get(index) == "database value"]
             if harmless is not None and not values:
                 return Judgement(Verdict.SAME, harmless)
@@ -370,12 +374,12 @@ def _kept(words: Sequence[str]) -> list[str]:
     return [word for word in words if not is_free(word)]
 
 
-def _harmless_block(reading: _Tagged, start: int, end: int) -> str | None:
-    """Why adding or dropping ``reading.words[start:end]`` keeps the question, if a rule says so."""
+def _harmless_block(words: Sequence[str], tags: Sequence[str], start: int, end: int) -> str | None:
+    """Why adding or dropping ``words[start:end]`` (with their ``tags``) keeps the question, if a rule says so."""
     return (
-        harmless_edits.class_noun_apposition(reading.words, start, end)
-        or harmless_edits.answer_phrase(reading.words, reading.tags, start, end)
-        or harmless_edits.superlative_scope(reading.words, reading.tags, start, end)
+        harmless_edits.class_noun_apposition(words, start, end)
+        or harmless_edits.answer_phrase(words, tags, start, end)
+        or harmless_edits.superlative_scope(words, tags, start, end)
     )
 
 

@@ -4,10 +4,15 @@ the harmless edits it must let through."""
 
 from __future__ import annotations
 
-import pytest
+from collections import OrderedDict
 
-from textattack_semparse.judges.judgement import Verdict
+import pytest
+from textattack.shared import AttackedText
+
+from textattack_semparse.judges import question_forms
+from textattack_semparse.judges.judgement import RewritePair, Verdict
 from textattack_semparse.judges.operator_judge import OperatorJudge, _edit_distance, _is_typo
+from textattack_semparse.linguistics import operator_words, spacy_pipeline
 
 GOLD = "SELECT state_name FROM state WHERE population = (SELECT MAX(population) FROM state)"
 
@@ -207,3 +212,55 @@ def test_each_harmless_rule_stops_at_its_limit(judge, original, rewrite, reason)
     """Not kept: ``different``, or ``unsure`` when most words changed (a long appended clause)."""
     judgement = judge(original, rewrite)
     assert not judgement.keeps_meaning and reason in judgement.reason, judgement
+
+
+def _function_word_pairs() -> list[RewritePair]:
+    """The geo-mini questions, each with the function-word rewrites ``semparse-geo`` proposes for it
+    and with two neighbouring words swapped."""
+    from textattack_semparse.recipes.attack.recipe_ingredients import perturbation
+    from textattack_semparse.robustness.build_test_set import dataset_examples
+
+    transformations = [perturbation(name) for name in ("insertion", "deletion", "substitution-f")]
+    pairs = []
+    for example in dataset_examples("geo-mini-question-train"):
+        text = AttackedText(example.question)
+        rewrites = [rewrite.text for transformation in transformations for rewrite in transformation(text)]
+        words = text.words
+        rewrites += [" ".join([*words[:i], words[i + 1], words[i], *words[i + 2 :]]) for i in range(len(words) - 1)]
+        pairs += [RewritePair(example.question, rewrite, example.gold) for rewrite in rewrites]
+    return pairs
+
+
+def _empty_caches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forget every parse, tag and reading made so far, as a new process would."""
+    monkeypatch.setattr(spacy_pipeline, "_parses", OrderedDict())
+    monkeypatch.setattr(spacy_pipeline, "_tags", OrderedDict())
+    for cached in (spacy_pipeline.word_annotations, question_forms._normal_form, operator_words._sql_protection):
+        cached.cache_clear()
+
+
+def test_rewrites_are_judged_as_with_their_full_parses(judge, monkeypatch):
+    """The judge reads only the tags of most rewrites, from spaCy's tagger alone; its judgements
+    are those it gives when every rewrite and its normal form were parsed beforehand."""
+    pairs = _function_word_pairs()
+    rewrites = [operator_words.question_words(pair.rewrite) for pair in pairs]
+    spacy_pipeline.parse_batch(rewrites)
+    spacy_pipeline.parse_batch([question_forms.normal_form(words, pipeline=judge.spacy_pipeline)[0] for words in rewrites])
+    with_parses = judge.judge(pairs)
+    _empty_caches(monkeypatch)
+    assert judge.judge(pairs) == with_parses
+    assert len(pairs) > 1000 and {judgement.verdict for judgement in with_parses} >= {Verdict.SAME, Verdict.DIFFERENT}
+    assert sum("moved" in judgement.reason for judgement in with_parses) > 10  # rewrites it parses, too
+
+
+def test_a_rewrite_opening_with_its_question_word_is_never_parsed(judge, monkeypatch):
+    """Tagged when its normal form or an added word needs the tags, read by its words alone otherwise."""
+    pairs = [pair for pair in _function_word_pairs() if "moved" not in judge(pair.original, pair.rewrite).reason]
+    _empty_caches(monkeypatch)
+    judge.judge(pairs)
+    originals = {tuple(operator_words.question_words(pair.original)) for pair in pairs}
+    rewrites = {tuple(operator_words.question_words(pair.rewrite)) for pair in pairs} - originals
+    opening = {words for words in rewrites if words and words[0] in operator_words.QUESTION_WORDS}
+    tagged = {words for _, words in spacy_pipeline._tags}
+    assert len(opening) > 500 and len(opening & tagged) > 500 and len(opening - tagged) > 100
+    assert not opening & {words for _, words in spacy_pipeline._parses}

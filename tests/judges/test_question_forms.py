@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from textattack_semparse.judges.question_forms import normal_form, read_once
+from textattack_semparse.judges.question_forms import (
+    attributive_superlative,
+    normal_form,
+    postposed_superlative,
+    read_once,
+    superlative_may_move,
+)
 from textattack_semparse.linguistics.spacy_pipeline import DEFAULT_PIPELINE
 
 
@@ -42,3 +48,40 @@ def test_the_normal_form_of_a_question(question: str, form: str, note: str) -> N
 )
 def test_a_question_in_its_normal_form_stays_as_it_is(question: str) -> None:
     assert normal_form(question.split(), pipeline=DEFAULT_PIPELINE) == (question.split(), ())
+
+
+def _geo_mini_questions_and_rewrites() -> list[list[str]]:
+    from textattack.shared import AttackedText
+
+    from textattack_semparse.recipes.attack.recipe_ingredients import perturbation
+    from textattack_semparse.robustness.build_test_set import dataset_examples
+
+    transformations = [perturbation(name) for name in ("insertion", "deletion", "substitution-f")]
+    texts = [AttackedText(example.question) for example in dataset_examples("geo-mini-question-train")]
+    rewrites = [rewrite for text in texts for transformation in transformations for rewrite in transformation(text)]
+    return [[word.lower() for word in text.words] for text in texts + rewrites]
+
+
+def test_words_that_let_no_superlative_move_keep_their_order_whatever_their_tags() -> None:
+    """:func:`superlative_may_move` lets the judge skip tagging: when it says no, neither
+    superlative rule changes the words under any tagging that could make one apply."""
+    questions = _geo_mini_questions_and_rewrites()
+    unmovable = [words for words in questions if not superlative_may_move(words)]
+    assert 300 < len(unmovable) < len(questions)
+    for words in unmovable:
+        last = len(words) - 1
+        for stop in range(len(words)):
+            for final in ("JJS", "RBS", "JJ"):
+                tags = ["NN"] * len(words)
+                tags[stop], tags[last] = "DT", final
+                assert attributive_superlative(words, tags) == words, (words, tags)
+                assert postposed_superlative(words, tags) == words, (words, tags)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["which state in the usa is the largest", "what mountain in alaska is the highest",
+     "which state has the area largest", "which state is the most populous", "which river is longest"],
+)  # fmt: skip
+def test_words_that_let_a_superlative_move_are_told(question: str) -> None:
+    assert superlative_may_move(question.split())

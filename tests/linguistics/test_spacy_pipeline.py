@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 import pytest
 from textattack.shared import AttackedText
 
 from textattack_semparse.errors import ResourceError
-from textattack_semparse.linguistics.spacy_pipeline import load_spacy, parse_attacked_text, parse_batch, parse_words
+from textattack_semparse.linguistics import spacy_pipeline
+from textattack_semparse.linguistics.spacy_pipeline import (
+    load_spacy,
+    parse_attacked_text,
+    parse_batch,
+    parse_words,
+    tag_batch,
+    word_tags,
+)
 
 
 def test_load_spacy_loads_the_packaged_pipeline_once() -> None:
@@ -78,6 +88,40 @@ def test_a_batch_parses_as_one_by_one_and_fills_the_cache() -> None:
 def test_a_batch_of_repeated_words_gives_the_same_parse_for_each() -> None:
     first, second = parse_batch([["where", "is", "dallas"], ["where", "is", "dallas"]])
     assert first is second
+
+
+def _questions_and_rewrites() -> list[list[str]]:
+    """The geo-mini questions and the function-word rewrites ``semparse-geo`` proposes for them."""
+    from textattack_semparse.recipes.attack.recipe_ingredients import perturbation
+    from textattack_semparse.robustness.build_test_set import dataset_examples
+
+    transformations = [perturbation(name) for name in ("insertion", "deletion", "substitution-f")]
+    texts = [AttackedText(example.question) for example in dataset_examples("geo-mini-question-train")]
+    rewrites = [rewrite for text in texts for transformation in transformations for rewrite in transformation(text)]
+    return [text.words for text in texts + rewrites]
+
+
+def test_the_tagger_alone_gives_the_tags_of_the_full_parse(monkeypatch: pytest.MonkeyPatch) -> None:
+    from spacy.tokens import Doc
+
+    questions = _questions_and_rewrites()
+    assert len(questions) > 1000
+    # Empty caches: every word sequence is tagged by the tagger alone, none read off a cached parse.
+    monkeypatch.setattr(spacy_pipeline, "_parses", OrderedDict())
+    monkeypatch.setattr(spacy_pipeline, "_tags", OrderedDict())
+    nlp = load_spacy()
+    full = [tuple(token.tag_ for token in nlp(Doc(nlp.vocab, words=words))) for words in questions]
+    tagged = [tags for start in range(0, len(questions), 7) for tags in tag_batch(questions[start : start + 7])]
+    assert tagged == full
+    assert not spacy_pipeline._parses  # tagged, not parsed
+    assert any("JJS" in tags for tags in tagged) and any("WDT" in tags for tags in tagged)
+
+
+def test_tags_come_from_a_cached_parse_and_are_remembered() -> None:
+    words = ["which", "river", "is", "the", "longest"]
+    doc = parse_words(words)
+    assert word_tags(words) == tuple(token.tag_ for token in doc) == ("WDT", "NN", "VBZ", "DT", "JJS")
+    assert tag_batch([words, ["rivers", "flow"], words]) == [word_tags(words), word_tags(["rivers", "flow"]), word_tags(words)]
 
 
 @pytest.mark.parametrize("word", ["", "new york"])

@@ -2,8 +2,9 @@
 
 Random chains of edits (substitutions, deletions, insertions before and after a word, several
 at once) on every geo-mini question, on a two-column input, and on texts with punctuation,
-apostrophes and words that are substrings of TextAttack's column separator. Each step is made
-both ways and compared: text, columns, and every ``attack_attrs`` entry.
+apostrophes and words that are substrings of TextAttack's column separator; the function-word
+edits of ``semparse-geo`` at every word of the real GeoQuery questions (``SEMPARSE_DATA_DIR``).
+Each step is made both ways and compared: text, words, columns, and every ``attack_attrs`` entry.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ REPLACEMENTS = ["", "the", "very", "Texas", "new york", "a big", "state-of-the-a
 
 def _same(fast: AttackedText, slow: AttackedText) -> None:
     assert fast.text == slow.text
+    assert fast.words == slow.words
     assert fast.column_labels == slow.column_labels
     assert fast.tokenizer_input == slow.tokenizer_input
     assert set(fast.attack_attrs) == set(slow.attack_attrs)
@@ -109,3 +111,40 @@ def test_errors_are_textattacks() -> None:
         word_edits.replace_words_at_indices(text, [0, 1], ["x"])
     with pytest.raises(TypeError, match="requires ``str``"):
         word_edits.replace_word_at_index(text, 0, 3)  # type: ignore[arg-type]
+
+
+def test_function_word_edits_of_real_geoquery_questions_match_textattack(real_data_dir) -> None:
+    """The edits ``semparse-geo``'s perturbations make (a function word of the default classes
+    inserted before or after a word, put in a word's place; a word deleted), at every word of
+    the 877 GeoQuery questions, give the text, words and ``attack_attrs`` TextAttack's own
+    methods give; then once more on one edited text per question (a second search step)."""
+    from textattack_semparse.linguistics.function_words import MEANING_PRESERVING_CLASSES, load_function_word_classes
+
+    benchmark = load_benchmark("geoquery", data_dir=real_data_dir, use_test_suite=False)
+    questions = [
+        next(iter(columns.values())) for split in ("train", "dev", "test") for columns, _ in benchmark.dataset("question", split)
+    ]
+    assert len(questions) == 877
+    classes = load_function_word_classes()
+    function_words = sorted(word for name in MEANING_PRESERVING_CLASSES for word in classes[name])
+    rng = random.Random(27)
+    compared = 0
+    for question in questions:
+        text = AttackedText(question)
+        for _ in range(2):
+            edited = []
+            for index in range(text.num_words):
+                word = rng.choice(function_words)
+                edits = [
+                    ("insert_text_before_word_index", (index, word)),
+                    ("insert_text_after_word_index", (index, word)),
+                    ("replace_word_at_index", (index, word)),
+                    ("delete_word_at_index", (index,)),
+                ]
+                for method, args in edits:
+                    fast, slow = _both(text, method, args)
+                    _same(fast, slow)
+                    compared += 1
+                    edited.append(slow)
+            text = rng.choice(edited)
+    assert compared > 40000

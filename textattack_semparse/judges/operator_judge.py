@@ -63,7 +63,7 @@ from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.judges import harmless_edits
 from textattack_semparse.judges.judgement import Judgement, RewritePair, Verdict
 from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE, MeaningJudge
-from textattack_semparse.judges.question_forms import normal_form, read_once
+from textattack_semparse.judges.question_forms import normal_form, read_ahead
 from textattack_semparse.judges.word_senses import WORDNET_POS, base_forms, has_sense, is_word, shared_common_sense
 from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 from textattack_semparse.linguistics.operator_words import (
@@ -90,8 +90,8 @@ Opcode = tuple[str, int, int, int, int]
 
 @dataclass(frozen=True)
 class _Reading:
-    """The judge's reading of one question: its words, their tags and lemmas (spaCy), and the
-    positions a rewrite must keep, with why (empty for a rewrite)."""
+    """The judge's reading of an original question: its words, their tags, parts of speech and
+    lemmas (spaCy), and the positions a rewrite must keep, with why."""
 
     words: list[str]
     tags: list[str]
@@ -128,23 +128,46 @@ class OperatorJudge(MeaningJudge):
         judgements: list[Judgement] = []
         for start in range(0, len(pairs), PARSE_AHEAD):
             chunk = pairs[start : start + PARSE_AHEAD]
-            self._parse_ahead(chunk)
-            judgements.extend(self._judge(pair) for pair in chunk)
+            self._parse_originals(chunk)
+            first = [self._judge_words(pair) for pair in chunk]
+            self._tag_rewrites([pair for pair, judgement in zip(chunk, first, strict=True) if judgement is None])
+            judgements.extend(
+                self._judge_normal_forms(pair) if judgement is None else judgement
+                for pair, judgement in zip(chunk, first, strict=True)
+            )
         return judgements
 
-    def _parse_ahead(self, pairs: Sequence[RewritePair]) -> None:
-        """Parse the questions of ``pairs`` in one spaCy batch and their normal forms in another,
-        so that judging them finds every parse cached."""
+    def _parse_originals(self, pairs: Sequence[RewritePair]) -> None:
+        """Parse the original questions of ``pairs`` (usually one) and their normal forms, each
+        in one spaCy batch: the judge reads their tags, parts of speech and lemmas."""
         from textattack_semparse.linguistics.spacy_pipeline import parse_batch
 
-        questions = [read_once(question_words(text)) for pair in pairs for text in (pair.original, pair.rewrite)]
-        questions = [words for words in questions if words]
-        parse_batch(questions, name=self.spacy_pipeline)
-        parse_batch(
-            [normal_form(words, pipeline=self.spacy_pipeline)[0] for words in questions], name=self.spacy_pipeline
-        )
+        originals = [words for words in dict.fromkeys(tuple(question_words(pair.original)) for pair in pairs) if words]
+        parse_batch(originals, name=self.spacy_pipeline)
+        forms = [normal_form(words, pipeline=self.spacy_pipeline)[0] for words in originals]
+        parse_batch(forms, name=self.spacy_pipeline)
 
-    def _judge(self, pair: RewritePair) -> Judgement:
+    def _tag_rewrites(self, pairs: Sequence[RewritePair]) -> None:
+        """Tag, each in one spaCy batch, the rewrites of ``pairs`` whose normal form needs tags
+        (:func:`~.question_forms.read_ahead`) and the normal forms that add a word the original's
+        lacks (the judge reads the tags around an added word). Tags are all it reads of a rewrite
+        (the tagger alone gives them), but for the rare one with words before its question word
+        or with its words moved, which it parses; most rewrites it reads by their words alone."""
+        from textattack_semparse.linguistics.spacy_pipeline import tag_batch
+
+        pairs = [pair for pair in pairs if question_words(pair.rewrite)]
+        read_ahead([question_words(pair.rewrite) for pair in pairs], pipeline=self.spacy_pipeline)
+        adding = []
+        for pair in pairs:
+            original = normal_form(question_words(pair.original), pipeline=self.spacy_pipeline)[0]
+            rewrite = normal_form(question_words(pair.rewrite), pipeline=self.spacy_pipeline)[0]
+            if Counter(_kept(rewrite)) - Counter(_kept(original)):
+                adding.append(rewrite)
+        tag_batch(adding, name=self.spacy_pipeline)
+
+    def _judge_words(self, pair: RewritePair) -> Judgement | None:
+        """The judgement of ``pair`` when its words decide it with the original's parse alone (the
+        same words, no words, words appended to the original); ``None`` otherwise."""
         original, rewrite = question_words(pair.original), question_words(pair.rewrite)
         if original == rewrite:
             return Judgement(Verdict.SAME, "the same words")
@@ -157,6 +180,12 @@ class OperatorJudge(MeaningJudge):
             statement = harmless_edits.appended_statement(original, rewrite, _mentioned(self._read(original, pair), pair))
             if statement is not None:
                 return Judgement(Verdict.SAME, statement)
+        return None
+
+    def _judge_normal_forms(self, pair: RewritePair) -> Judgement:
+        """The judgement of ``pair`` that :meth:`_judge_words` left open, by the two questions
+        in their normal forms."""
+        original, rewrite = question_words(pair.original), question_words(pair.rewrite)
         (original, original_notes), (rewrite, rewrite_notes) = (
             normal_form(original, pipeline=self.spacy_pipeline),
             normal_form(rewrite, pipeline=self.spacy_pipeline),
@@ -171,12 +200,11 @@ class OperatorJudge(MeaningJudge):
         if Counter(_kept(original)) == Counter(_kept(rewrite)):
             judgement = self._reordered(reading, rewrite)
             return Judgement(judgement.verdict, "; ".join([*notes, judgement.reason]))
-        changed = self._read(rewrite)
         opcodes = difflib.SequenceMatcher(None, original, rewrite, autojunk=False).get_opcodes()
         for tag, i1, i2, j1, j2 in opcodes:
             if tag == "equal":
                 continue
-            judgement = self._edit(reading, changed, tag, i1, i2, j1, j2)
+            judgement = self._edit(reading, rewrite, tag, i1, i2, j1, j2)
             if not judgement.keeps_meaning:
                 return self._paraphrase_or(judgement, opcodes, reading, len(original))
             if judgement.reason != HARMLESS:
@@ -204,25 +232,25 @@ class OperatorJudge(MeaningJudge):
             f"judge (an llm: or nli: judge can tell); first change: {problem.reason}",
         )
 
-    def _read(self, words: list[str], pair: RewritePair | None = None) -> _Reading:
-        """Tag and lemmatise ``words`` and, for the original of ``pair``, find what a rewrite must
-        keep (operator words, and the values and predicates of the gold)."""
+    def _read(self, words: list[str], pair: RewritePair) -> _Reading:
+        """Tag and lemmatise ``words``, the original of ``pair``, and find what a rewrite must keep
+        (operator words, and the values and predicates of the gold)."""
         from textattack_semparse.linguistics.spacy_pipeline import word_annotations
         from textattack_semparse.sql.literals import literal_word_indices
 
         tags, pos, lemmas = word_annotations(tuple(words), self.spacy_pipeline)
-        protected = {}
-        if pair is not None:
-            literal_positions = literal_word_indices(words, _gold_literals(pair))
-            protected = question_protection(
-                words, gold=pair.gold, literal_positions=literal_positions, spacy_pipeline=self.spacy_pipeline
-            )
+        literal_positions = literal_word_indices(words, _gold_literals(pair))
+        protected = question_protection(
+            words, gold=pair.gold, literal_positions=literal_positions, spacy_pipeline=self.spacy_pipeline
+        )
         return _Reading(words, list(tags), list(pos), list(lemmas), protected)
 
-    def _edit(self, reading: _Reading, changed: _Reading, tag: str, i1: int, i2: int, j1: int, j2: int) -> Judgement:
-        """Whether one edit of the alignment (``reading.words[i1:i2]`` became ``changed.words[j1:j2]``)
+    def _edit(self, reading: _Reading, rewrite: list[str], tag: str, i1: int, i2: int, j1: int, j2: int) -> Judgement:
+        """Whether one edit of the alignment (``reading.words[i1:i2]`` became ``rewrite[j1:j2]``)
         keeps the question: ``same`` with the rule that lets it through, or why it does not."""
-        removed, added = reading.words[i1:i2], changed.words[j1:j2]
+        from textattack_semparse.linguistics.spacy_pipeline import word_tags
+
+        removed, added = reading.words[i1:i2], rewrite[j1:j2]
         if tag == "replace" and len(removed) == len(added):
             notes = []
             for offset, (old, new) in enumerate(zip(removed, added, strict=True)):
@@ -233,9 +261,12 @@ class OperatorJudge(MeaningJudge):
             return Judgement(Verdict.SAME, "; ".join(dict.fromkeys(notes)))
         if tag == "replace" and len(removed) == 1 and "".join(added) == removed[0]:
             return Judgement(Verdict.SAME, f"{' '.join(added)!r}: {removed[0]!r} split in two, a typo")
-        block = (reading, i1, i2) if not added else (changed, j1, j2) if not removed else None
-        if block is not None:
-            harmless = _harmless_block(*block)
+        if not added or not removed:
+            harmless = (
+                _harmless_block(reading.words, reading.tags, i1, i2)
+                if not added
+                else _harmless_block(rewrite, word_tags(rewrite, name=self.spacy_pipeline), j1, j2)
+            )
             values = [index for index in range(i1, i2) if reading.protected.get(index) == "database value"]
             if harmless is not None and not values:
                 return Judgement(Verdict.SAME, harmless)
@@ -343,12 +374,12 @@ def _kept(words: Sequence[str]) -> list[str]:
     return [word for word in words if not is_free(word)]
 
 
-def _harmless_block(reading: _Reading, start: int, end: int) -> str | None:
-    """Why adding or dropping ``reading.words[start:end]`` keeps the question, if a rule says so."""
+def _harmless_block(words: Sequence[str], tags: Sequence[str], start: int, end: int) -> str | None:
+    """Why adding or dropping ``words[start:end]`` (with their ``tags``) keeps the question, if a rule says so."""
     return (
-        harmless_edits.class_noun_apposition(reading.words, start, end)
-        or harmless_edits.answer_phrase(reading.words, reading.tags, start, end)
-        or harmless_edits.superlative_scope(reading.words, reading.tags, start, end)
+        harmless_edits.class_noun_apposition(words, start, end)
+        or harmless_edits.answer_phrase(words, tags, start, end)
+        or harmless_edits.superlative_scope(words, tags, start, end)
     )
 
 

@@ -50,10 +50,15 @@ def without_request(words: Sequence[str], pos: Sequence[str]) -> list[str]:
         >>> without_request("in texas which rivers flow".split(), ["ADP", "PROPN", "DET", "NOUN", "VERB"])
         ['in', 'texas', 'which', 'rivers', 'flow']
     """
-    first = next((index for index, word in enumerate(words) if word in QUESTION_WORDS), None)
+    first = _first_question_word(words)
     if not first or not all(tag in REQUEST_POS for tag in pos[:first]):
         return list(words)
     return list(words[first:])
+
+
+def _first_question_word(words: Sequence[str]) -> int | None:
+    """The position of the first question word of ``words`` (``None``: no question word)."""
+    return next((index for index, word in enumerate(words) if word in QUESTION_WORDS), None)
 
 
 def attributive_superlative(words: Sequence[str], tags: Sequence[str]) -> list[str]:
@@ -77,8 +82,8 @@ def attributive_superlative(words: Sequence[str], tags: Sequence[str]) -> list[s
         start = last - 1
     else:
         return list(words)
-    verb = start - 1 - (words[start - 1] == "the")
-    if verb < 2 or words[verb] not in BE_FORMS or not tags[1].startswith("NN"):
+    verb = _be_before(words, start)
+    if verb is None or not tags[1].startswith("NN"):
         return list(words)
     return [words[0], words[verb], "the", *words[start:], *words[1:verb]]
 
@@ -104,6 +109,33 @@ def postposed_superlative(words: Sequence[str], tags: Sequence[str]) -> list[str
     return [*words[: article + 1], *words[start:], *words[article + 1 : start]]
 
 
+def superlative_may_move(words: Sequence[str]) -> bool:
+    """Whether :func:`attributive_superlative` or :func:`postposed_superlative` may change
+    ``words``, whatever their tags: the one needs ``what|which`` first and a form of *be* before
+    the last word (or before *most*/*least* and the last word), the other a *the* before the
+    word ahead of the final superlative. When neither holds, the normal form needs no tags.
+
+    Example:
+        >>> superlative_may_move("which river is the longest".split()), superlative_may_move("how big is texas".split())
+        (True, False)
+    """
+    last = len(words) - 1
+    if last < 2:
+        return False
+    start = last - (words[last - 1] in ("most", "least"))
+    if "the" in words[: start - 1]:
+        return True
+    starts = {last, start}
+    return last >= 3 and words[0] in ENTITY_QUESTION_WORDS and any(_be_before(words, end) is not None for end in starts)
+
+
+def _be_before(words: Sequence[str], start: int) -> int | None:
+    """The position of the form of *be* before a superlative at ``start`` (a *the* may stand
+    between them), when it is not one of the first two words."""
+    verb = start - 1 - (words[start - 1] == "the")
+    return verb if verb >= 2 and words[verb] in BE_FORMS else None
+
+
 def normal_form(words: Sequence[str], *, pipeline: str) -> tuple[list[str], tuple[str, ...]]:
     """``words`` in the one form of their question (every rule above), and a note per rule that
     changed them. ``pipeline`` is the spaCy pipeline that tags them.
@@ -117,25 +149,39 @@ def normal_form(words: Sequence[str], *, pipeline: str) -> tuple[list[str], tupl
     return list(form), notes
 
 
+def read_ahead(questions: Sequence[Sequence[str]], *, pipeline: str) -> None:
+    """Read what :func:`normal_form` reads of ``questions`` in two spaCy batches: the parse of
+    those with words before their question word (a request is told by parts of speech, which
+    the parse decides), and the tags of those a superlative rule may change."""
+    from textattack_semparse.linguistics.spacy_pipeline import parse_batch, tag_batch
+
+    forms = [form for form in map(read_once, questions) if form]
+    parse_batch([form for form in forms if _first_question_word(form)], name=pipeline)
+    tag_batch([form for form in forms if superlative_may_move(form)], name=pipeline)
+
+
 @functools.lru_cache(maxsize=4096)
 def _normal_form(words: tuple[str, ...], pipeline: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """:func:`normal_form`, remembered per question: a judge meets each original once per candidate."""
-    from textattack_semparse.linguistics.spacy_pipeline import word_annotations
+    """:func:`normal_form`, remembered per question: a judge meets each original once per candidate.
+    Parses only a question with words before its question word, and tags only one whose words
+    let a superlative move (:func:`superlative_may_move`)."""
+    from textattack_semparse.linguistics.spacy_pipeline import word_annotations, word_tags
 
     notes: list[str] = []
     form = read_once(words)
     if len(form) < len(words):
         notes.append("a repeated word read once")
-    annotations = word_annotations(tuple(form), pipeline)
-    shorter = without_request(form, annotations.pos)
-    if shorter != form:
-        notes.append("the request before the question word left out")
-        form, annotations = shorter, word_annotations(tuple(shorter), pipeline)
-    tags = annotations.tags
-    turned = attributive_superlative(form, tags)
-    if turned == form:
-        turned = postposed_superlative(form, tags)
-    if turned != form:
-        notes.append("the superlative put before its noun")
-        form = turned
+    if _first_question_word(form):
+        shorter = without_request(form, word_annotations(tuple(form), pipeline).pos)
+        if shorter != form:
+            notes.append("the request before the question word left out")
+            form = shorter
+    if superlative_may_move(form):
+        tags = word_tags(form, name=pipeline)
+        turned = attributive_superlative(form, tags)
+        if turned == form:
+            turned = postposed_superlative(form, tags)
+        if turned != form:
+            notes.append("the superlative put before its noun")
+            form = turned
     return tuple(form), tuple(notes)

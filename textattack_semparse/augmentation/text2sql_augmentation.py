@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -17,14 +17,15 @@ from textattack_semparse.augmentation.literal_protection import LiteralAugment, 
 from textattack_semparse.augmentation.output_files import AugmentationCounts, check_paths, line_ending
 from textattack_semparse.augmentation.per_operation import AugmentationItem
 from textattack_semparse.datasets.example import SemparseExample
-from textattack_semparse.datasets.text2sql import fill_placeholders, load_text2sql, select_split
+from textattack_semparse.datasets.text2sql import (
+    fill_placeholders,
+    placeholder_occurs,
+    placeholder_pattern,
+    read_text2sql,
+    select_split,
+)
 from textattack_semparse.sql.literals import sql_literals
 
-_TOKEN = "A-Za-z0-9_"
-
-def _occurs(name: str, text: str) -> bool:
-    """Whether placeholder ``name`` occurs in ``text`` as a whole token (as the loader fills it)."""
-    return re.search(rf"(?<![{_TOKEN}]){re.escape(name)}(?![{_TOKEN}])", text) is not None
 
 def retemplate(sentence: str, template: str, values: Mapping[str, str]) -> str | None:
     """``sentence`` (a filled question) with the values of ``template``'s placeholders put back.
@@ -42,12 +43,12 @@ def retemplate(sentence: str, template: str, values: Mapping[str, str]) -> str |
         ...            {"state_name0": "new york"}) is None
         True
     """
-    names = [name for name in values if _occurs(name, template)]
+    names = [name for name in values if placeholder_occurs(name, template)]
     if not names:
         return sentence
     filled, starts = _fill_with_positions(template, {name: values[name] for name in names})
     distinct = sorted({values[name] for name in names}, key=len, reverse=True)
-    pattern = re.compile(r"(?<!\w)(" + "|".join(map(re.escape, distinct)) + r")(?!\w)")
+    pattern = _value_pattern(tuple(distinct))
     roles: dict[str, list[str | None]] = {value: [] for value in distinct}
     for match in pattern.finditer(filled):
         name = starts.get(match.start())
@@ -69,12 +70,17 @@ def retemplate(sentence: str, template: str, values: Mapping[str, str]) -> str |
     result = "".join(pieces)
     return result if fill_placeholders(result, values) == sentence else None
 
+@lru_cache(maxsize=4096)
+def _value_pattern(values: tuple[str, ...]) -> re.Pattern[str]:
+    """The whole-word occurrences of any of ``values`` (in this order of preference), the value as
+    group 1; compiled once per set of values."""
+    return re.compile(r"(?<!\w)(" + "|".join(map(re.escape, values)) + r")(?!\w)")
+
+
 def _fill_with_positions(template: str, values: Mapping[str, str]) -> tuple[str, dict[int, str]]:
     """The filled template and, for each filled placeholder, its start offset -> name."""
-    alternatives = "|".join(re.escape(name) for name in sorted(values, key=len, reverse=True))
-    pattern = re.compile(rf"(?<![{_TOKEN}])({alternatives})(?![{_TOKEN}])")
     pieces, starts, length, last = [], {}, 0, 0
-    for match in pattern.finditer(template):
+    for match in placeholder_pattern(tuple(values)).finditer(template):
         text = template[last : match.start()]
         pieces.append(text)
         length += len(text)
@@ -124,9 +130,8 @@ def augment_text2sql(
     """
     input_json, output_json = Path(input_json), Path(output_json)
     check_paths(input_json, output_json, "text2sql file", overwrite=overwrite)
-    examples = load_text2sql(input_json)
+    entries, examples = read_text2sql(input_json)
     selected = {id(example) for example in select_split(examples, split_type, splits, source=str(input_json))}
-    entries = json.loads(input_json.read_text(encoding="utf-8"))
     remaining = iter(examples)
     output_entries, written, added, rejected = [], 0, 0, 0
     for entry in entries:
@@ -176,9 +181,8 @@ def text2sql_items(
         (70, True)
     """
     input_json = Path(input_json)
-    examples = load_text2sql(input_json)
+    entries, examples = read_text2sql(input_json)
     selected = {id(example) for example in select_split(examples, split_type, splits, source=str(input_json))}
-    entries = json.loads(input_json.read_text(encoding="utf-8"))
     remaining = iter(examples)
     items = []
     for entry in entries:
@@ -198,7 +202,7 @@ def text2sql_items(
 
 def _literals(example: SemparseExample, sentence: Mapping[str, Any]) -> list[str]:
     """The values of the sentence's placeholders, then the literals of its gold SQL."""
-    in_text = [value for name, value in example.variables.items() if _occurs(name, sentence["text"])]
+    in_text = [value for name, value in example.variables.items() if placeholder_occurs(name, sentence["text"])]
     return list(dict.fromkeys([*in_text, *sql_literals(example.gold)]))
 
 def _makes_template(example: SemparseExample, sentence: Mapping[str, Any], literals: list[str], augmented: str) -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -48,13 +48,25 @@ def fill_placeholders(template: str, values: Mapping[str, str]) -> str:
     """
     if not values:
         return template
-    alternatives = "|".join(re.escape(name) for name in sorted(values, key=len, reverse=True))
-    pattern = re.compile(rf"(?<![{_TOKEN_CHARS}])({alternatives})(?![{_TOKEN_CHARS}])")
-    return pattern.sub(lambda match: values[match.group(1)], template)
+    return placeholder_pattern(tuple(values)).sub(lambda match: values[match.group(1)], template)
 
 
-def _occurs(name: str, text: str) -> bool:
-    return re.search(rf"(?<![{_TOKEN_CHARS}]){re.escape(name)}(?![{_TOKEN_CHARS}])", text) is not None
+@functools.lru_cache(maxsize=4096)
+def placeholder_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    """The whole-token occurrences of any of ``names`` (longest first), the name as group 1;
+    compiled once per set of names, as a file fills the same placeholders sentence after sentence.
+
+    Example:
+        >>> placeholder_pattern(("city_name0", "state_name0")).findall("state_name0 state_name01")
+        ['state_name0']
+    """
+    alternatives = "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
+    return re.compile(rf"(?<![{_TOKEN_CHARS}])({alternatives})(?![{_TOKEN_CHARS}])")
+
+
+def placeholder_occurs(name: str, text: str) -> bool:
+    """Whether placeholder ``name`` occurs in ``text`` as a whole token (as :func:`fill_placeholders` fills it)."""
+    return placeholder_pattern((name,)).search(text) is not None
 
 
 def _split_label(value: Any) -> str | None:
@@ -135,17 +147,17 @@ def _resolve_values(
     sql: str,
     given: Mapping[str, Any],
     definitions: Mapping[str, Mapping[str, Any]],
-    where: str,
+    where: Callable[[], str],
 ) -> dict[str, str]:
     """Values of the placeholders used in ``text`` or ``sql``.
 
     A placeholder used only in the SQL with no value of its own takes the definition's
     ``example`` (the format's convention for ``location: sql-only``). Unused placeholders
-    with empty values are dropped.
+    with empty values are dropped. ``where()`` names the sentence in an error.
     """
     values: dict[str, str] = {}
     for name in sorted(set(definitions) | set(given)):
-        in_text, in_sql = _occurs(name, text), _occurs(name, sql)
+        in_text, in_sql = placeholder_occurs(name, text), placeholder_occurs(name, sql)
         if not (in_text or in_sql):
             continue
         value = "" if given.get(name) is None else str(given[name])
@@ -154,7 +166,7 @@ def _resolve_values(
         if not value:
             used = "the question and the SQL" if in_text and in_sql else "the question" if in_text else "the SQL"
             raise DatasetError(
-                f"{where}: placeholder {name!r} is used in {used} but has no value. "
+                f"{where()}: placeholder {name!r} is used in {used} but has no value. "
                 f"Add a non-empty value for {name!r} to the sentence's 'variables'"
                 + ("." if in_text else " or an 'example' to the entry's variable definition.")
             )
@@ -190,17 +202,17 @@ def _entry_examples(entry: Any, path: Path, index: int) -> list[SemparseExample]
     query_split = _split_label(entry.get("query-split"))
     examples = []
     for number, sentence in enumerate(sentences):
-        where = _where(path, index, number)
+        where = functools.partial(_where, path, index, number)  # named only in an error: it stats the file
         if not isinstance(sentence, Mapping):
-            raise DatasetError(f"{where} is a {type(sentence).__name__}, not an object with 'text' and 'variables'.")
+            raise DatasetError(f"{where()} is a {type(sentence).__name__}, not an object with 'text' and 'variables'.")
         text = sentence.get("text")
         if not isinstance(text, str) or not text.strip():
             raise DatasetError(
-                f"{where} has an empty question ('text' is {text!r}). Write the question or delete the sentence."
+                f"{where()} has an empty question ('text' is {text!r}). Write the question or delete the sentence."
             )
         given = sentence.get("variables") or {}
         if not isinstance(given, Mapping):
-            raise DatasetError(f"{where}: 'variables' must map placeholder names to values, got {given!r}.")
+            raise DatasetError(f"{where()}: 'variables' must map placeholder names to values, got {given!r}.")
         values = _resolve_values(text, template_gold, given, definitions, where)
         db_id = sentence.get("database")
         examples.append(
@@ -287,6 +299,19 @@ def load_text2sql(
         ValueError: ``split_type`` is not ``"question"`` or ``"query"``.
     """
     _check_split_type(split_type)
+    return select_split(read_text2sql(path)[1], split_type, splits, source=str(path))
+
+
+def read_text2sql(path: str | Path) -> tuple[list[Any], list[SemparseExample]]:
+    """The entries of a text2sql-data JSON file as parsed and one :class:`SemparseExample` per
+    sentence (in file order), from one read of the file; raises as :func:`load_text2sql`.
+
+    Example:
+        >>> from textattack_semparse.datasets.geo_mini import geo_mini_paths
+        >>> entries, examples = read_text2sql(geo_mini_paths()[0])
+        >>> sum(len(entry["sentences"]) for entry in entries) == len(examples)
+        True
+    """
     path = Path(path)
     try:
         raw = path.read_text(encoding="utf-8")
@@ -309,6 +334,5 @@ def load_text2sql(
             f"{path} holds a JSON {type(entries).__name__}; the text2sql-data format is a list of entries "
             f"with 'sql', 'sentences', 'variables' and 'query-split'."
         )
-    examples = [example for index, entry in enumerate(entries) for example in _entry_examples(entry, path, index)]
-    return select_split(examples, split_type, splits, source=str(path))
+    return entries, [example for index, entry in enumerate(entries) for example in _entry_examples(entry, path, index)]
 

@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from textattack_semparse.sql.literals import literal_words
+from textattack_semparse.sql.literals import literal_phrase, literal_words, phrase_starts
 
 logger = logging.getLogger(__name__)
 
@@ -59,13 +59,10 @@ def keeps_literals(original: str, augmented: str, literals: Iterable[str]) -> bo
     """
     before, after = literal_words(original), literal_words(augmented)
     return all(
-        _count_phrase(before, phrase) == _count_phrase(after, phrase)
-        for phrase in (literal_words(literal) for literal in literals)
+        len(phrase_starts(before, phrase)) == len(phrase_starts(after, phrase))
+        for phrase in map(literal_phrase, literals)
         if phrase
     )
-
-def _count_phrase(words: list[str], phrase: list[str]) -> int:
-    return sum(words[start : start + len(phrase)] == phrase for start in range(len(words) - len(phrase) + 1))
 
 def new_questions(outputs: Iterable[str], question: str) -> list[str]:
     """``outputs`` without duplicates and without ``question`` itself."""

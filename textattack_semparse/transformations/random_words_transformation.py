@@ -19,7 +19,7 @@ from textattack.transformations import Transformation
 
 from textattack_semparse.arguments import check_count, check_seed
 from textattack_semparse.attack_attrs import gold_output
-from textattack_semparse.linguistics.operator_words import question_protection
+from textattack_semparse.linguistics.operator_words import protected_word_positions
 from textattack_semparse.transformations.derived_text import distinct_new_texts, question_word_count
 
 # Up to this many position sets are enumerated and sampled without replacement; beyond it
@@ -84,7 +84,7 @@ class RandomWordsTransformation(Transformation):
         when known), for a subclass that ``keeps_protected_words``; none otherwise."""
         if not self.keeps_protected_words or not words:
             return frozenset()
-        return frozenset(question_protection(words, gold=gold))
+        return protected_word_positions(words, gold=gold)
 
     def eligible_positions(self, words: Sequence[str], indices: list[int], *, gold: str | None = None) -> list[int]:
         """Positions that may be chosen in the question ``words``, given its modifiable indices

@@ -143,7 +143,9 @@ class RandomWordsTransformation(Transformation):
         count, size = len(positions), self.num_words
         if count < size:
             return
-        protected = self.protected_in(words, gold)
+        # The base class accepts every set: a subclass that keeps it needs no protected positions to be checked.
+        checked = type(self).accepts is not RandomWordsTransformation.accepts
+        protected = self.protected_in(words, gold) if checked else frozenset()
         yielded: set[tuple[int, ...]] = set()
         misses = 0
         while misses < _QUICK_DRAWS:
@@ -155,7 +157,7 @@ class RandomWordsTransformation(Transformation):
                 candidate: tuple[int, ...] = pair if pair[0] < pair[1] else (pair[1], pair[0])
             else:
                 candidate = tuple(sorted(self._rng.sample(positions, size)))
-            if candidate in yielded or not self.accepts(words, candidate, protected=protected):
+            if candidate in yielded or (checked and not self.accepts(words, candidate, protected=protected)):
                 misses += 1
                 continue
             misses = 0

@@ -58,11 +58,13 @@ def keeps_literals(original: str, augmented: str, literals: Iterable[str]) -> bo
         False
     """
     before, after = literal_words(original), literal_words(augmented)
-    return all(
-        len(phrase_starts(before, phrase)) == len(phrase_starts(after, phrase))
-        for phrase in map(literal_phrase, literals)
-        if phrase
-    )
+    for phrase in map(literal_phrase, literals):
+        if len(phrase) == 1:  # most literals are one word: counted by list.count
+            if before.count(phrase[0]) != after.count(phrase[0]):
+                return False
+        elif phrase and len(phrase_starts(before, phrase)) != len(phrase_starts(after, phrase)):
+            return False
+    return True
 
 def new_questions(outputs: Iterable[str], question: str) -> list[str]:
     """``outputs`` without duplicates and without ``question`` itself."""

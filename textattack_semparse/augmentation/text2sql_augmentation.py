@@ -18,6 +18,7 @@ from textattack_semparse.augmentation.output_files import AugmentationCounts, ch
 from textattack_semparse.augmentation.per_operation import AugmentationItem
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.datasets.text2sql import (
+    bounded_alternatives,
     fill_placeholders,
     placeholder_occurs,
     placeholder_pattern,
@@ -47,34 +48,33 @@ def retemplate(sentence: str, template: str, values: Mapping[str, str]) -> str |
     if not names:
         return sentence
     filled, starts = _fill_with_positions(template, {name: values[name] for name in names})
-    distinct = sorted({values[name] for name in names}, key=len, reverse=True)
-    pattern = _value_pattern(tuple(distinct))
-    roles: dict[str, list[str | None]] = {value: [] for value in distinct}
+    pattern = _value_pattern(frozenset(values[name] for name in names))
+    roles: dict[str, list[str | None]] = {}
     for match in pattern.finditer(filled):
-        name = starts.get(match.start())
-        roles[match.group(1)].append(name if name is not None and values[name] == match.group(1) else None)
-    found = list(pattern.finditer(sentence))
-    for value in distinct:
-        if sum(match.group(1) == value for match in found) != len(roles[value]):
-            return None
+        value, name = match.group(1), starts.get(match.start())
+        roles.setdefault(value, []).append(name if name is not None and values[name] == value else None)
+    found = [(match.start(), match.end(), match.group(1)) for match in pattern.finditer(sentence)]
+    counts: dict[str, int] = {}
+    for _, _, value in found:
+        counts[value] = counts.get(value, 0) + 1
+    if counts != {value: len(occurrences) for value, occurrences in roles.items()}:
+        return None
     pieces, last = [], 0
-    used = {value: 0 for value in distinct}
-    for match in found:
-        value = match.group(1)
-        role = roles[value][used[value]]
-        used[value] += 1
-        pieces.append(sentence[last : match.start()])
+    remaining = {value: iter(occurrences) for value, occurrences in roles.items()}
+    for start, end, value in found:
+        role = next(remaining[value])
+        pieces.append(sentence[last:start])
         pieces.append(value if role is None else role)
-        last = match.end()
+        last = end
     pieces.append(sentence[last:])
     result = "".join(pieces)
     return result if fill_placeholders(result, values) == sentence else None
 
 @lru_cache(maxsize=4096)
-def _value_pattern(values: tuple[str, ...]) -> re.Pattern[str]:
-    """The whole-word occurrences of any of ``values`` (in this order of preference), the value as
-    group 1; compiled once per set of values."""
-    return re.compile(r"(?<!\w)(" + "|".join(map(re.escape, values)) + r")(?!\w)")
+def _value_pattern(values: frozenset[str]) -> re.Pattern[str]:
+    """The whole-word occurrences of any of ``values`` (longest first), the value as group 1;
+    compiled once per set of values."""
+    return re.compile(bounded_alternatives(values, r"\w"))
 
 
 def _fill_with_positions(template: str, values: Mapping[str, str]) -> tuple[str, dict[int, str]]:

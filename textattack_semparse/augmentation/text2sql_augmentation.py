@@ -70,9 +70,6 @@ def retemplate(sentence: str, template: str, values: Mapping[str, str]) -> str |
     result = "".join(pieces)
     return result if fill_placeholders(result, values) == sentence else None
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False)
-"""Made once: ``json.dumps`` with any option makes an encoder per call."""
-
 
 @lru_cache(maxsize=4096)
 def _value_pattern(values: frozenset[str]) -> re.Pattern[str]:
@@ -160,6 +157,10 @@ def augment_text2sql(
             output_entries.append({**entry, "sentences": sentences})
     write_text2sql_entries(output_json, output_entries, newline=line_ending(input_json))
     return AugmentationCounts(written=written, added=added, rejected=rejected)
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
+"""Made once: ``json.dumps`` with any option makes an encoder per call."""
 
 
 def write_text2sql_entries(path: Path, entries: list[Any], *, newline: str) -> None:

@@ -136,12 +136,14 @@ def test_format_without_known_suffix_is_an_error() -> None:
         input_format("data", None)
 
 
-def test_written_json_uses_the_text2sql_layout(tmp_path: Path) -> None:
+def test_written_json_has_one_text2sql_entry_per_line(tmp_path: Path) -> None:
     output = tmp_path / "o.json"
     assert augment("--input", str(geo_mini_paths()[0]), "--output", str(output), "--split", "test") == 0
     text = output.read_text(encoding="utf-8")
-    assert text.startswith('[\n    {\n        "query-split"') and text.endswith("\n]\n")
-    assert json.loads(text)
+    lines = text.split("\n")
+    assert lines[0] == "[" and lines[-2:] == ["]", ""] and not any(line.startswith(" ") for line in lines)
+    entries = [json.loads(line.removesuffix(",")) for line in lines[1:-2]]
+    assert entries == json.loads(text) and all(entry["sentences"] and "query-split" in entry for entry in entries)
 
 
 def test_ends_with_the_path_it_wrote(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -17,14 +17,16 @@ from textattack_semparse.augmentation.literal_protection import LiteralAugment, 
 from textattack_semparse.augmentation.output_files import AugmentationCounts, check_paths, line_ending
 from textattack_semparse.augmentation.per_operation import AugmentationItem
 from textattack_semparse.datasets.example import SemparseExample
-from textattack_semparse.datasets.text2sql import fill_placeholders, load_text2sql, select_split
+from textattack_semparse.datasets.text2sql import (
+    bounded_alternatives,
+    fill_placeholders,
+    placeholder_occurs,
+    placeholder_pattern,
+    read_text2sql,
+    select_split,
+)
 from textattack_semparse.sql.literals import sql_literals
 
-_TOKEN = "A-Za-z0-9_"
-
-def _occurs(name: str, text: str) -> bool:
-    """Whether placeholder ``name`` occurs in ``text`` as a whole token (as the loader fills it)."""
-    return re.search(rf"(?<![{_TOKEN}]){re.escape(name)}(?![{_TOKEN}])", text) is not None
 
 def retemplate(sentence: str, template: str, values: Mapping[str, str]) -> str | None:
     """``sentence`` (a filled question) with the values of ``template``'s placeholders put back.
@@ -42,39 +44,44 @@ def retemplate(sentence: str, template: str, values: Mapping[str, str]) -> str |
         ...            {"state_name0": "new york"}) is None
         True
     """
-    names = [name for name in values if _occurs(name, template)]
+    names = [name for name in values if placeholder_occurs(name, template)]
     if not names:
         return sentence
     filled, starts = _fill_with_positions(template, {name: values[name] for name in names})
-    distinct = sorted({values[name] for name in names}, key=len, reverse=True)
-    pattern = re.compile(r"(?<!\w)(" + "|".join(map(re.escape, distinct)) + r")(?!\w)")
-    roles: dict[str, list[str | None]] = {value: [] for value in distinct}
+    pattern = _value_pattern(frozenset(values[name] for name in names))
+    roles: dict[str, list[str | None]] = {}
     for match in pattern.finditer(filled):
-        name = starts.get(match.start())
-        roles[match.group(1)].append(name if name is not None and values[name] == match.group(1) else None)
-    found = list(pattern.finditer(sentence))
-    for value in distinct:
-        if sum(match.group(1) == value for match in found) != len(roles[value]):
-            return None
+        value, name = match.group(1), starts.get(match.start())
+        roles.setdefault(value, []).append(name if name is not None and values[name] == value else None)
+    found = [(match.start(), match.end(), match.group(1)) for match in pattern.finditer(sentence)]
+    counts: dict[str, int] = {}
+    for _, _, value in found:
+        counts[value] = counts.get(value, 0) + 1
+    if counts != {value: len(occurrences) for value, occurrences in roles.items()}:
+        return None
     pieces, last = [], 0
-    used = {value: 0 for value in distinct}
-    for match in found:
-        value = match.group(1)
-        role = roles[value][used[value]]
-        used[value] += 1
-        pieces.append(sentence[last : match.start()])
+    remaining = {value: iter(occurrences) for value, occurrences in roles.items()}
+    for start, end, value in found:
+        role = next(remaining[value])
+        pieces.append(sentence[last:start])
         pieces.append(value if role is None else role)
-        last = match.end()
+        last = end
     pieces.append(sentence[last:])
     result = "".join(pieces)
     return result if fill_placeholders(result, values) == sentence else None
 
+
+@lru_cache(maxsize=4096)
+def _value_pattern(values: frozenset[str]) -> re.Pattern[str]:
+    """The whole-word occurrences of any of ``values`` (longest first), the value as group 1;
+    compiled once per set of values."""
+    return re.compile(bounded_alternatives(values, r"\w"))
+
+
 def _fill_with_positions(template: str, values: Mapping[str, str]) -> tuple[str, dict[int, str]]:
     """The filled template and, for each filled placeholder, its start offset -> name."""
-    alternatives = "|".join(re.escape(name) for name in sorted(values, key=len, reverse=True))
-    pattern = re.compile(rf"(?<![{_TOKEN}])({alternatives})(?![{_TOKEN}])")
     pieces, starts, length, last = [], {}, 0, 0
-    for match in pattern.finditer(template):
+    for match in placeholder_pattern(tuple(values)).finditer(template):
         text = template[last : match.start()]
         pieces.append(text)
         length += len(text)
@@ -105,8 +112,8 @@ def augment_text2sql(
     sentences. The placeholders therefore fill to the same values and the entry's SQL fills
     to the source's gold query. Augmentations that changed a literal or cannot be
     re-templated are dropped (counted in ``rejected``). Entries, SQL, variable definitions
-    and the sentences that are kept are copied unchanged; the file is written with 4-space
-    indentation (the text2sql-data layout).
+    and the sentences that are kept are copied unchanged; the file is written one entry per
+    line, without indentation (:func:`write_text2sql_entries`).
 
     Args:
         input_json, output_json (str | Path): The file to read and the file to write.
@@ -124,9 +131,8 @@ def augment_text2sql(
     """
     input_json, output_json = Path(input_json), Path(output_json)
     check_paths(input_json, output_json, "text2sql file", overwrite=overwrite)
-    examples = load_text2sql(input_json)
+    entries, examples = read_text2sql(input_json)
     selected = {id(example) for example in select_split(examples, split_type, splits, source=str(input_json))}
-    entries = json.loads(input_json.read_text(encoding="utf-8"))
     remaining = iter(examples)
     output_entries, written, added, rejected = [], 0, 0, 0
     for entry in entries:
@@ -153,11 +159,28 @@ def augment_text2sql(
     return AugmentationCounts(written=written, added=added, rejected=rejected)
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
+"""Made once: ``json.dumps`` with any option makes an encoder per call."""
+
+
 def write_text2sql_entries(path: Path, entries: list[Any], *, newline: str) -> None:
-    """Write text2sql-data ``entries`` as the augmented files are written: 4-space indentation
-    (the text2sql-data layout), non-ASCII kept, lines ending in ``newline``."""
-    text = json.dumps(entries, indent=4, ensure_ascii=False) + "\n"
-    path.write_text(text, encoding="utf-8", newline=newline)
+    r"""Write text2sql-data ``entries`` as the augmented files are written: a JSON list with one
+    entry per line, without indentation (json's C encoder writes it, several times faster than an
+    indented file; a line per entry keeps diffs and the loader's line numbers useful), non-ASCII
+    kept, lines ending in ``newline``.
+
+    Example:
+        >>> import pathlib, tempfile
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "train.json"
+        >>> write_text2sql_entries(path, [{"sql": ["SELECT 1"]}, {"sql": ["SELECT 2"]}], newline="\n")
+        >>> print(path.read_text(encoding="utf-8"), end="")
+        [
+        {"sql": ["SELECT 1"]},
+        {"sql": ["SELECT 2"]}
+        ]
+    """
+    lines = ",\n".join(map(_ENCODER.encode, entries))
+    path.write_text(f"[\n{lines}\n]\n" if entries else "[]\n", encoding="utf-8", newline=newline)
 
 
 def text2sql_items(
@@ -176,9 +199,8 @@ def text2sql_items(
         (70, True)
     """
     input_json = Path(input_json)
-    examples = load_text2sql(input_json)
+    entries, examples = read_text2sql(input_json)
     selected = {id(example) for example in select_split(examples, split_type, splits, source=str(input_json))}
-    entries = json.loads(input_json.read_text(encoding="utf-8"))
     remaining = iter(examples)
     items = []
     for entry in entries:
@@ -198,7 +220,7 @@ def text2sql_items(
 
 def _literals(example: SemparseExample, sentence: Mapping[str, Any]) -> list[str]:
     """The values of the sentence's placeholders, then the literals of its gold SQL."""
-    in_text = [value for name, value in example.variables.items() if _occurs(name, sentence["text"])]
+    in_text = [value for name, value in example.variables.items() if placeholder_occurs(name, sentence["text"])]
     return list(dict.fromkeys([*in_text, *sql_literals(example.gold)]))
 
 def _makes_template(example: SemparseExample, sentence: Mapping[str, Any], literals: list[str], augmented: str) -> bool:

@@ -31,6 +31,8 @@ _WORD_MARKS = "'-_*@"
 _LOOKALIKES = "˗৭Ȣ𝟕бƼᏎƷᒿlO`ɑЬϲԁе𝚏ɡհіϳ𝒌ⅼｍոорԛⲅѕ𝚝սѵԝ×уᴢ"
 _WORD_RUN = re.compile(f"[\\w{_LOOKALIKES}'\\-_\\*@]+")
 _CJK = re.compile("[\u4e00-\u9fff]")
+_KNOWN_CONSTRAINTS = (RepeatModification, PreserveLiterals)
+"""The pre-transformation constraints the word-list path applies itself."""
 
 
 def text_words(text: str) -> list[str]:
@@ -77,13 +79,14 @@ def _edited(step: _Step, edits: Sequence[tuple[int, str]]) -> _Step:
     ``original_index_map`` and ``modified_indices`` do."""
     text, protected, modified = step.text, step.protected, step.modified
     words = step.words or []
-    edits = sorted(edits, key=lambda edit: -edit[0])
+    edits = sorted(edits, reverse=True)  # distinct indices: the highest first
     # Edits go from the highest index down, so the words before each keep their places.
     spans = word_spans(text, words, edits[0][0] + 1)
     for index, replacement in edits:
         start, end = spans[index]
         before, after = text[:start], text[end:]
-        added = len(text_words(replacement)) if replacement else 0
+        # A word of the text is one word again (the transposition's case); other text is split.
+        added = 1 if replacement in words else len(text_words(replacement)) if replacement else 0
         if not added and after:
             # TextAttack drops the space a deleted word leaves: the next one after a first word, else the one before.
             if index == 0:
@@ -157,10 +160,13 @@ class WordListAugmenter(Augmenter):
             return super().augment(text)
         words = text_words(text)
         protected: set[int] = set()
+        repeat = False
         for constraint in self.pre_transformation_constraints:
-            if isinstance(constraint, PreserveLiterals) and constraint.literals:
-                protected |= literal_word_indices(words, dict.fromkeys(constraint.literals))
-        repeat = any(isinstance(constraint, RepeatModification) for constraint in self.pre_transformation_constraints)
+            if isinstance(constraint, PreserveLiterals):
+                if constraint.literals:
+                    protected |= literal_word_indices(words, constraint.literals)
+            elif isinstance(constraint, RepeatModification):
+                repeat = True
         start = _Step(text, words, protected, set())
         words_to_swap = max(int(self.pct_words_to_swap * len(words)), 1)
         outputs: set[str] = set()
@@ -191,9 +197,9 @@ class WordListAugmenter(Augmenter):
             return None
         if self.constraints or self.high_yield or self.fast_augment or self.advanced_metrics:
             return None
-        known = (RepeatModification, PreserveLiterals)
-        if any(type(constraint) not in known for constraint in self.pre_transformation_constraints):
-            return None
+        for constraint in self.pre_transformation_constraints:
+            if type(constraint) not in _KNOWN_CONSTRAINTS:
+                return None
         return transformation
 
     @staticmethod

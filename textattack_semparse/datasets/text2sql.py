@@ -18,7 +18,8 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+import string
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -30,6 +31,7 @@ SPLIT_TYPES = ("question", "query")
 """Accepted ``split_type`` values: the question split and the query (template) split."""
 
 _TOKEN_CHARS = "A-Za-z0-9_"
+_TOKEN_CHAR_SET = frozenset(string.ascii_letters + string.digits + "_")
 
 
 def fill_placeholders(template: str, values: Mapping[str, str]) -> str:
@@ -48,13 +50,52 @@ def fill_placeholders(template: str, values: Mapping[str, str]) -> str:
     """
     if not values:
         return template
-    alternatives = "|".join(re.escape(name) for name in sorted(values, key=len, reverse=True))
-    pattern = re.compile(rf"(?<![{_TOKEN_CHARS}])({alternatives})(?![{_TOKEN_CHARS}])")
-    return pattern.sub(lambda match: values[match.group(1)], template)
+    return placeholder_pattern(tuple(values)).sub(lambda match: values[match.group(1)], template)
 
 
-def _occurs(name: str, text: str) -> bool:
-    return re.search(rf"(?<![{_TOKEN_CHARS}]){re.escape(name)}(?![{_TOKEN_CHARS}])", text) is not None
+@functools.lru_cache(maxsize=4096)
+def placeholder_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    """The whole-token occurrences of any of ``names`` (longest first), the name as group 1;
+    compiled once per set of names, as a file fills the same placeholders sentence after sentence.
+
+    Example:
+        >>> placeholder_pattern(("city_name0", "state_name0")).findall("state_name0 state_name01")
+        ['state_name0']
+    """
+    return re.compile(bounded_alternatives(names, f"[{_TOKEN_CHARS}]"))
+
+
+def bounded_alternatives(texts: Iterable[str], boundary: str) -> str:
+    r"""A pattern for any of ``texts`` (longest first, as group 1) that has no character of the class
+    ``boundary`` right before or after it: ``(?<!B)(t1|t2)(?!B)``, with the look-behind written
+    after each text (``t1(?<!Bt1)``, the same test) so that the pattern starts with the texts' own
+    characters, which ``re`` looks for much faster than it tries a look-behind at every position.
+
+    Example:
+        >>> re.findall(bounded_alternatives(["york", "new york"], r"\w"), "new york, newyork, york")
+        ['new york', 'york']
+    """
+    escaped = [re.escape(text) for text in sorted(texts, key=len, reverse=True)]
+    return "(" + "|".join(f"{text}(?<!{boundary}{text})" for text in escaped) + f")(?!{boundary})"
+
+
+def placeholder_occurs(name: str, text: str) -> bool:
+    """Whether placeholder ``name`` occurs in ``text`` as a whole token (as :func:`fill_placeholders` fills it).
+
+    Found with ``str.find`` and a look at the characters around, several times faster than the
+    pattern's search (whose look-behind is tried at every position).
+
+    Example:
+        >>> placeholder_occurs("state_name0", "state_name01 in state_name0"), placeholder_occurs("state_name0", "xstate_name0")
+        (True, False)
+    """
+    start, size = text.find(name), len(name)
+    while start >= 0:
+        end = start + size
+        if (start == 0 or text[start - 1] not in _TOKEN_CHAR_SET) and (end == len(text) or text[end] not in _TOKEN_CHAR_SET):
+            return True
+        start = text.find(name, start + 1)
+    return False
 
 
 def _split_label(value: Any) -> str | None:
@@ -135,17 +176,22 @@ def _resolve_values(
     sql: str,
     given: Mapping[str, Any],
     definitions: Mapping[str, Mapping[str, Any]],
-    where: str,
+    where: Callable[[], str],
+    in_sql_by_name: dict[str, bool],
 ) -> dict[str, str]:
     """Values of the placeholders used in ``text`` or ``sql``.
 
     A placeholder used only in the SQL with no value of its own takes the definition's
     ``example`` (the format's convention for ``location: sql-only``). Unused placeholders
-    with empty values are dropped.
+    with empty values are dropped. ``where()`` names the sentence in an error;
+    ``in_sql_by_name`` remembers which names ``sql`` uses, for the entry's next sentences.
     """
     values: dict[str, str] = {}
-    for name in sorted(set(definitions) | set(given)):
-        in_text, in_sql = _occurs(name, text), _occurs(name, sql)
+    for name in sorted(definitions.keys() | given.keys()):
+        in_text = placeholder_occurs(name, text)
+        in_sql = in_sql_by_name.get(name)
+        if in_sql is None:
+            in_sql = in_sql_by_name[name] = placeholder_occurs(name, sql)
         if not (in_text or in_sql):
             continue
         value = "" if given.get(name) is None else str(given[name])
@@ -154,7 +200,7 @@ def _resolve_values(
         if not value:
             used = "the question and the SQL" if in_text and in_sql else "the question" if in_text else "the SQL"
             raise DatasetError(
-                f"{where}: placeholder {name!r} is used in {used} but has no value. "
+                f"{where()}: placeholder {name!r} is used in {used} but has no value. "
                 f"Add a non-empty value for {name!r} to the sentence's 'variables'"
                 + ("." if in_text else " or an 'example' to the entry's variable definition.")
             )
@@ -188,20 +234,21 @@ def _entry_examples(entry: Any, path: Path, index: int) -> list[SemparseExample]
     template_gold = sql_list[0]
     definitions = _definitions(entry, path, index)
     query_split = _split_label(entry.get("query-split"))
+    in_sql_by_name: dict[str, bool] = {}
     examples = []
     for number, sentence in enumerate(sentences):
-        where = _where(path, index, number)
+        where = functools.partial(_where, path, index, number)  # named only in an error: it stats the file
         if not isinstance(sentence, Mapping):
-            raise DatasetError(f"{where} is a {type(sentence).__name__}, not an object with 'text' and 'variables'.")
+            raise DatasetError(f"{where()} is a {type(sentence).__name__}, not an object with 'text' and 'variables'.")
         text = sentence.get("text")
         if not isinstance(text, str) or not text.strip():
             raise DatasetError(
-                f"{where} has an empty question ('text' is {text!r}). Write the question or delete the sentence."
+                f"{where()} has an empty question ('text' is {text!r}). Write the question or delete the sentence."
             )
         given = sentence.get("variables") or {}
         if not isinstance(given, Mapping):
-            raise DatasetError(f"{where}: 'variables' must map placeholder names to values, got {given!r}.")
-        values = _resolve_values(text, template_gold, given, definitions, where)
+            raise DatasetError(f"{where()}: 'variables' must map placeholder names to values, got {given!r}.")
+        values = _resolve_values(text, template_gold, given, definitions, where, in_sql_by_name)
         db_id = sentence.get("database")
         examples.append(
             SemparseExample(
@@ -287,6 +334,19 @@ def load_text2sql(
         ValueError: ``split_type`` is not ``"question"`` or ``"query"``.
     """
     _check_split_type(split_type)
+    return select_split(read_text2sql(path)[1], split_type, splits, source=str(path))
+
+
+def read_text2sql(path: str | Path) -> tuple[list[Any], list[SemparseExample]]:
+    """The entries of a text2sql-data JSON file as parsed and one :class:`SemparseExample` per
+    sentence (in file order), from one read of the file; raises as :func:`load_text2sql`.
+
+    Example:
+        >>> from textattack_semparse.datasets.geo_mini import geo_mini_paths
+        >>> entries, examples = read_text2sql(geo_mini_paths()[0])
+        >>> sum(len(entry["sentences"]) for entry in entries) == len(examples)
+        True
+    """
     path = Path(path)
     try:
         raw = path.read_text(encoding="utf-8")
@@ -309,6 +369,5 @@ def load_text2sql(
             f"{path} holds a JSON {type(entries).__name__}; the text2sql-data format is a list of entries "
             f"with 'sql', 'sentences', 'variables' and 'query-split'."
         )
-    examples = [example for index, entry in enumerate(entries) for example in _entry_examples(entry, path, index)]
-    return select_split(examples, split_type, splits, source=str(path))
+    return entries, [example for index, entry in enumerate(entries) for example in _entry_examples(entry, path, index)]
 

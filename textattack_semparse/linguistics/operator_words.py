@@ -283,6 +283,28 @@ def question_protection(
     return protected
 
 
+def protected_word_positions(words: Sequence[str], *, gold: str | None = None) -> frozenset[int]:
+    """The positions :func:`question_protection` protects in ``words`` (no table), as a set remembered
+    for the words and ``gold``: a random perturbation asks for them at every step.
+
+    Example:
+        >>> sorted(protected_word_positions("how many people live in the smallest state".split()))
+        [0, 1, 4, 6]
+    """
+    lowered = tuple(map(str.lower, words))
+    try:
+        return _protected_set(lowered, gold)
+    except TypeError:  # a gold that is not a string (unhashable): read, not remembered
+        return frozenset(question_protection(words, gold=gold))
+
+
+@functools.lru_cache(maxsize=4096)
+def _protected_set(lowered: tuple[str, ...], gold: str | None) -> frozenset[int]:
+    if not lowered:
+        return frozenset()
+    return frozenset(index for index, _ in _sql_protection(lowered, gold, frozenset(), DEFAULT_PIPELINE)[0])
+
+
 @functools.lru_cache(maxsize=4096)
 def _sql_protection(
     lowered: tuple[str, ...], gold: str | None, literal_positions: frozenset[int], spacy_pipeline: str

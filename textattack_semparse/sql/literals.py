@@ -72,13 +72,21 @@ def literal_words(literal: str) -> list[str]:
         >>> literal_words("St. Louis")
         ['st', 'louis']
     """
-    words = []
-    for chunk in literal.lower().split():
-        for word in _WORD.findall(chunk.strip(_WORD_EDGES)):
-            word = word.strip(_WORD_EDGES)
-            if word:
-                words.append(word)
-    return words
+    # One pass over the whole text: a run of word characters never spans whitespace, and trimming
+    # the marks off each run also trims them off the ends of its chunk.
+    return [word for run in _WORD.findall(literal.lower()) if (word := run.strip(_WORD_EDGES))]
+
+
+@functools.lru_cache(maxsize=4096)
+def literal_phrase(literal: str) -> tuple[str, ...]:
+    """:func:`literal_words` of ``literal`` as a tuple, remembered: a dataset's literals are looked
+    for again in question after question.
+
+    Example:
+        >>> literal_phrase("New York")
+        ('new', 'york')
+    """
+    return tuple(literal_words(literal))
 
 
 def literal_word_indices(words: Sequence[str], literals: Iterable[str]) -> set[int]:
@@ -97,11 +105,23 @@ def literal_word_indices(words: Sequence[str], literals: Iterable[str]) -> set[i
     lowered = [word.lower() for word in words]
     indices: set[int] = set()
     for literal in literals:
-        target = literal_words(literal)
-        if not target:
-            continue
-        span = len(target)
-        for start in range(len(lowered) - span + 1):
-            if lowered[start : start + span] == target:
-                indices.update(range(start, start + span))
+        target = literal_phrase(literal)
+        if target:
+            for start in phrase_starts(lowered, target):
+                indices.update(range(start, start + len(target)))
     return indices
+
+
+def phrase_starts(words: Sequence[str], phrase: tuple[str, ...]) -> list[int]:
+    """Where ``phrase`` (not empty) occurs in ``words``, as the index of its first word.
+
+    Example:
+        >>> phrase_starts(["new", "york", "in", "new", "york"], ("new", "york"))
+        [0, 3]
+    """
+    first, span = phrase[0], len(phrase)
+    return [
+        start
+        for start in range(len(words) - span + 1)
+        if words[start] == first and (span == 1 or tuple(words[start : start + span]) == phrase)
+    ]

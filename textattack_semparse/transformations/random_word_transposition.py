@@ -7,13 +7,13 @@ Language Model: An Empirical Study on Codex", https://arxiv.org/abs/2301.12868 (
 
 from __future__ import annotations
 
-from collections.abc import Sequence, Set
+from collections.abc import Iterable, Sequence, Set
 
 import numpy as np
 from textattack.shared import AttackedText
 
 from textattack_semparse.errors import ConfigurationError
-from textattack_semparse.linguistics.operator_words import is_free
+from textattack_semparse.linguistics.operator_words import FREE_WORDS
 from textattack_semparse.transformations.derived_text import edit_words_if_placeable
 from textattack_semparse.transformations.random_words_transformation import RandomWordsTransformation
 
@@ -66,8 +66,10 @@ class RandomWordTransposition(RandomWordsTransformation):
             return False
         if protected.isdisjoint(positions):
             return True
+        # Only the words from the first position to the last change places: the rest is the same in both.
         moved = dict(self.word_edits(words, positions))
-        return _meaningful(words) == _meaningful([moved.get(i, word) for i, word in enumerate(words)])
+        span = range(min(positions), max(positions) + 1)
+        return _meaningful(words[i] for i in span) == _meaningful(moved.get(i, words[i]) for i in span)
 
     def word_edits(self, words: Sequence[str], positions: tuple[int, ...]) -> list[tuple[int, str]]:
         sources = positions[1:] + positions[:1]
@@ -89,7 +91,7 @@ class RandomWordTransposition(RandomWordsTransformation):
         return rotated
 
 
-def _meaningful(words: Sequence[str]) -> list[str]:
-    """The words of ``words`` that are not free (articles, forms of *be*, ...), in order: their
-    order decides what the question asks."""
-    return [word.lower() for word in words if not is_free(word.lower())]
+def _meaningful(words: Iterable[str]) -> list[str]:
+    """The words of ``words`` that are not free (articles, forms of *be*, ...), lower-cased, in order:
+    their order decides what the question asks."""
+    return [word for word in map(str.lower, words) if word not in FREE_WORDS]

@@ -19,7 +19,7 @@ from textattack.transformations import Transformation
 
 from textattack_semparse.arguments import check_count, check_seed
 from textattack_semparse.attack_attrs import gold_output
-from textattack_semparse.linguistics.operator_words import question_protection
+from textattack_semparse.linguistics.operator_words import protected_word_positions
 from textattack_semparse.transformations.derived_text import distinct_new_texts, question_word_count
 
 # Up to this many position sets are enumerated and sampled without replacement; beyond it
@@ -84,7 +84,7 @@ class RandomWordsTransformation(Transformation):
         when known), for a subclass that ``keeps_protected_words``; none otherwise."""
         if not self.keeps_protected_words or not words:
             return frozenset()
-        return frozenset(question_protection(words, gold=gold))
+        return protected_word_positions(words, gold=gold)
 
     def eligible_positions(self, words: Sequence[str], indices: list[int], *, gold: str | None = None) -> list[int]:
         """Positions that may be chosen in the question ``words``, given its modifiable indices
@@ -143,7 +143,9 @@ class RandomWordsTransformation(Transformation):
         count, size = len(positions), self.num_words
         if count < size:
             return
-        protected = self.protected_in(words, gold)
+        # The base class accepts every set: a subclass that keeps it needs no protected positions to be checked.
+        checked = type(self).accepts is not RandomWordsTransformation.accepts
+        protected = self.protected_in(words, gold) if checked else frozenset()
         yielded: set[tuple[int, ...]] = set()
         misses = 0
         while misses < _QUICK_DRAWS:
@@ -155,7 +157,7 @@ class RandomWordsTransformation(Transformation):
                 candidate: tuple[int, ...] = pair if pair[0] < pair[1] else (pair[1], pair[0])
             else:
                 candidate = tuple(sorted(self._rng.sample(positions, size)))
-            if candidate in yielded or not self.accepts(words, candidate, protected=protected):
+            if candidate in yielded or (checked and not self.accepts(words, candidate, protected=protected)):
                 misses += 1
                 continue
             misses = 0

@@ -307,14 +307,12 @@ class EntityAnonymizer:
         if len(readings) == 1:
             return readings[0]
 
-        def support(reading: tuple[Mention, ...]) -> int:
-            return sum(
-                max(sum(self._context_counts(value_type, previous_word, following_word)) for value_type in mention.types)
-                for mention in reading
-                for previous_word, following_word in [(_previous_word(text, mention.start), _next_word(text, mention.end))]
-            )
+        def support(mention: Mention) -> int:
+            around = _previous_word(text, mention.start), _next_word(text, mention.end)
+            return max(sum(self._context_counts(value_type, *around)) for value_type in mention.types)
 
-        return max(readings, key=lambda reading: (support(reading), -readings.index(reading)))
+        supports = [sum(map(support, reading)) for reading in readings]
+        return readings[max(range(len(readings)), key=lambda index: (supports[index], -index))]
 
     def _context_counts(self, value_type: str, previous_word: str, following_word: str) -> tuple[int, int]:
         """How often training placeholders of ``value_type`` follow ``previous_word``, and how

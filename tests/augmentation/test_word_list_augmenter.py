@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -17,8 +18,11 @@ from textattack_semparse.augmentation.literal_protection import keeps_literals, 
 from textattack_semparse.augmentation.text2sql_augmentation import text2sql_items
 from textattack_semparse.augmentation.word_list_augmenter import WordListAugmenter, text_words
 from textattack_semparse.experiments.augment import build_augmenter
+from textattack_semparse.constraints.meaning_judgement import MeaningJudgement
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.datasets.geo_mini import geo_mini_paths
+from textattack_semparse.judges.judgement import Judgement, RewritePair, Verdict
+from textattack_semparse.judges.meaning_judge import MeaningJudge
 from textattack_semparse.sql.literals import literal_word_indices
 from textattack_semparse.transformations.random_word_deletion import RandomWordDeletion
 from textattack_semparse.transformations.random_word_transposition import RandomWordTransposition
@@ -182,3 +186,142 @@ def test_stock_transformation_is_unchanged_for_attacks() -> None:
     question = "give me the names and lengths of major rivers running across each big southern state"
     outputs = RandomWordDeletion(seed=0)(AttackedText(question))
     assert len(outputs) == 20 == len({output.text for output in outputs})
+
+
+class KeepsWord(MeaningJudge):
+    """A meaning judge that keeps a rewrite when ``word`` is still in it, and counts the pairs it judges."""
+
+    name = "keeps-word"
+
+    def __init__(self, word: str) -> None:
+        self.word = word
+        self.judged = 0
+
+    def judge(self, pairs: Sequence[RewritePair]) -> list[Judgement]:
+        self.judged += len(pairs)
+        return [
+            Judgement(Verdict.SAME if self.word in pair.rewrite.split() else Verdict.DIFFERENT, "rule")
+            for pair in pairs
+        ]
+
+
+def judged_augmenter(transformation: object, judge: MeaningJudge, literals: tuple[str, ...] = (), **options: object):
+    constraints = [RepeatModification(), PreserveLiterals(literals=literals), MeaningJudgement(judge)]
+    return WordListAugmenter(transformation, constraints=constraints, **options)
+
+
+def test_judged_draws_are_uniform_over_the_kept_texts_like_textattacks_augmenter() -> None:
+    question, literals = "which rivers run through the state of colorado", ("colorado",)
+    # Deleting 2 of the 4 deletable words ("rivers", "run", "the", "state"): 6 texts, the 3 that keep "rivers" are kept.
+    kept = {text for text in all_candidates(RandomWordDeletion(), question, literals) if "rivers" in text.split()}
+    assert len(kept) == 3
+    fast_judge = KeepsWord("rivers")
+    fast = judged_augmenter(RandomWordDeletion(seed=11), fast_judge, literals, transformations_per_example=1)
+    fast_counts = Counter(fast.augment(question)[0] for _ in range(900))
+    random.seed(0)
+    stock_judge = KeepsWord("rivers")
+    stock = Augmenter(
+        RandomWordDeletion(seed=11),
+        constraints=[RepeatModification(), PreserveLiterals(literals=literals), MeaningJudgement(stock_judge)],
+    )
+    stock_counts = Counter(stock.augment(question)[0] for _ in range(300))
+    assert set(fast_counts) == set(stock_counts) == kept
+    # 300 expected per text (fast), 100 (stock): 4-sigma bands.
+    assert all(abs(count - 300) < 4 * 300**0.5 for count in fast_counts.values()), fast_counts
+    assert all(abs(count - 100) < 4 * 100**0.5 for count in stock_counts.values()), stock_counts
+    # TextAttack judges all 6 candidates of every augmentation; the draw-first path stops at the first kept one
+    # (on average 7/4 judgements: the first of a random order of 3 kept and 3 refused texts that is kept).
+    assert stock_judge.judged == 6 * 300
+    assert abs(fast_judge.judged / 900 - 7 / 4) < 0.15, fast_judge.judged / 900
+
+
+def test_a_judge_that_keeps_nothing_leaves_the_question_after_num_candidates_refusals() -> None:
+    question = "alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo lima"
+    fast_judge, stock_judge = KeepsWord("zulu"), KeepsWord("zulu")
+    fast = judged_augmenter(RandomWordTransposition(num_candidates=20, seed=0), fast_judge)
+    stock = Augmenter(RandomWordTransposition(num_candidates=20, seed=0), constraints=[MeaningJudgement(stock_judge)])
+    assert fast.augment(question) == stock.augment(question) == [question]
+    # 66 position sets could be tried; both judge 20 (TextAttack: the 20 candidates it made) and give up.
+    assert fast_judge.judged == stock_judge.judged == 20
+
+
+def test_judged_path_keeps_only_what_the_default_judge_keeps(geo_items: list[tuple[str, tuple[str, ...]]]) -> None:
+    from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE, judges_from_names
+
+    augment = build_augmenter(
+        "semparse-mda", pct_words_to_swap=0.1, transformations_per_example=1, seed=0, perturbations=["random-swap"]
+    )
+    assert augment._word_list_transformation() is not None  # the judged augmenter takes the draw-first path
+    judge = judges_from_names([DEFAULT_JUDGE])
+    protected = protecting_literals(augment)
+    outputs = [(question, output) for question, literals in geo_items[:200] for output in protected(question, literals)]
+    assert len(outputs) > 50
+    assert all(judge(question, output).keeps_meaning for question, output in outputs)
+    tally = augment.judgement.tally
+    assert tally.judged - tally.rejected >= len(outputs) and tally.judged < 20 * 200
+
+
+def _forget_parses() -> None:
+    """Empty the parse caches the random-word transformations read, as in a new process."""
+    from textattack_semparse.linguistics import operator_words, spacy_pipeline
+
+    spacy_pipeline._parses.clear()
+    spacy_pipeline.word_annotations.cache_clear()
+    operator_words._protected_set.cache_clear()
+    operator_words._sql_protection.cache_clear()
+
+
+@pytest.mark.parametrize("operation", ["random-deletion", "random-swap"])
+def test_read_ahead_parses_the_questions_in_batches_and_changes_no_output(
+    monkeypatch: pytest.MonkeyPatch, operation: str
+) -> None:
+    from textattack_semparse.linguistics import spacy_pipeline
+
+    loads = []
+    load_spacy = spacy_pipeline.load_spacy
+    monkeypatch.setattr(spacy_pipeline, "load_spacy", lambda name: loads.append(name) or load_spacy(name))
+    items = mini_items()
+
+    def outputs(read_ahead: bool) -> tuple[list[list[str]], int]:
+        _forget_parses()
+        built = build_augmenter(
+            "semparse-mda", pct_words_to_swap=0.1, transformations_per_example=1, seed=0, judges=(),
+            perturbations=[operation],
+        )  # fmt: skip
+        if read_ahead:
+            built.read_ahead([question for question, _ in items])
+        loads.clear()
+        augment = protecting_literals(built)
+        return [augment(question, literals) for question, literals in items], len(loads)
+
+    ahead, parses_after_read_ahead = outputs(read_ahead=True)
+    one_by_one, parses_one_by_one = outputs(read_ahead=False)
+    assert ahead == one_by_one
+    # Every question's parse was read ahead; one at a time, each first step parses its question.
+    assert parses_after_read_ahead == 0 and parses_one_by_one >= len(items) // 2
+
+
+def test_files_are_read_ahead_in_chunks_with_the_same_output(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from textattack_semparse.augmentation import literal_protection
+    from textattack_semparse.augmentation.text2sql_augmentation import augment_text2sql
+
+    monkeypatch.setattr(literal_protection, "READ_AHEAD", 16)
+    source = geo_mini_paths()[0]
+    questions = [question for question, _ in mini_items()]
+    chunks: list[list[str]] = []
+
+    def write(path: Path, read_ahead: bool) -> bytes:
+        _forget_parses()
+        built = build_augmenter(
+            "semparse-mda", pct_words_to_swap=0.1, transformations_per_example=2, seed=3, perturbations=["random-swap"]
+        )
+
+        def recording(texts: Sequence[str]) -> None:
+            chunks.append(list(texts))
+            built.read_ahead(texts)
+
+        augment_text2sql(source, path, protecting_literals(built), read_ahead=recording if read_ahead else None)
+        return path.read_bytes()
+
+    assert write(tmp_path / "ahead.json", True) == write(tmp_path / "one-by-one.json", False)
+    assert chunks == [questions[start : start + 16] for start in range(0, len(questions), 16)]

@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from textattack_semparse.augmentation.literal_protection import keeps_literals
+from textattack_semparse.augmentation.literal_protection import ReadAhead, keeps_literals, reading_ahead
 from textattack_semparse.augmentation.output_files import check_paths, line_ending
 from textattack_semparse.augmentation.per_operation import AugmentationItem
 from textattack_semparse.errors import DatasetError, RecipeError, closest_match_hint
@@ -59,16 +59,20 @@ def augment_csv(
     include_original: bool = True,
     overwrite: bool = False,
     gold_column: str | None = None,
+    read_ahead: ReadAhead | None = None,
 ) -> int:
     """Augment ``input_column`` of ``input_csv`` into ``output_csv``; returns the rows written.
 
     With ``gold_column`` (a SQL column), ``augment`` is a :data:`LiteralAugment` called with
     the literals of the row's SQL, and augmentations that change them are dropped.
+    ``read_ahead`` is given the next questions to augment, a batch at a time
+    (:func:`~textattack_semparse.augmentation.literal_protection.reading_ahead`).
     """
     input_csv, output_csv = Path(input_csv), Path(output_csv)
     check_paths(input_csv, output_csv, "Input CSV", overwrite=overwrite)
     fieldnames, rows = _read_rows(input_csv, input_column, gold_column)
     literals = None if gold_column is None else (lambda row: sql_literals(row[gold_column]))
+    augment = reading_ahead(augment, [row[input_column] for row in rows], read_ahead)
     output = augment_rows(rows, input_column, augment, include_original=include_original, literals=literals)
     _write_rows(output_csv, fieldnames, output, line_ending(input_csv))
     return len(output)

@@ -14,6 +14,43 @@ LiteralAugment = Callable[[str, Sequence[str]], list[str]]
 """``augment(question, literals)``: augmented questions that keep every literal's words."""
 
 
+ReadAhead = Callable[[Sequence[str]], None]
+"""``read_ahead(questions)``: prepare, in batches, what augmenting ``questions`` reads first
+(:meth:`~textattack_semparse.augmentation.word_list_augmenter.WordListAugmenter.read_ahead`)."""
+
+READ_AHEAD = 256
+"""Questions :func:`reading_ahead` prepares at a time: one spaCy batch, well within its parse cache."""
+
+
+def reading_ahead(
+    augment: Callable[..., list[str]], questions: Sequence[str], read_ahead: ReadAhead | None
+) -> Callable[..., list[str]]:
+    """``augment`` for a file that augments ``questions`` in this order: before the first of each
+    :data:`READ_AHEAD` of them is augmented, ``read_ahead`` is given those questions. A call with
+    another question than the next one (or ``read_ahead`` ``None``) augments as ``augment`` does,
+    and no more is read ahead: the outputs never depend on it.
+
+    Example:
+        >>> prepared = []
+        >>> augment = reading_ahead(lambda text, literals: [text + "?"], ["a", "b"], prepared.append)
+        >>> augment("a", ()), augment("b", ()), prepared
+        (['a?'], ['b?'], [['a', 'b']])
+    """
+    if read_ahead is None:
+        return augment
+    position = 0
+
+    def augment_next(text: str, *arguments: Any) -> list[str]:
+        nonlocal position
+        if position < len(questions) and questions[position] == text:
+            if position % READ_AHEAD == 0:
+                read_ahead(questions[position : position + READ_AHEAD])
+            position += 1
+        return augment(text, *arguments)
+
+    return augment_next
+
+
 def protecting_literals(augmenter: Any) -> LiteralAugment:
     """``augment(text, literals)``: ``augmenter.augment(text)`` with ``literals`` protected.
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-from textattack_semparse.augmentation.literal_protection import LiteralAugment, new_questions
+from textattack_semparse.augmentation.literal_protection import LiteralAugment, ReadAhead, new_questions, reading_ahead
 from textattack_semparse.registry import file_safe_name
 
 SAMPLE_FRACTION_HUANG_2021 = 0.2
@@ -106,6 +106,7 @@ def sample_operation(
     *,
     indices: Sequence[int],
     seed: int = 0,
+    read_ahead: ReadAhead | None = None,
 ) -> OperationSample:
     """Perturb each sampled item (``indices``, from :func:`sample_indices`) once by ``augment``.
 
@@ -121,9 +122,12 @@ def sample_operation(
         indices (Sequence[int]): The dataset's sample.
         seed (int, default 0): Seeds Python's global ``random`` before each item (TextAttack's
             ``Augmenter`` samples with it).
+        read_ahead (ReadAhead | None, default None): Given the next sampled questions, a batch at
+            a time (:func:`~textattack_semparse.augmentation.literal_protection.reading_ahead`).
     """
     augmented: dict[int, str] = {}
     unperturbable = rejected = 0
+    augment = reading_ahead(augment, [items[index].question for index in indices], read_ahead)
     for index in indices:
         item = items[index]
         random.seed(f"{seed}:{operation}:{index}")

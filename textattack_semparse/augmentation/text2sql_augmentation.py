@@ -13,7 +13,13 @@ from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
-from textattack_semparse.augmentation.literal_protection import LiteralAugment, keeps_literals, new_questions
+from textattack_semparse.augmentation.literal_protection import (
+    LiteralAugment,
+    ReadAhead,
+    keeps_literals,
+    new_questions,
+    reading_ahead,
+)
 from textattack_semparse.augmentation.output_files import AugmentationCounts, check_paths, line_ending
 from textattack_semparse.augmentation.per_operation import AugmentationItem
 from textattack_semparse.datasets.example import SemparseExample
@@ -101,6 +107,7 @@ def augment_text2sql(
     overwrite: bool = False,
     split_type: str = "question",
     splits: Iterable[str] | str | None = None,
+    read_ahead: ReadAhead | None = None,
 ) -> AugmentationCounts:
     """Augment the questions of a text2sql-data JSON file into a file of the same format.
 
@@ -124,6 +131,8 @@ def augment_text2sql(
         split_type (str, default "question"), splits (Iterable[str] | str | None, default None):
             Augment only the sentences in these splits (e.g. ``"train"``); ``None`` augments
             every sentence. The other sentences are copied unchanged.
+        read_ahead (ReadAhead | None, default None): Given the next questions to augment, a
+            batch at a time (:func:`~textattack_semparse.augmentation.literal_protection.reading_ahead`).
 
     Raises:
         DatasetError: Missing or malformed input (as :func:`load_text2sql`), an unknown
@@ -132,7 +141,9 @@ def augment_text2sql(
     input_json, output_json = Path(input_json), Path(output_json)
     check_paths(input_json, output_json, "text2sql file", overwrite=overwrite)
     entries, examples = read_text2sql(input_json)
-    selected = {id(example) for example in select_split(examples, split_type, splits, source=str(input_json))}
+    chosen = select_split(examples, split_type, splits, source=str(input_json))
+    selected = {id(example) for example in chosen}
+    augment = reading_ahead(augment, [example.question for example in chosen], read_ahead)
     remaining = iter(examples)
     output_entries, written, added, rejected = [], 0, 0, 0
     for entry in entries:

@@ -6,7 +6,13 @@ from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
-from textattack_semparse.augmentation.literal_protection import LiteralAugment, keeps_literals, new_questions
+from textattack_semparse.augmentation.literal_protection import (
+    LiteralAugment,
+    ReadAhead,
+    keeps_literals,
+    new_questions,
+    reading_ahead,
+)
 from textattack_semparse.augmentation.output_files import AugmentationCounts, check_paths
 from textattack_semparse.augmentation.per_operation import AugmentationItem
 from textattack_semparse.datasets.logical_form import logical_form_literals, parse_logical_form_line
@@ -20,6 +26,7 @@ def augment_tsv(
     *,
     include_original: bool = True,
     overwrite: bool = False,
+    read_ahead: ReadAhead | None = None,
 ) -> AugmentationCounts:
     """Augment the questions of a ``question<TAB>logical form`` file into a file of the same format.
 
@@ -29,7 +36,8 @@ def augment_tsv(
     that the question spells out (:func:`~textattack_semparse.datasets.logical_form.
     logical_form_literals`) are protected, and augmentations that changed one are dropped.
     Kept lines are copied unchanged with their line endings (a last line without one gets
-    ``\\n``); empty lines are dropped.
+    ``\\n``); empty lines are dropped. ``read_ahead`` is given the next questions to augment, a
+    batch at a time (:func:`~textattack_semparse.augmentation.literal_protection.reading_ahead`).
 
     Raises:
         DatasetError: Missing input, a malformed line (naming the file and line), or an
@@ -37,13 +45,14 @@ def augment_tsv(
     """
     input_tsv, output_tsv = Path(input_tsv), Path(output_tsv)
     check_paths(input_tsv, output_tsv, "TSV file", overwrite=overwrite)
-    lines = _read_lines(input_tsv)
-    output, added, rejected = [], 0, 0
-    for number, line in enumerate(lines, start=1):
+    examples = []
+    for number, line in enumerate(_read_lines(input_tsv), start=1):
         body = line.rstrip("\r\n")
-        if not body.strip():
-            continue
-        question, logical_form = parse_logical_form_line(body, where=f"{input_tsv}: line {number}")
+        if body.strip():
+            examples.append((line, body, *parse_logical_form_line(body, where=f"{input_tsv}: line {number}")))
+    augment = reading_ahead(augment, [question for _, _, question, _ in examples], read_ahead)
+    output, added, rejected = [], 0, 0
+    for line, body, question, logical_form in examples:
         ending = line[len(body) :] or "\n"
         if include_original:
             output.append(body + ending)

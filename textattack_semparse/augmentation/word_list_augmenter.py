@@ -13,13 +13,14 @@ only the text that is kept gives the same outputs with the same probabilities.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from textattack.augmentation import Augmenter
 from textattack.constraints.pre_transformation import RepeatModification
 from textattack.transformations import CompositeTransformation
 
+from textattack_semparse.constraints.meaning_judgement import MeaningJudgement
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.sql.literals import literal_word_indices
 from textattack_semparse.transformations.random_words_transformation import RandomWordsTransformation
@@ -122,18 +123,26 @@ class WordListAugmenter(Augmenter):
     far. That set is uniform among those the stock loop chooses from, so the outputs have the
     same distribution as TextAttack's ``Augmenter`` with the same transformation.
 
+    With meaning judges (:class:`~textattack_semparse.constraints.meaning_judgement.MeaningJudgement`
+    constraints) a step judges the position sets' texts in that random order and takes the first
+    every judge keeps, against the original question (or the step's text, for a judgement that
+    does not ``compare_against_original``): uniform among the kept texts, as TextAttack's choice
+    among its judged candidates is, while judging one or two candidates where TextAttack judges
+    every one it made; after ``num_candidates`` refusals (the candidates TextAttack judges) the
+    step finds none. The judges' tallies count the candidates judged.
+
     This path is taken when the transformation (alone, or the only one of a
-    ``CompositeTransformation``) has ``edits_words_only``, the constraints are
-    ``RepeatModification`` and ``PreserveLiterals`` (pre-transformation), ``high_yield``,
-    ``fast_augment`` and advanced metrics are off, and the text has no CJK characters
-    (TextAttack segments those with jieba); otherwise ``augment`` is TextAttack's.
+    ``CompositeTransformation``) has ``edits_words_only``, the pre-transformation constraints are
+    ``RepeatModification`` and ``PreserveLiterals``, the other constraints meaning judgements,
+    ``high_yield``, ``fast_augment`` and advanced metrics are off, and the text has no CJK
+    characters (TextAttack segments those with jieba); otherwise ``augment`` is TextAttack's.
 
     Deviation: TextAttack's loop draws among the twenty candidates the transformation made,
     after removing repeated texts; where two position sets give one text (a repeated word),
     that text is a little less likely there than here, where each position set is equally
     likely, and a step whose twenty candidates were all made before finds none there while
-    here it tries the other sets. The draws come from the transformation's own generator
-    (its ``seed``), not from Python's global ``random``.
+    here it tries the other sets (also when the judges keep none of those twenty). The draws come
+    from the transformation's own generator (its ``seed``), not from Python's global ``random``.
 
     Original to textattack-semparse; the perturbations are Zhuo, Li, Huang, Shiri, Wang, Haffari
     and Li (2023), "On Robustness of Prompt-based Semantic Parsing with Large Pre-trained
@@ -168,6 +177,7 @@ class WordListAugmenter(Augmenter):
             elif isinstance(constraint, RepeatModification):
                 repeat = True
         start = _Step(text, words, protected, set())
+        keeps = self._judged(text)
         words_to_swap = max(int(self.pct_words_to_swap * len(words)), 1)
         outputs: set[str] = set()
         made: set[str] = set()  # the edited outputs: TextAttack compares candidates with these, not with the input
@@ -178,7 +188,7 @@ class WordListAugmenter(Augmenter):
             attempts += 1
             step, swapped = start, 0
             while swapped < words_to_swap:
-                edited = self._step(transformation, step, made, repeat)
+                edited = self._step(transformation, step, made, repeat, keeps)
                 if edited is None:
                     break
                 step = edited
@@ -188,6 +198,27 @@ class WordListAugmenter(Augmenter):
                 made.add(step.text)
         return sorted(outputs)
 
+    def read_ahead(self, texts: Sequence[str]) -> None:
+        """Prepare, in batches, what augmenting ``texts`` reads first: the parses of the words a
+        random-word transformation protects (:meth:`RandomWordsTransformation.read_ahead`) and of
+        the questions a meaning judge compares candidates with
+        (:meth:`~textattack_semparse.constraints.meaning_judgement.MeaningJudgement.read_ahead`).
+        The augmentations are the same; spaCy parses a batch several times faster than one
+        question at a time (:func:`~textattack_semparse.augmentation.literal_protection.reading_ahead`
+        calls this on a file's next questions)."""
+        from textattack_semparse.constraints.meaning_judgement import MeaningJudgement
+
+        transformation = self.transformation
+        parts = transformation.transformations if isinstance(transformation, CompositeTransformation) else [transformation]
+        random_words = [part for part in parts if isinstance(part, RandomWordsTransformation)]
+        if random_words:
+            word_lists = [text_words(text) for text in texts]
+            for part in random_words:
+                part.read_ahead(word_lists)
+        for constraint in self.constraints:
+            if isinstance(constraint, MeaningJudgement):
+                constraint.read_ahead(texts)
+
     def _word_list_transformation(self) -> RandomWordsTransformation | None:
         """The transformation when the word-list path applies (see the class docstring), else ``None``."""
         transformation = self.transformation
@@ -195,23 +226,52 @@ class WordListAugmenter(Augmenter):
             transformation = transformation.transformations[0]
         if not isinstance(transformation, RandomWordsTransformation) or not transformation.edits_words_only:
             return None
-        if self.constraints or self.high_yield or self.fast_augment or self.advanced_metrics:
+        if self.high_yield or self.fast_augment or self.advanced_metrics:
+            return None
+        if not all(isinstance(constraint, MeaningJudgement) for constraint in self.constraints):
             return None
         for constraint in self.pre_transformation_constraints:
             if type(constraint) not in _KNOWN_CONSTRAINTS:
                 return None
         return transformation
 
+    def _judged(self, original: str) -> Callable[[str, str], bool]:
+        """``keeps(candidate, current)``: whether every meaning judgement keeps ``candidate`` (a
+        rewrite of the question ``original``, made from ``current``)."""
+        judgements = list(self.constraints)
+
+        def keeps(candidate: str, current: str) -> bool:
+            for judgement in judgements:
+                reference = original if judgement.compare_against_original else current
+                if not judgement.judge_questions(reference, [candidate])[0].keeps_meaning:
+                    return False
+            return True
+
+        return keeps
+
     @staticmethod
-    def _step(transformation: RandomWordsTransformation, step: _Step, made: set[str], repeat: bool) -> _Step | None:
-        """One edit of ``step`` by ``transformation``, or ``None`` when no candidate is left."""
+    def _step(
+        transformation: RandomWordsTransformation,
+        step: _Step,
+        made: set[str],
+        repeat: bool,
+        keeps: Callable[[str, str], bool],
+    ) -> _Step | None:
+        """One edit of ``step`` by ``transformation`` that ``keeps`` accepts, or ``None`` when no
+        candidate is left or ``keeps`` refused ``num_candidates`` of them."""
         if step.words is None:
             step.words = text_words(step.text)
         excluded = step.protected | step.modified if repeat else step.protected
         count = len(step.words)
         eligible = transformation.eligible_positions(step.words, [i for i in range(count) if i not in excluded])
+        refused = 0
         for positions in transformation.position_sets_in_random_order(step.words, eligible):
             edited = _edited(step, transformation.word_edits(step.words, positions))
-            if edited.text != step.text and edited.text not in made:
+            if edited.text == step.text or edited.text in made:
+                continue
+            if keeps(edited.text, step.text):
                 return edited
+            refused += 1
+            if refused == transformation.num_candidates:  # TextAttack judges at most this many per step
+                return None
         return None

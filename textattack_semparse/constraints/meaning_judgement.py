@@ -57,11 +57,19 @@ class MeaningJudgement(Constraint):
             self.judge = judges_from_names([judge] if isinstance(judge, str) else list(judge))
         self.tally = JudgeTally()
 
+    def read_ahead(self, questions: Sequence[str]) -> None:
+        """Prepare, in batches, what judging candidates of these questions reads (:meth:`MeaningJudge.read_ahead`)."""
+        self.judge.read_ahead(questions)
+
     def judgements(self, transformed_texts: Sequence[AttackedText], reference_text: AttackedText) -> list[Judgement]:
         """The judgement of each candidate against ``reference_text`` (counted in ``tally``)."""
-        gold = gold_output(reference_text)
-        original = question_of(reference_text)
-        pairs = [RewritePair(original, question_of(text), gold) for text in transformed_texts]
+        rewrites = [question_of(text) for text in transformed_texts]
+        return self.judge_questions(question_of(reference_text), rewrites, gold_output(reference_text))
+
+    def judge_questions(self, original: str, rewrites: Sequence[str], gold: str | None = None) -> list[Judgement]:
+        """The judgement of each of ``rewrites`` of the question ``original`` (counted in ``tally``),
+        for a caller that holds questions rather than ``AttackedText``."""
+        pairs = [RewritePair(original, rewrite, gold) for rewrite in rewrites]
         judgements = self.judge.judge(pairs)
         for pair, judgement in zip(pairs, judgements, strict=True):
             self.tally.add(pair, judgement)

@@ -42,6 +42,7 @@ from textattack_semparse.runs.run_context import RunContext
 from textattack_semparse.runs.seeding import DEFAULT_SEED
 
 if TYPE_CHECKING:
+    from textattack_semparse.augmentation.literal_protection import ReadAhead
     from textattack_semparse.augmentation.output_files import AugmentationCounts
     from textattack_semparse.augmentation.per_operation import AugmentationItem
     from textattack_semparse.judges.judgement import JudgeTally
@@ -391,8 +392,13 @@ def _augment(config: AugmentConfig, source: _Source, target: Path, context: RunC
     )
     augment = protecting_literals(augmenter)
     with _progress(context, f"augment {source.path.name}", lambda: len(_items(config, source))) as advance:
-        written = _write(config, source, target, _advancing(augment, advance))
+        written = _write(config, source, target, _advancing(augment, advance), _read_ahead(augmenter))
     return AugmentResult((_augmented_file(target, written, judged=_tally(augmenter)),), source.file_format)
+
+
+def _read_ahead(augmenter: Any) -> ReadAhead | None:
+    """The augmenter's ``read_ahead`` (the plugin's word-list augmenters have one), else ``None``."""
+    return getattr(augmenter, "read_ahead", None)
 
 
 def _merged(tallies: Iterable[JudgeTally | None]) -> JudgeTally | None:
@@ -506,9 +512,11 @@ def _line_count(path: Path) -> int:
         return sum(1 for _ in lines)
 
 
-def _write(config: AugmentConfig, source: _Source, target: Path, augment: Any) -> AugmentationCounts | int:
-    """Write ``target`` in the source's format with the augmentations ``augment`` gives; the
-    counts (for csv, the rows written)."""
+def _write(
+    config: AugmentConfig, source: _Source, target: Path, augment: Any, read_ahead: ReadAhead | None = None
+) -> AugmentationCounts | int:
+    """Write ``target`` in the source's format with the augmentations ``augment`` gives (``read_ahead``
+    given the next questions, a batch at a time); the counts (for csv, the rows written)."""
     from textattack_semparse.augmentation.csv_augmentation import augment_csv
     from textattack_semparse.augmentation.text2sql_augmentation import augment_text2sql
     from textattack_semparse.augmentation.tsv_augmentation import augment_tsv
@@ -523,6 +531,7 @@ def _write(config: AugmentConfig, source: _Source, target: Path, augment: Any) -
             include_original=include_original,
             overwrite=config.overwrite,
             gold_column=config.gold_column,
+            read_ahead=read_ahead,
         )
     if source.file_format == "text2sql":
         return augment_text2sql(
@@ -533,8 +542,11 @@ def _write(config: AugmentConfig, source: _Source, target: Path, augment: Any) -
             overwrite=config.overwrite,
             split_type=source.split_type,
             splits=source.splits,
+            read_ahead=read_ahead,
         )
-    return augment_tsv(source.path, target, augment, include_original=include_original, overwrite=config.overwrite)
+    return augment_tsv(
+        source.path, target, augment, include_original=include_original, overwrite=config.overwrite, read_ahead=read_ahead
+    )
 
 
 def _augment_sampled(
@@ -583,7 +595,9 @@ def _augment_sampled(
             started = time.monotonic()
             with _progress(context, f"{operation} (sampling {size})", lambda: size) as advance:
                 augment = _advancing(protecting_literals(augmenter), advance)
-                sample = sample_operation(operation, items, augment, indices=indices, seed=config.seed)
+                sample = sample_operation(
+                    operation, items, augment, indices=indices, seed=config.seed, read_ahead=_read_ahead(augmenter)
+                )
         except SKIPPED_ERRORS as error:
             reason = f"{type(error).__name__}: {' '.join(str(error).split())}"
             if config.perturbations is None and not isinstance(error, RecipeError):

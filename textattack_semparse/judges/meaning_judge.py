@@ -42,6 +42,12 @@ class MeaningJudge(ABC):
     def judge(self, pairs: Sequence[RewritePair]) -> list[Judgement]:
         """One judgement per pair, in order."""
 
+    def read_ahead(self, originals: Sequence[str]) -> None:
+        """Prepare, in batches, what judging rewrites of ``originals`` will read (a judge that
+        parses its questions parses them together); the judgements are the same. Nothing by
+        default."""
+        return
+
     def __call__(self, original: str, rewrite: str, gold: str | None = None) -> Judgement:
         """The judgement of one rewrite."""
         return self.judge([RewritePair(original, rewrite, gold)])[0]
@@ -66,6 +72,10 @@ class AllJudges(MeaningJudge):
             raise ConfigurationError("AllJudges needs at least one judge.")
         self.judges = tuple(judges)
         self.name = "+".join(judge.name for judge in self.judges)
+
+    def read_ahead(self, originals: Sequence[str]) -> None:
+        for judge in self.judges:
+            judge.read_ahead(originals)
 
     def judge(self, pairs: Sequence[RewritePair]) -> list[Judgement]:
         results = [Judgement(Verdict.SAME, "every judge: same")] * len(pairs)

@@ -128,7 +128,7 @@ class OperatorJudge(MeaningJudge):
         judgements: list[Judgement] = []
         for start in range(0, len(pairs), PARSE_AHEAD):
             chunk = pairs[start : start + PARSE_AHEAD]
-            self._parse_originals(chunk)
+            self.read_ahead([pair.original for pair in chunk])
             first = [self._judge_words(pair) for pair in chunk]
             self._tag_rewrites([pair for pair, judgement in zip(chunk, first, strict=True) if judgement is None])
             judgements.extend(
@@ -137,14 +137,15 @@ class OperatorJudge(MeaningJudge):
             )
         return judgements
 
-    def _parse_originals(self, pairs: Sequence[RewritePair]) -> None:
-        """Parse the original questions of ``pairs`` (usually one) and their normal forms, each
-        in one spaCy batch: the judge reads their tags, parts of speech and lemmas."""
+    def read_ahead(self, originals: Sequence[str]) -> None:
+        """Parse the original questions (usually one, or a file's next questions before they are
+        augmented) and their normal forms, each in one spaCy batch: the judge reads their tags,
+        parts of speech and lemmas."""
         from textattack_semparse.linguistics.spacy_pipeline import parse_batch
 
-        originals = [words for words in dict.fromkeys(tuple(question_words(pair.original)) for pair in pairs) if words]
-        parse_batch(originals, name=self.spacy_pipeline)
-        forms = [normal_form(words, pipeline=self.spacy_pipeline)[0] for words in originals]
+        word_lists = [words for words in dict.fromkeys(tuple(question_words(text)) for text in originals) if words]
+        parse_batch(word_lists, name=self.spacy_pipeline)
+        forms = [normal_form(words, pipeline=self.spacy_pipeline)[0] for words in word_lists]
         parse_batch(forms, name=self.spacy_pipeline)
 
     def _tag_rewrites(self, pairs: Sequence[RewritePair]) -> None:

@@ -19,7 +19,7 @@ from textattack.transformations import Transformation
 
 from textattack_semparse.arguments import check_count, check_seed
 from textattack_semparse.attack_attrs import gold_output
-from textattack_semparse.linguistics.operator_words import protected_word_positions
+from textattack_semparse.linguistics.operator_words import protected_word_positions, read_protection_ahead
 from textattack_semparse.transformations.derived_text import distinct_new_texts, question_word_count
 
 # Up to this many position sets are enumerated and sampled without replacement; beyond it
@@ -85,6 +85,13 @@ class RandomWordsTransformation(Transformation):
         if not self.keeps_protected_words or not words:
             return frozenset()
         return protected_word_positions(words, gold=gold)
+
+    def read_ahead(self, word_lists: Sequence[Sequence[str]]) -> None:
+        """Prepare, in batches, what editing these questions (their words) reads first: the parses
+        :meth:`protected_in` reads, for a subclass that ``keeps_protected_words``. The edits are
+        the same; an augmentation of a file calls this on the questions it is about to edit."""
+        if self.keeps_protected_words:
+            read_protection_ahead(word_lists)
 
     def eligible_positions(self, words: Sequence[str], indices: list[int], *, gold: str | None = None) -> list[int]:
         """Positions that may be chosen in the question ``words``, given its modifiable indices

@@ -229,10 +229,12 @@ def test_judged_draws_are_uniform_over_the_kept_texts_like_textattacks_augmenter
     # 300 expected per text (fast), 100 (stock): 4-sigma bands.
     assert all(abs(count - 300) < 4 * 300**0.5 for count in fast_counts.values()), fast_counts
     assert all(abs(count - 100) < 4 * 100**0.5 for count in stock_counts.values()), stock_counts
-    # TextAttack judges all 6 candidates of every augmentation; the draw-first path stops at the first kept one
-    # (on average 7/4 judgements: the first of a random order of 3 kept and 3 refused texts that is kept).
+    # TextAttack judges all 6 candidates of every augmentation. The draw-first path judges the 6 texts in a random
+    # order in batches of 1, 2, 4 and stops after the batch with the first kept one: 1 judgement when the first is
+    # kept (1/2), 3 when one of the next two is (1/2 x 9/10), all 6 when the first three are refused (1/2 x 1/10).
+    expected = 1 * 1 / 2 + 3 * (1 / 2) * (9 / 10) + 6 * (1 / 2) * (1 / 10)
     assert stock_judge.judged == 6 * 300
-    assert abs(fast_judge.judged / 900 - 7 / 4) < 0.15, fast_judge.judged / 900
+    assert abs(fast_judge.judged / 900 - expected) < 0.15, (fast_judge.judged / 900, expected)
 
 
 def test_a_judge_that_keeps_nothing_leaves_the_question_after_num_candidates_refusals() -> None:

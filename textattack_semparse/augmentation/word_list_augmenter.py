@@ -108,6 +108,13 @@ def _edited(step: _Step, edits: Sequence[tuple[int, str]]) -> _Step:
     return _Step(text, None, protected, modified)
 
 
+def _first_kept(candidates: list[_Step], kept: Callable[[list[str], str], list[bool]], current: str) -> _Step | None:
+    """The first of ``candidates`` the judges keep (judged together), or ``None``."""
+    return next(
+        (candidate for candidate, keep in zip(candidates, kept([c.text for c in candidates], current)) if keep), None
+    )
+
+
 class WordListAugmenter(Augmenter):
     """TextAttack's ``Augmenter`` that, for a transformation editing words at random positions,
     makes only the augmentations it keeps.
@@ -124,12 +131,12 @@ class WordListAugmenter(Augmenter):
     same distribution as TextAttack's ``Augmenter`` with the same transformation.
 
     With meaning judges (:class:`~textattack_semparse.constraints.meaning_judgement.MeaningJudgement`
-    constraints) a step judges the position sets' texts in that random order and takes the first
-    every judge keeps, against the original question (or the step's text, for a judgement that
-    does not ``compare_against_original``): uniform among the kept texts, as TextAttack's choice
-    among its judged candidates is, while judging one or two candidates where TextAttack judges
-    every one it made; after ``num_candidates`` refusals (the candidates TextAttack judges) the
-    step finds none. The judges' tallies count the candidates judged.
+    constraints) a step judges the position sets' texts in that random order, in batches of 1, 2,
+    4, ..., and takes the first every judge keeps, against the original question (or the step's
+    text, for a judgement that does not ``compare_against_original``): uniform among the kept
+    texts, as TextAttack's choice among its judged candidates is, while judging a few candidates
+    where TextAttack judges every one it made; after ``num_candidates`` refusals (the candidates
+    TextAttack judges) the step finds none. The judges' tallies count the candidates judged.
 
     This path is taken when the transformation (alone, or the only one of a
     ``CompositeTransformation``) has ``edits_words_only``, the pre-transformation constraints are
@@ -177,7 +184,7 @@ class WordListAugmenter(Augmenter):
             elif isinstance(constraint, RepeatModification):
                 repeat = True
         start = _Step(text, words, protected, set())
-        keeps = self._judged(text)
+        kept = self._judged(text)
         words_to_swap = max(int(self.pct_words_to_swap * len(words)), 1)
         outputs: set[str] = set()
         made: set[str] = set()  # the edited outputs: TextAttack compares candidates with these, not with the input
@@ -188,7 +195,7 @@ class WordListAugmenter(Augmenter):
             attempts += 1
             step, swapped = start, 0
             while swapped < words_to_swap:
-                edited = self._step(transformation, step, made, repeat, keeps)
+                edited = self._step(transformation, step, made, repeat, kept)
                 if edited is None:
                     break
                 step = edited
@@ -235,19 +242,25 @@ class WordListAugmenter(Augmenter):
                 return None
         return transformation
 
-    def _judged(self, original: str) -> Callable[[str, str], bool]:
-        """``keeps(candidate, current)``: whether every meaning judgement keeps ``candidate`` (a
-        rewrite of the question ``original``, made from ``current``)."""
+    def _judged(self, original: str) -> Callable[[list[str], str], list[bool]] | None:
+        """``kept(candidates, current)``: whether every meaning judgement keeps each of ``candidates``
+        (rewrites of the question ``original``, made from ``current``), judged together; ``None``
+        without a judgement."""
+        if not self.constraints:
+            return None
         judgements = list(self.constraints)
 
-        def keeps(candidate: str, current: str) -> bool:
+        def kept(candidates: list[str], current: str) -> list[bool]:
+            keep = [True] * len(candidates)
             for judgement in judgements:
                 reference = original if judgement.compare_against_original else current
-                if not judgement.judge_questions(reference, [candidate])[0].keeps_meaning:
-                    return False
-            return True
+                pending = [index for index, keeping in enumerate(keep) if keeping]
+                verdicts = judgement.judge_questions(reference, [candidates[index] for index in pending]) if pending else []
+                for index, verdict in zip(pending, verdicts, strict=True):
+                    keep[index] = verdict.keeps_meaning
+            return keep
 
-        return keeps
+        return kept
 
     @staticmethod
     def _step(
@@ -255,23 +268,33 @@ class WordListAugmenter(Augmenter):
         step: _Step,
         made: set[str],
         repeat: bool,
-        keeps: Callable[[str, str], bool],
+        kept: Callable[[list[str], str], list[bool]] | None,
     ) -> _Step | None:
-        """One edit of ``step`` by ``transformation`` that ``keeps`` accepts, or ``None`` when no
-        candidate is left or ``keeps`` refused ``num_candidates`` of them."""
+        """One edit of ``step`` by ``transformation`` (that ``kept`` keeps, with judges), or ``None``
+        when no candidate is left or the judges refused ``num_candidates`` of them.
+
+        The judges see the candidates in the draw order, in batches of 1, 2, 4, ... (a judge that
+        tags its rewrites tags a batch at once); the first kept candidate of a batch is taken."""
         if step.words is None:
             step.words = text_words(step.text)
         excluded = step.protected | step.modified if repeat else step.protected
         count = len(step.words)
         eligible = transformation.eligible_positions(step.words, [i for i in range(count) if i not in excluded])
-        refused = 0
+        refused, batch, pending = 0, 1, []
         for positions in transformation.position_sets_in_random_order(step.words, eligible):
             edited = _edited(step, transformation.word_edits(step.words, positions))
             if edited.text == step.text or edited.text in made:
                 continue
-            if keeps(edited.text, step.text):
+            if kept is None:
                 return edited
-            refused += 1
-            if refused == transformation.num_candidates:  # TextAttack judges at most this many per step
+            pending.append(edited)
+            if len(pending) < min(batch, transformation.num_candidates - refused):
+                continue
+            chosen = _first_kept(pending, kept, step.text)
+            if chosen is not None:
+                return chosen
+            refused, batch, pending = refused + len(pending), batch * 2, []
+            if refused >= transformation.num_candidates:  # TextAttack judges at most this many per step
                 return None
+        return _first_kept(pending, kept, step.text) if pending and kept is not None else None
         return None

@@ -61,6 +61,7 @@ bench: $(SERVER_STAMP)
 	$(BIN)/python bench/llm_throughput.py
 	$(BIN)/python bench/attack_loop.py
 	$(BIN)/python bench/augment_throughput.py
+	$(BIN)/python bench/augment_command.py
 	$(BIN)/python bench/robustness_build.py
 	$(BIN)/python bench/word_edits.py
 

@@ -22,7 +22,7 @@ from collections.abc import Sequence, Set
 
 from textattack_semparse.linguistics.function_words import FUNCTION_WORDS, load_function_word_classes
 from textattack_semparse.linguistics.inflection import BE_FORMS
-from textattack_semparse.linguistics.spacy_pipeline import DEFAULT_PIPELINE, parse_batch, word_annotations
+from textattack_semparse.linguistics.spacy_pipeline import DEFAULT_PIPELINE, parse_ahead, word_annotations
 from textattack_semparse.tables.table import Table
 
 WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*|_+[^\W_]*", re.UNICODE)
@@ -308,7 +308,7 @@ def read_protection_ahead(word_lists: Sequence[Sequence[str]]) -> None:
         >>> sorted(protected_word_positions(["how", "many", "rivers", "are", "there"]))
         [0, 1]
     """
-    parse_batch([lowered for lowered in {tuple(map(str.lower, words)): None for words in word_lists} if lowered])
+    parse_ahead(lowered for lowered in (tuple(map(str.lower, words)) for words in word_lists) if lowered)
 
 
 @functools.lru_cache(maxsize=4096)

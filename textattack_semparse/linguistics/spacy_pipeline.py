@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from textattack_semparse.errors import ResourceError
@@ -107,6 +107,21 @@ def parse_words(words: Sequence[str], *, name: str = DEFAULT_PIPELINE) -> Doc:
         ValueError: a word is empty or contains whitespace (spaCy tokens cannot).
     """
     return parse_batch([words], name=name)[0]
+
+
+def parse_ahead(word_lists: Iterable[Sequence[str]], *, name: str = DEFAULT_PIPELINE) -> None:
+    """Parse, in one batch, those of ``word_lists`` not parsed yet, for :func:`parse_words` to find
+    later; a word sequence already parsed is left as it is (cheaper than :func:`parse_batch`, which
+    returns every parse).
+
+    Example:
+        >>> parse_ahead([["rivers", "flow"], ["rivers", "flow"]])
+        >>> parse_words(["rivers", "flow"])[1].tag_
+        'VBP'
+    """
+    missing = [words for words in dict.fromkeys(map(tuple, word_lists)) if (name, words) not in _parses]
+    if missing:
+        parse_batch(missing, name=name)
 
 
 def parse_batch(word_lists: Sequence[Sequence[str]], *, name: str = DEFAULT_PIPELINE) -> list[Doc]:

@@ -148,8 +148,9 @@ class WordListAugmenter(Augmenter):
     after removing repeated texts; where two position sets give one text (a repeated word),
     that text is a little less likely there than here, where each position set is equally
     likely, and a step whose twenty candidates were all made before finds none there while
-    here it tries the other sets (also when the judges keep none of those twenty). The draws come
-    from the transformation's own generator (its ``seed``), not from Python's global ``random``.
+    here it tries the other sets (with judges, it stops after ``num_candidates`` refusals, however
+    many candidates it skipped as made before). The draws come from the transformation's own
+    generator (its ``seed``), not from Python's global ``random``.
 
     Original to textattack-semparse; the perturbations are Zhuo, Li, Huang, Shiri, Wang, Haffari
     and Li (2023), "On Robustness of Prompt-based Semantic Parsing with Large Pre-trained
@@ -213,8 +214,6 @@ class WordListAugmenter(Augmenter):
         The augmentations are the same; spaCy parses a batch several times faster than one
         question at a time (:func:`~textattack_semparse.augmentation.literal_protection.reading_ahead`
         calls this on a file's next questions)."""
-        from textattack_semparse.constraints.meaning_judgement import MeaningJudgement
-
         transformation = self.transformation
         parts = transformation.transformations if isinstance(transformation, CompositeTransformation) else [transformation]
         random_words = [part for part in parts if isinstance(part, RandomWordsTransformation)]

@@ -29,20 +29,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from augment_throughput import _input_file
 from robustness_build import extract_package
-
-from textattack_semparse.datasets.geo_mini import geo_mini_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 BASELINE = "49692e3"  # main before augmentation read the questions ahead and judged in the draw order
 OPERATIONS = ("random-deletion", "random-swap")
-
-
-def _input_file() -> tuple[Path, str]:
-    data_dir = os.environ.get("SEMPARSE_DATA_DIR")
-    if data_dir:
-        return Path(data_dir) / "text2sql" / "geography.json", "GeoQuery (SEMPARSE_DATA_DIR)"
-    return geo_mini_paths()[0], "geo-mini (SEMPARSE_DATA_DIR unset)"
 
 
 def run_command(package_root: Path, source: Path, output: Path, operation: str, judged: bool) -> float:
@@ -60,8 +52,8 @@ def run_command(package_root: Path, source: Path, output: Path, operation: str, 
     return time.perf_counter() - start
 
 
-def added_questions(path: Path) -> int:
-    """Sentences in the augmented text2sql file beyond one per entry's originals."""
+def questions_written(path: Path) -> int:
+    """The sentences of an augmented text2sql file (the originals and the augmentations)."""
     return sum(len(entry["sentences"]) for entry in json.loads(path.read_text(encoding="utf-8")))
 
 
@@ -70,7 +62,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--baseline", default=BASELINE, help=f"git revision measured against (default {BASELINE})")
     options = parser.parse_args()
-    source, label = _input_file()
+    source, label = _input_file(os.environ.get("SEMPARSE_DATA_DIR"))
     print(f"{label}; baseline {options.baseline}; each command in a new process, median of {options.repeat}")
     rows = []
     with tempfile.TemporaryDirectory() as directory:
@@ -88,7 +80,7 @@ def main() -> None:
                         seconds[name].append(run_command(roots[name], source, outputs[name], operation, judged))
                 old, new = statistics.median(seconds["baseline"]), statistics.median(seconds["current"])
                 if judged:
-                    files = f"questions written {added_questions(outputs['baseline'])} / {added_questions(outputs['current'])}"
+                    files = f"questions written {questions_written(outputs['baseline'])} / {questions_written(outputs['current'])}"
                 elif outputs["baseline"].read_bytes() == outputs["current"].read_bytes():
                     files = "files byte-identical"
                 else:

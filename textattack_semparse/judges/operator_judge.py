@@ -141,12 +141,11 @@ class OperatorJudge(MeaningJudge):
         """Parse the original questions (usually one, or a file's next questions before they are
         augmented) and their normal forms, each in one spaCy batch: the judge reads their tags,
         parts of speech and lemmas."""
-        from textattack_semparse.linguistics.spacy_pipeline import parse_batch
+        from textattack_semparse.linguistics.spacy_pipeline import parse_ahead
 
         word_lists = [words for words in dict.fromkeys(tuple(question_words(text)) for text in originals) if words]
-        parse_batch(word_lists, name=self.spacy_pipeline)
-        forms = [normal_form(words, pipeline=self.spacy_pipeline)[0] for words in word_lists]
-        parse_batch(forms, name=self.spacy_pipeline)
+        parse_ahead(word_lists, name=self.spacy_pipeline)
+        parse_ahead((normal_form(words, pipeline=self.spacy_pipeline)[0] for words in word_lists), name=self.spacy_pipeline)
 
     def _tag_rewrites(self, pairs: Sequence[RewritePair]) -> None:
         """Tag, each in one spaCy batch, the rewrites of ``pairs`` whose normal form needs tags

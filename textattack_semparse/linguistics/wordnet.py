@@ -218,8 +218,9 @@ def _nltk_path_text() -> str:
 
 @functools.lru_cache(maxsize=1)
 def load_wordnet() -> WordNetCorpusReader:
-    """``nltk.corpus.wordnet``, after :func:`ensure_wordnet` (loaded once per process)."""
-    with _no_self_mapping():
+    """``nltk.corpus.wordnet``, after :func:`ensure_wordnet` (loaded once per process, in about a
+    third of the time NLTK's own loading takes: see :func:`_quick_loading`)."""
+    with _quick_loading():
         ensure_wordnet()
         from nltk.corpus import wordnet
 
@@ -228,30 +229,110 @@ def load_wordnet() -> WordNetCorpusReader:
 
 
 @contextlib.contextmanager
-def _no_self_mapping() -> Iterator[None]:
-    """Load WordNet without mapping its senses onto themselves.
+def _quick_loading() -> Iterator[None]:
+    """Load WordNet as NLTK does, without its two slow steps; the loaded reader is the same.
 
-    NLTK's reader maps the senses of another WordNet version onto the loaded one
-    (``map_wn("wordnet")``, for its multilingual data) unless the versions are equal, and it
-    compares the loaded version ("3.0") with the corpus name ("wordnet"), so it maps WordNet 3.0
-    onto itself: ``index.sense`` is read twice, for about half of the seconds a load takes.
-    While this block runs, the mapping of the loaded version 3.0 is none (what NLTK gives equal
-    versions); other versions are mapped as NLTK maps them.
+    * NLTK's reader maps the senses of another WordNet version onto the loaded one
+      (``map_wn("wordnet")``, for its multilingual data) unless the versions are equal, and it
+      compares the loaded version ("3.0") with the corpus name ("wordnet"), so it maps WordNet 3.0
+      onto itself: ``index.sense`` is read twice, for about half of the seconds a load takes.
+      While this block runs, the mapping of the loaded version 3.0 is none (what NLTK gives equal
+      versions); other versions are mapped as NLTK maps them.
+    * NLTK reads the 155,000 lines of the lemma index and the adjective data file through its
+      seekable stream reader, a line at a time in Python; :func:`_read_satellites` and
+      :func:`_read_lemma_index` read the same files with Python's own file object into the same
+      ``satellite_offsets`` and ``_lemma_pos_offset_map`` (a test compares them with NLTK's), and
+      hand a corpus they cannot read so (in a zip file, or with a malformed line) back to NLTK.
     """
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
-    original = WordNetCorpusReader.map_wn
+    originals = {
+        name: getattr(WordNetCorpusReader, name)
+        for name in ("map_wn", "_scan_satellites", "_load_lemma_pos_offset_map")
+    }
 
     def map_wn(self: WordNetCorpusReader, version: str = "wordnet") -> Any:
         if version == "wordnet" and self.get_version() == "3.0":
             return None
-        return original(self, version)
+        return originals["map_wn"](self, version)
 
-    WordNetCorpusReader.map_wn = map_wn
+    def scan_satellites(self: WordNetCorpusReader) -> None:
+        if not _read_satellites(self):
+            originals["_scan_satellites"](self)
+
+    def load_lemma_index(self: WordNetCorpusReader) -> None:
+        if not _read_lemma_index(self):
+            self._lemma_pos_offset_map.clear()
+            originals["_load_lemma_pos_offset_map"](self)
+
+    replacements = {
+        "map_wn": map_wn,
+        "_scan_satellites": scan_satellites,
+        "_load_lemma_pos_offset_map": load_lemma_index,
+    }
+    for name, replacement in replacements.items():
+        setattr(WordNetCorpusReader, name, replacement)
     try:
         yield
     finally:
-        WordNetCorpusReader.map_wn = original
+        for name, original in originals.items():
+            setattr(WordNetCorpusReader, name, original)
+
+
+def _corpus_file(reader: WordNetCorpusReader, name: str) -> str | None:
+    """The path of the corpus file ``name`` when it is a plain file, else ``None`` (e.g. in a zip)."""
+    from nltk.data import FileSystemPathPointer
+
+    pointer = reader.abspath(name)
+    return pointer.path if isinstance(pointer, FileSystemPathPointer) else None
+
+
+def _read_satellites(reader: WordNetCorpusReader) -> bool:
+    """Set ``reader.satellite_offsets`` (the offsets of the adjective satellite synsets, type ``s``
+    in ``data.adj``) as NLTK's ``_scan_satellites`` does; ``False`` when the file is not a plain file."""
+    path = _corpus_file(reader, "data.adj")
+    if path is None:
+        return False
+    offsets = set()
+    with open(path, encoding=reader._ENCODING) as lines:
+        for line in lines:
+            fields = line.split(maxsplit=3)
+            if not line.startswith(" ") and len(fields) >= 3 and fields[2] == "s":
+                offsets.add(int(fields[0]))
+    reader.satellite_offsets = offsets
+    return True
+
+
+def _read_lemma_index(reader: WordNetCorpusReader) -> bool:
+    """Fill ``reader._lemma_pos_offset_map`` (lemma -> part of speech -> synset offsets, with the
+    adjective satellites of an adjective under ``s``) from the ``index.*`` files, as NLTK's
+    ``_load_lemma_pos_offset_map`` does; ``False`` when a file is not a plain file or a line is not
+    ``lemma pos n_synsets n_pointers pointer... n_senses tagged_senses offset...``."""
+    from nltk.corpus.reader.wordnet import ADJ, ADJ_SAT
+
+    paths = [_corpus_file(reader, f"index.{suffix}") for suffix in reader._FILEMAP.values()]
+    if None in paths:
+        return False
+    satellites, index = reader.satellite_offsets, reader._lemma_pos_offset_map
+    for path in paths:
+        with open(str(path), encoding=reader._ENCODING) as lines:
+            for line in lines:
+                if line.startswith(" "):
+                    continue
+                fields = line.split()
+                try:
+                    synsets, pointers = int(fields[2]), int(fields[3])
+                    offsets = [int(offset) for offset in fields[6 + pointers :]]
+                    well_formed = synsets > 0 and int(fields[4 + pointers]) == synsets == len(offsets)
+                except (IndexError, ValueError):
+                    well_formed = False
+                if not well_formed:
+                    return False
+                lemma, pos = fields[0], fields[1]
+                index[lemma][pos] = offsets
+                if pos == ADJ:
+                    index[lemma][ADJ_SAT] = [offset for offset in offsets if offset in satellites]
+    return True
 
 
 def first_sense(lemma: str, word: str, pos: str) -> Synset | None:

@@ -64,6 +64,7 @@ bench: $(SERVER_STAMP)
 	$(BIN)/python bench/augment_command.py
 	$(BIN)/python bench/robustness_build.py
 	$(BIN)/python bench/word_edits.py
+	$(BIN)/python bench/wordnet_load.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -16,6 +16,7 @@ from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.judges.judgement import RewritePair, Verdict
 from textattack_semparse.judges.llm_judge import LLMJudge, parse_answer
 from textattack_semparse.judges.meaning_judge import judge_from_name
+from textattack_semparse.victims.llm.completer import _shared_completer
 
 GGUF = smollm2_gguf()
 SERVER_MISSING = llama_server_missing()
@@ -107,7 +108,9 @@ def test_smollm2_in_process_judges_each_pair_greedily_and_then_from_the_cache(tm
     hits = completer.cache_counts().hits
     assert judge.judge(PAIRS) == first
     assert len(calls) == 1 and completer.cache_counts().hits == hits + len(PAIRS)
+    _shared_completer.cache_clear()  # as in a new process: the judges that follow make their own completer
     again = judge_from_name(f"llm:hf-causal:{GGUF}?max_new_tokens={ANSWER_TOKENS}")
+    assert again.completer is not completer
     assert again.judge(PAIRS) == first  # a new judge reads the persistent cache ...
     assert "_model" not in again.completer.__dict__  # ... and never loads the model
     assert len(completer.response_cache) == len(PAIRS)

@@ -120,16 +120,17 @@ def test_on_a_real_llm_only_header_names_change_each_to_a_name_the_llm_wrote(
     llm_name, loaded_llm, response_cache, kind
 ) -> None:
     perturbation = _perturbation(llm_name, loaded_llm, kind=kind, num_candidates=2)
+    completer = perturbation.completer  # the module's perturbations share it (and its counts)
+    before = completer.cache_counts().misses
     text = _table_text("where was the 2001 race held?", TABLE, ["Edmonton"])
     outputs = perturbation(text)
     # What the LLM wrote for each column, read back from the response cache: no new generation.
-    completer = perturbation.completer
     misses = completer.cache_counts().misses
     written = {
         column: perturbation.parse(completion, column)
         for column, completion in zip(TABLE.header, completer.complete([perturbation.prompt(TABLE.header, c) for c in TABLE.header]))
     }
-    assert completer.cache_counts().misses == misses == len(TABLE.header)
+    assert completer.cache_counts().misses == misses == before + len(TABLE.header)
     if not outputs:
         assert perturbation.skip_reason(text) == f"no header has an LLM-written {kind}"
         assert not any(written.values())

@@ -9,8 +9,11 @@ textattack-semparse.
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textattack_semparse.cache import cache_dir
 from textattack_semparse.victims.llm_victim_name import parse_llm_victim_name, with_options
 
 if TYPE_CHECKING:
@@ -21,7 +24,18 @@ if TYPE_CHECKING:
 def llm_completer(name: str) -> PromptedParser:
     """The LLM victim ``name``, zero-shot (the caller's prompt carries its own demonstrations),
     bound to a one-example benchmark that needs no database: only its ``complete`` is used.
-    Decoding is the backend's greedy decoding (temperature 0); every completion is cached."""
+    Decoding is the backend's greedy decoding (temperature 0); every completion is cached.
+
+    One per name and cache directory in a process: the components that name the same LLM share
+    its model and response cache (``robut-leta``'s four LLM perturbations load a local model once,
+    not four times)."""
+    return _shared_completer(name, cache_dir())
+
+
+@functools.lru_cache(maxsize=4)
+def _shared_completer(name: str, cache: Path) -> PromptedParser:
+    """:func:`llm_completer`, made once per ``name`` and ``cache`` (the response cache it opens is
+    under the cache directory current when it is made)."""
     return parse_llm_victim_name(with_options(name, shots=0)).create(benchmark=_prompt_benchmark())
 
 

@@ -219,7 +219,7 @@ def _nltk_path_text() -> str:
 @functools.lru_cache(maxsize=1)
 def load_wordnet() -> WordNetCorpusReader:
     """``nltk.corpus.wordnet``, after :func:`ensure_wordnet` (loaded once per process, in about a
-    third of the time NLTK's own loading takes: see :func:`_quick_loading`)."""
+    fifth of the time NLTK's own loading takes: see :func:`_quick_loading`)."""
     with _quick_loading():
         ensure_wordnet()
         from nltk.corpus import wordnet

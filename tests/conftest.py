@@ -96,3 +96,23 @@ def _docs_examples_in_background(request: pytest.FixtureRequest) -> None:
     """Start the docs runner with the session when docs examples are selected."""
     if any(_uses_docs_runner(item) for item in request.session.items):
         request.getfixturevalue("docs_runner")
+
+
+@pytest.fixture(scope="session")
+def smollm2(tmp_path_factory: pytest.TempPathFactory):
+    """The packaged SmolLM2-135M GGUF as a ``CausalLMParser``, loaded once for the whole run (de-quantising
+    it takes 25-55 s): the modules that run it in-process share its model and tokenizer
+    (``reuse_loaded_model``, or the pair itself), each with a response cache of its own."""
+    from tests.helpers import SMOLLM2_MISSING, smollm2_gguf
+    from textattack_semparse.datasets.benchmark import load_benchmark
+    from textattack_semparse.victims.llm.causal_lm_parser import CausalLMParser
+
+    gguf = smollm2_gguf()
+    if gguf is None:
+        pytest.skip(SMOLLM2_MISSING)
+    parser = CausalLMParser(
+        str(gguf.parent), gguf_file=gguf.name, benchmark=load_benchmark("geo-mini"), device="cpu",
+        cache_path=tmp_path_factory.mktemp("smollm2") / "unused.sqlite",
+    )  # fmt: skip
+    parser.model  # noqa: B018 - load now
+    return parser

@@ -79,10 +79,11 @@ def _cached_completions(judge: LLMJudge) -> list[str | None]:
 
 @pytest.mark.slow
 @pytest.mark.skipif(GGUF is None, reason=SMOLLM2_MISSING)
-def test_smollm2_in_process_judges_each_pair_greedily_and_then_from_the_cache(tmp_path, monkeypatch) -> None:
+def test_smollm2_in_process_judges_each_pair_greedily_and_then_from_the_cache(tmp_path, monkeypatch, smollm2) -> None:
     monkeypatch.setenv("TEXTATTACK_SEMPARSE_CACHE", str(tmp_path))  # the response cache goes there
     judge = judge_from_name(f"llm:hf-causal:{GGUF}?max_new_tokens={ANSWER_TOKENS}")
     assert isinstance(judge, LLMJudge)
+    judge.completer.reuse_loaded_model(smollm2)  # the run's loaded copy
     completer = judge.completer
     assert completer.shots == 0 and completer.decoding_parameters == {
         "do_sample": False,
@@ -90,7 +91,8 @@ def test_smollm2_in_process_judges_each_pair_greedily_and_then_from_the_cache(tm
     }
     model = completer.model
     generate, calls = model.generate, []
-    model.generate = lambda *args, **kwargs: calls.append(kwargs) or generate(*args, **kwargs)  # counts, then decodes
+    counting = lambda *args, **kwargs: calls.append(kwargs) or generate(*args, **kwargs)  # noqa: E731 - counts, then decodes
+    monkeypatch.setattr(model, "generate", counting)  # the shared model gets its own back after the test
     sent: list[str] = []
     complete = completer._generate
     completer._generate = lambda prompts: sent.extend(prompts) or complete(prompts)

@@ -93,11 +93,9 @@ def llm_name() -> str:
 
 
 @pytest.fixture(scope="module")
-def loaded_llm(llm_name):
-    """One loaded copy of the LLM that every perturbation of this module shares (loading takes seconds)."""
-    completer = LLMHeaderRenaming(llm=llm_name).completer
-    completer.tokenizer, completer.model  # noqa: B018 - load now
-    return completer
+def loaded_llm(smollm2):
+    """The run's loaded copy of the LLM (``smollm2``), which every perturbation of this module shares."""
+    return smollm2
 
 
 def _perturbation(llm_name, loaded_llm, **options) -> LLMHeaderRenaming:

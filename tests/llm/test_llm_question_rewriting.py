@@ -92,9 +92,10 @@ def response_cache(tmp_path_factory):
 
 
 @pytest.mark.skipif(GGUF is None, reason=SMOLLM2_MISSING)
-def test_on_a_real_llm_each_rewrite_is_what_the_llm_wrote_after_reasoning(response_cache) -> None:
+def test_on_a_real_llm_each_rewrite_is_what_the_llm_wrote_after_reasoning(response_cache, smollm2) -> None:
     # Two demonstrations and 40 new tokens keep one generation within a minute on 2 busy cores.
     rewriting = LLMQuestionRewriting(level="sentence", llm=f"hf-causal:{GGUF}?max_new_tokens=40", num_demonstrations=2)
+    rewriting.completer.reuse_loaded_model(smollm2)  # the run's loaded copy
     questions = QUESTIONS[1:]
     outputs = [rewriting(AttackedText(question)) for question in questions]
     completer = rewriting.completer

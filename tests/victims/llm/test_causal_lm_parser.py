@@ -31,10 +31,9 @@ def questions(geo):
 
 
 @pytest.fixture(scope="module")
-def loaded(geo, tmp_path_factory):
-    """One loaded model and tokenizer (~25 s), shared by the parsers of this module."""
-    parser = _parser(geo, tmp_path_factory.mktemp("warm") / "responses.sqlite")
-    return parser.model, parser.tokenizer
+def loaded(smollm2):
+    """The run's loaded model and tokenizer (``smollm2``), shared by the parsers of this module."""
+    return smollm2.model, smollm2.tokenizer
 
 
 class _CountingGenerate:

@@ -27,13 +27,14 @@ from pathlib import Path
 
 from robustness_build import ROOT, extract_package
 
+LOAD_WORDNET = "from textattack_semparse.linguistics.wordnet import load_wordnet; wordnet = load_wordnet()\n"
 WAYS = {
     "nltk": (
         "from textattack_semparse.linguistics.wordnet import ensure_wordnet; ensure_wordnet()\n"
         "from nltk.corpus import wordnet; wordnet.ensure_loaded()\n"
     ),
-    "baseline": "from textattack_semparse.linguistics.wordnet import load_wordnet; wordnet = load_wordnet()\n",
-    "load_wordnet": "from textattack_semparse.linguistics.wordnet import load_wordnet; wordnet = load_wordnet()\n",
+    "baseline": LOAD_WORDNET,  # run with the baseline's package
+    "load_wordnet": LOAD_WORDNET,
 }
 TIMED = "import time, nltk\nstart = time.perf_counter()\n{load}assert wordnet.synsets('river')\nprint(time.perf_counter() - start)\n"
 

@@ -65,6 +65,7 @@ bench: $(SERVER_STAMP)
 	$(BIN)/python bench/robustness_build.py
 	$(BIN)/python bench/word_edits.py
 	$(BIN)/python bench/wordnet_load.py
+	$(BIN)/python bench/gguf_load.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -363,7 +363,7 @@ def _server_tokens(server, text: str) -> list[int]:
 
 @needs_server
 @pytest.mark.slow
-def test_hf_causal_and_the_llama_cpp_server_part_only_at_near_ties(server, geo, questions, tmp_path):
+def test_hf_causal_and_the_llama_cpp_server_part_only_at_near_ties(server, geo, questions, tmp_path, smollm2):
     """The same GGUF in transformers (dequantised to float32) and behind llama.cpp's server
     (Q4_1 weights, 8-bit activations), greedy, 2 shots, 16 tokens, geo-mini test questions.
 
@@ -383,6 +383,8 @@ def test_hf_causal_and_the_llama_cpp_server_part_only_at_near_ties(server, geo, 
         max_new_tokens=MAX_TOKENS, device="cpu", batch_size=1, cache_path=tmp_path / "hf.sqlite",
         stop=(),  # as the server below: whole completions, not Zhuo et al.'s cut at ';' or '--'
     )
+    local.reuse_loaded_model(smollm2)  # the run's loaded copy of the same GGUF
+    assert local.model is smollm2.model
     remote = _parser(
         geo, server.base_url, tmp_path / "server.sqlite", stop=(), repeat_penalty=1.0, concurrency=1
     )

@@ -19,6 +19,7 @@ from textattack_semparse.arguments import check_count
 from textattack_semparse.errors import ConfigurationTypeError, VictimError
 from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.victims.lazy_pretrained import LOADED, LazyPretrained
+from textattack_semparse.victims.llm.gguf_loading import gguf_read_once
 from textattack_semparse.victims.llm.prompted_parser import (
     OTHER_MAX_TOKENS,
     SQL_MAX_TOKENS,
@@ -130,7 +131,7 @@ class CausalLMParser(LazyPretrained, PromptedParser):
 
     def reuse_loaded_model(self, other: PromptedParser) -> None:
         """Share ``other``'s loaded tokenizer and model when it is a CausalLMParser of the same
-        model on the same device (a GGUF file takes ~20 s to de-quantise on a CPU)."""
+        model on the same device (loading a GGUF file takes seconds to a minute on a CPU)."""
         if isinstance(other, CausalLMParser) and (other.model_id, other.device) == (self.model_id, self.device):
             for name in LOADED:
                 if name in other.__dict__:
@@ -141,21 +142,22 @@ class CausalLMParser(LazyPretrained, PromptedParser):
         import transformers
 
         extra = {} if self.gguf_file is None else {"gguf_file": self.gguf_file}
-        try:
-            tokenizer = transformers.AutoTokenizer.from_pretrained(self.model_name_or_path, **extra)
-            model = transformers.AutoModelForCausalLM.from_pretrained(
-                self.model_name_or_path,
-                **extra,
-                **({"torch_dtype": torch.float16} if self.device.startswith("cuda") else {}),
-            )
-        except (OSError, ValueError, KeyError, ImportError) as error:
-            raise VictimError(
-                f"CausalLMParser could not load the causal LM {self.model_id!r}: {type(error).__name__}: {error}. "
-                "Pass a local directory (or .gguf file, with the 'gguf' package installed) or a hub name of an "
-                "AutoModelForCausalLM model (downloads need network access and HF_HUB_OFFLINE unset)."
-            ) from error
+        with gguf_read_once():
+            try:
+                tokenizer = transformers.AutoTokenizer.from_pretrained(self.model_name_or_path, **extra)
+                model = transformers.AutoModelForCausalLM.from_pretrained(
+                    self.model_name_or_path,
+                    **extra,
+                    **({"torch_dtype": torch.float16} if self.device.startswith("cuda") else {}),
+                )
+            except (OSError, ValueError, KeyError, ImportError) as error:
+                raise VictimError(
+                    f"CausalLMParser could not load the causal LM {self.model_id!r}: {type(error).__name__}: "
+                    f"{error}. Pass a local directory (or .gguf file, with the 'gguf' package installed) or a hub "
+                    "name of an AutoModelForCausalLM model (downloads need network access and HF_HUB_OFFLINE unset)."
+                ) from error
+            add_bos_token = self._gguf_add_bos_token()
         tokenizer.padding_side = "left"
-        add_bos_token = self._gguf_add_bos_token()
         if add_bos_token is not None and getattr(tokenizer, "add_bos_token", add_bos_token) != add_bos_token:
             tokenizer.add_bos_token = add_bos_token
         if tokenizer.pad_token is None:

@@ -26,6 +26,7 @@ import numpy as np
 
 from textattack_semparse.arguments import check_count, check_seed
 from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError, VictimError, closest_match_hint
+from textattack_semparse.victims.llm.gguf_loading import gguf_read_once
 
 if TYPE_CHECKING:
     from textattack_semparse.datasets.example import SemparseExample
@@ -335,8 +336,9 @@ class PerplexitySelector(FewShotSelector):
             device = resolve_device(self.device)
             extra = {} if self.gguf_file is None else {"gguf_file": self.gguf_file}
             try:
-                tokenizer = transformers.AutoTokenizer.from_pretrained(self.model, **extra)
-                language_model = transformers.AutoModelForCausalLM.from_pretrained(self.model, **extra)
+                with gguf_read_once():
+                    tokenizer = transformers.AutoTokenizer.from_pretrained(self.model, **extra)
+                    language_model = transformers.AutoModelForCausalLM.from_pretrained(self.model, **extra)
             except (OSError, ValueError, ImportError) as error:
                 raise VictimError(
                     f"The perplexity selector {self.name} could not load its language model {self.model!r}: "

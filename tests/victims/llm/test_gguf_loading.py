@@ -110,13 +110,19 @@ def test_a_load_reading_the_header_once_equals_an_ordinary_load(tiny_gguf, heade
         assert torch.equal(model(**inputs).logits, ordinary_model(**inputs).logits)
 
 
-def test_gguf_is_itself_again_after_the_block(tiny_gguf):
-    reader, name_map = gguf.GGUFReader, gguf.get_tensor_name_map
+def test_gguf_and_transformers_are_themselves_again_after_the_block(tiny_gguf):
+    from transformers import configuration_utils
+
+    reader, name_map, parse = gguf.GGUFReader, gguf.get_tensor_name_map, configuration_utils.load_gguf_checkpoint
     with pytest.raises(RuntimeError, match="inside"), gguf_read_once():
         assert gguf.GGUFReader(tiny_gguf) is gguf.GGUFReader(str(tiny_gguf))  # one reader per file
         assert gguf.GGUFReader(tiny_gguf, "c") is not gguf.GGUFReader(tiny_gguf, "c")  # copy-on-write: its own
+        first = configuration_utils.load_gguf_checkpoint(str(tiny_gguf))
+        first["config"]["num_hidden_layers"] = 99  # a caller changing its copy
+        assert configuration_utils.load_gguf_checkpoint(str(tiny_gguf)) == parse(str(tiny_gguf))
         raise RuntimeError("inside")
     assert (gguf.GGUFReader, gguf.get_tensor_name_map) == (reader, name_map)
+    assert configuration_utils.load_gguf_checkpoint is parse
     assert gguf.GGUFReader(tiny_gguf) is not gguf.GGUFReader(tiny_gguf)
 
 

@@ -4,29 +4,40 @@ transformers reads a GGUF file from the start for each thing it builds from it: 
 tokenizer's class, the tokenizer, the config and the weights (``load_gguf_checkpoint``, four
 times), and :class:`~textattack_semparse.victims.llm.causal_lm_parser.CausalLMParser` reads it
 once more for ``tokenizer.ggml.add_bos_token``. Each read walks the whole header, one numpy view
-per string: SmolLM2's 49,152 tokens and 48,900 merges. Then it maps the weights' names with a
-new ``TensorNameMap`` for every module of the model (a few hundred, all the same). Those repeats
-took most of the load. :func:`gguf_read_once` answers them from the first read.
+per string (SmolLM2's 49,152 tokens and 48,900 merges), and the first three parse all of it into
+the same config and tokenizer settings. Then it maps the weights' names with a new
+``TensorNameMap`` for every module of the model (a few hundred, all the same). Those repeats took
+most of the load. :func:`gguf_read_once` answers them from the first read.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
+import importlib
 import os
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any
+
+_METADATA_READERS = (
+    "transformers.configuration_utils",
+    "transformers.tokenization_utils_fast",
+    "transformers.models.auto.tokenization_auto",
+)
+"""The transformers modules that parse a GGUF header without its weights (``load_gguf_checkpoint``
+imported by name; the weights' loader looks it up on ``transformers.modeling_gguf_pytorch_utils``)."""
 
 
 @contextmanager
 def gguf_read_once() -> Iterator[None]:
-    """While open, ``gguf.GGUFReader(path)`` returns one reader per file (read-only mode), and
-    ``gguf.get_tensor_name_map`` one map per (architecture, number of blocks).
+    """While open, ``gguf.GGUFReader(path)`` returns one reader per file (read-only mode),
+    ``gguf.get_tensor_name_map`` one map per (architecture, number of blocks), and transformers'
+    parse of a header without its weights is made once per file (each caller gets a copy).
 
-    transformers looks both names up on the ``gguf`` module when it loads a GGUF file, so the
-    tokenizer, config and weights it builds are those of an ordinary load (the test compares
-    them). gguf's own functions are back when the block ends. Without the ``gguf`` package
-    nothing is changed (transformers then says that it needs it).
+    The tokenizer, config and weights transformers builds are those of an ordinary load (the
+    test compares them). Everything is itself again when the block ends. Without the ``gguf``
+    package nothing is changed (transformers then says that it needs it).
 
     Example:
         >>> import gguf
@@ -41,13 +52,22 @@ def gguf_read_once() -> Iterator[None]:
     except ImportError:
         yield
         return
-    reader, name_map = gguf.GGUFReader, gguf.get_tensor_name_map
-    gguf.GGUFReader = _one_reader_per_file(reader)
-    gguf.get_tensor_name_map = functools.lru_cache(maxsize=None)(name_map)
-    try:
+    with ExitStack() as stack:
+        _replace(stack, gguf, "GGUFReader", _one_reader_per_file)
+        _replace(stack, gguf, "get_tensor_name_map", functools.lru_cache(maxsize=None))
+        parse_once = _one_parse_per_file()
+        for name in _METADATA_READERS:
+            module = importlib.import_module(name)
+            if hasattr(module, "load_gguf_checkpoint"):
+                _replace(stack, module, "load_gguf_checkpoint", parse_once)
         yield
-    finally:
-        gguf.GGUFReader, gguf.get_tensor_name_map = reader, name_map
+
+
+def _replace(stack: ExitStack, owner: Any, name: str, wrap: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:
+    """``owner.name`` wrapped by ``wrap`` until ``stack`` closes."""
+    original = getattr(owner, name)
+    setattr(owner, name, wrap(original))
+    stack.callback(setattr, owner, name, original)
 
 
 def _one_reader_per_file(reader: Callable[..., Any]) -> Callable[..., Any]:
@@ -63,3 +83,22 @@ def _one_reader_per_file(reader: Callable[..., Any]) -> Callable[..., Any]:
         return readers[key]
 
     return read
+
+
+def _one_parse_per_file() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A wrapper of ``load_gguf_checkpoint`` that parses each file's header once (shared by every
+    module it wraps) and gives each caller a copy; a call for the weights goes through."""
+    parsed: dict[str, Any] = {}
+
+    def wrap(load: Callable[..., Any]) -> Callable[..., Any]:
+        def load_once(path: os.PathLike[str] | str, return_tensors: bool = False, model_to_load: Any = None) -> Any:
+            if return_tensors or model_to_load is not None:
+                return load(path, return_tensors=return_tensors, model_to_load=model_to_load)
+            key = os.path.realpath(path)
+            if key not in parsed:
+                parsed[key] = load(path)
+            return copy.deepcopy(parsed[key])
+
+        return load_once
+
+    return wrap

@@ -20,14 +20,8 @@ the order; the median of each way is printed with the ratios:
 from __future__ import annotations
 
 import argparse
-import os
-import statistics
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
 
-from robustness_build import ROOT, extract_package
+from fresh_process_loads import timed_rounds
 
 PARSER_LOAD = (
     "from textattack_semparse.datasets.benchmark import load_benchmark\n"
@@ -49,36 +43,15 @@ TIMED = (
 )
 
 
-def _load_seconds(way: str, package_root: Path) -> float:
-    """Seconds of one load the ``way`` names, in a new process importing the package under ``package_root``."""
-    run = subprocess.run(
-        [sys.executable, "-c", TIMED.format(load=WAYS[way])], capture_output=True, text=True,
-        env={**os.environ, "PYTHONPATH": str(package_root), "HF_HUB_OFFLINE": "1"}, cwd=package_root,
-    )  # fmt: skip
-    if run.returncode != 0:
-        raise SystemExit(f"{way} failed:\n{run.stderr}")
-    return float(run.stdout.split()[-1])
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--baseline", default="305d721", help="the commit whose CausalLMParser is the baseline")
     options = parser.parse_args()
-    with tempfile.TemporaryDirectory() as directory:
-        roots = {way: ROOT for way in WAYS} | {"baseline": extract_package(options.baseline, Path(directory) / "baseline")}
-        times: dict[str, list[float]] = {way: [] for way in WAYS}
-        for round_number in range(options.rounds):
-            order = list(WAYS) if round_number % 2 == 0 else list(reversed(WAYS))
-            for way in order:
-                times[way].append(_load_seconds(way, roots[way]))
-    medians = {way: statistics.median(values) for way, values in times.items()}
-    for way, values in times.items():
-        print(f"{way:<15} median {medians[way]:.2f} s  ({', '.join(f'{value:.2f}' for value in values)})")
+    medians = timed_rounds({way: TIMED.format(load=load) for way, load in WAYS.items()}, options.baseline, options.rounds)
     print(f"CausalLMParser loads the GGUF {medians['baseline'] / medians['CausalLMParser']:.2f}x as fast as "
           f"{options.baseline}'s and {medians['transformers'] / medians['CausalLMParser']:.2f}x as fast as "
           f"transformers alone (median of {options.rounds} rounds, a fresh process each)")
-
 
 if __name__ == "__main__":
     main()

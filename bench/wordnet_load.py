@@ -18,14 +18,9 @@ rounds that alternate the order, and the median of each way is printed with the 
 from __future__ import annotations
 
 import argparse
-import os
-import statistics
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
 
-from robustness_build import ROOT, extract_package
+from fresh_process_loads import load_seconds, timed_rounds
+from robustness_build import ROOT
 
 LOAD_WORDNET = "from textattack_semparse.linguistics.wordnet import load_wordnet; wordnet = load_wordnet()\n"
 WAYS = {
@@ -39,35 +34,17 @@ WAYS = {
 TIMED = "import time, nltk\nstart = time.perf_counter()\n{load}assert wordnet.synsets('river')\nprint(time.perf_counter() - start)\n"
 
 
-def _load_seconds(way: str, package_root: Path) -> float:
-    """Seconds of one load the ``way`` names, in a new process importing the package under ``package_root``."""
-    output = subprocess.run(
-        [sys.executable, "-c", TIMED.format(load=WAYS[way])], capture_output=True, text=True, check=True,
-        env={**os.environ, "PYTHONPATH": str(package_root)}, cwd=package_root,
-    ).stdout  # fmt: skip
-    return float(output.split()[-1])
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--baseline", default="f68331f", help="the commit whose load_wordnet is the baseline")
     options = parser.parse_args()
-    with tempfile.TemporaryDirectory() as directory:
-        roots = {way: ROOT for way in WAYS} | {"baseline": extract_package(options.baseline, Path(directory) / "baseline")}
-        _load_seconds("load_wordnet", ROOT)  # the offline copy is made once, before timing
-        times: dict[str, list[float]] = {way: [] for way in WAYS}
-        for round_number in range(options.rounds):
-            order = list(WAYS) if round_number % 2 == 0 else list(reversed(WAYS))
-            for way in order:
-                times[way].append(_load_seconds(way, roots[way]))
-    medians = {way: statistics.median(values) for way, values in times.items()}
-    for way, values in times.items():
-        print(f"{way:<13} median {medians[way]:.2f} s  ({', '.join(f'{value:.2f}' for value in values)})")
+    snippets = {way: TIMED.format(load=load) for way, load in WAYS.items()}
+    make_offline_copy = lambda: load_seconds(snippets["load_wordnet"], ROOT)  # noqa: E731 - once, before timing
+    medians = timed_rounds(snippets, options.baseline, options.rounds, before=make_offline_copy)
     print(f"load_wordnet is {medians['nltk'] / medians['load_wordnet']:.2f}x as fast as NLTK's own loading and "
           f"{medians['baseline'] / medians['load_wordnet']:.2f}x as fast as {options.baseline}'s "
           f"(median of {options.rounds} rounds, a fresh process each)")
-
 
 if __name__ == "__main__":
     main()

@@ -5,6 +5,9 @@ SmolLM2's file has)."""
 
 from __future__ import annotations
 
+import threading
+import time
+
 import numpy as np
 import pytest
 
@@ -124,6 +127,34 @@ def test_gguf_and_transformers_are_themselves_again_after_the_block(tiny_gguf):
     assert (gguf.GGUFReader, gguf.get_tensor_name_map) == (reader, name_map)
     assert configuration_utils.load_gguf_checkpoint is parse
     assert gguf.GGUFReader(tiny_gguf) is not gguf.GGUFReader(tiny_gguf)
+
+
+def test_blocks_in_two_threads_take_turns_and_leave_gguf_itself():
+    """Without taking turns, a block entered while another is open and left after it would put the
+    first block's reader back for good."""
+    original = gguf.GGUFReader
+    first_inside, release_first, first_done = threading.Event(), threading.Event(), threading.Event()
+
+    def first():
+        with gguf_read_once():
+            first_inside.set()
+            release_first.wait(10)
+        first_done.set()
+
+    def second():
+        first_inside.wait(10)
+        with gguf_read_once():
+            assert first_done.wait(10)  # entered only once the first block had ended
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    first_inside.wait(10)
+    time.sleep(0.2)  # the second thread reaches its block
+    release_first.set()
+    for thread in threads:
+        thread.join(20)
+    assert gguf.GGUFReader is original
 
 
 def test_causal_lm_parser_reads_a_gguf_header_once_and_follows_its_add_bos_token(tiny_gguf, header_reads):

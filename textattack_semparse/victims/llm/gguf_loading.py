@@ -16,6 +16,7 @@ import copy
 import functools
 import importlib
 import os
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
@@ -28,6 +29,10 @@ _METADATA_READERS = (
 """The transformers modules that parse a GGUF header without its weights (``load_gguf_checkpoint``
 imported by name; the weights' loader looks it up on ``transformers.modeling_gguf_pytorch_utils``)."""
 
+_ONE_LOAD_AT_A_TIME = threading.RLock()
+"""Held inside :func:`gguf_read_once`: two threads replacing and restoring the same names would
+leave one's replacements in place."""
+
 
 @contextmanager
 def gguf_read_once() -> Iterator[None]:
@@ -36,8 +41,9 @@ def gguf_read_once() -> Iterator[None]:
     parse of a header without its weights is made once per file (each caller gets a copy).
 
     The tokenizer, config and weights transformers builds are those of an ordinary load (the
-    test compares them). Everything is itself again when the block ends. Without the ``gguf``
-    package nothing is changed (transformers then says that it needs it).
+    test compares them). Everything is itself again when the block ends; a block in another
+    thread waits for it. Without the ``gguf`` package nothing is changed (transformers then says
+    that it needs it).
 
     Example:
         >>> import gguf
@@ -47,20 +53,25 @@ def gguf_read_once() -> Iterator[None]:
         >>> gguf.get_tensor_name_map(gguf.MODEL_ARCH.LLAMA, 2) is gguf.get_tensor_name_map(gguf.MODEL_ARCH.LLAMA, 2)
         False
     """
+    with _ONE_LOAD_AT_A_TIME, ExitStack() as stack:
+        gguf = _module("gguf")
+        if gguf is not None:
+            _replace(stack, gguf, "GGUFReader", _one_reader_per_file)
+            _replace(stack, gguf, "get_tensor_name_map", functools.lru_cache(maxsize=None))
+            parse_once = _one_parse_per_file()
+            for name in _METADATA_READERS:
+                module = _module(name)
+                if module is not None and hasattr(module, "load_gguf_checkpoint"):
+                    _replace(stack, module, "load_gguf_checkpoint", parse_once)
+        yield
+
+
+def _module(name: str) -> Any:
+    """The module ``name``, or ``None`` when it cannot be imported."""
     try:
-        import gguf
+        return importlib.import_module(name)
     except ImportError:
-        yield
-        return
-    with ExitStack() as stack:
-        _replace(stack, gguf, "GGUFReader", _one_reader_per_file)
-        _replace(stack, gguf, "get_tensor_name_map", functools.lru_cache(maxsize=None))
-        parse_once = _one_parse_per_file()
-        for name in _METADATA_READERS:
-            module = importlib.import_module(name)
-            if hasattr(module, "load_gguf_checkpoint"):
-                _replace(stack, module, "load_gguf_checkpoint", parse_once)
-        yield
+        return None
 
 
 def _replace(stack: ExitStack, owner: Any, name: str, wrap: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:

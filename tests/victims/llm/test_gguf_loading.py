@@ -84,7 +84,8 @@ def header_reads(monkeypatch):
     """The number of times a GGUF file's header is read (``GGUFReader`` made) from now on."""
     reads = []
     made = gguf.gguf_reader.GGUFReader.__init__
-    monkeypatch.setattr(gguf.gguf_reader.GGUFReader, "__init__", lambda self, *a, **k: reads.append(a) or made(self, *a, **k))
+    counting = lambda self, *args, **kwargs: reads.append(args) or made(self, *args, **kwargs)  # noqa: E731
+    monkeypatch.setattr(gguf.gguf_reader.GGUFReader, "__init__", counting)
     return reads
 
 
@@ -99,7 +100,9 @@ def test_a_load_reading_the_header_once_equals_an_ordinary_load(tiny_gguf, heade
     ordinary_reads = len(header_reads)
     with gguf_read_once():
         tokenizer, model = _load(tiny_gguf)
-    assert ordinary_reads >= 4 and len(header_reads) - ordinary_reads == 1  # tokenizer class, tokenizer, config, weights
+    # An ordinary load reads the header several times (4 with transformers 4.57: the tokenizer's class,
+    # the tokenizer, the config, the weights); the block reads it once.
+    assert ordinary_reads > 1 and len(header_reads) - ordinary_reads == 1
 
     assert model.config.to_dict() == ordinary_model.config.to_dict()
     weights, ordinary_weights = model.state_dict(), ordinary_model.state_dict()

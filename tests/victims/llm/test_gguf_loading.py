@@ -81,7 +81,7 @@ def tiny_gguf(tmp_path_factory):
 
 @pytest.fixture
 def header_reads(monkeypatch):
-    """The number of times a GGUF file's header is read (``GGUFReader`` made) from now on."""
+    """The reads of a GGUF file's header from now on, one per ``GGUFReader`` made."""
     reads = []
     made = gguf.gguf_reader.GGUFReader.__init__
     counting = lambda self, *args, **kwargs: reads.append(args) or made(self, *args, **kwargs)  # noqa: E731

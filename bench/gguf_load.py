@@ -53,5 +53,6 @@ def main() -> None:
           f"{options.baseline}'s and {medians['transformers'] / medians['CausalLMParser']:.2f}x as fast as "
           f"transformers alone (median of {options.rounds} rounds, a fresh process each)")
 
+
 if __name__ == "__main__":
     main()

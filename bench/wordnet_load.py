@@ -46,5 +46,6 @@ def main() -> None:
           f"{medians['baseline'] / medians['load_wordnet']:.2f}x as fast as {options.baseline}'s "
           f"(median of {options.rounds} rounds, a fresh process each)")
 
+
 if __name__ == "__main__":
     main()

@@ -100,8 +100,8 @@ def _docs_examples_in_background(request: pytest.FixtureRequest) -> None:
 
 @pytest.fixture(scope="session")
 def smollm2(tmp_path_factory: pytest.TempPathFactory):
-    """The packaged SmolLM2-135M GGUF as a ``CausalLMParser``, loaded once for the whole run (de-quantising
-    it takes 25-55 s): the modules that run it in-process share its model and tokenizer
+    """The packaged SmolLM2-135M GGUF as a ``CausalLMParser``, loaded once for the whole run (loading it
+    takes about 12 s on an idle machine, 25-45 s beside other work): the modules that run it in-process share its model and tokenizer
     (``reuse_loaded_model``, or the pair itself), each with a response cache of its own."""
     from tests.helpers import SMOLLM2_MISSING, smollm2_gguf
     from textattack_semparse.datasets.benchmark import load_benchmark

@@ -98,7 +98,7 @@ def _load(path):
 def test_a_load_reading_the_header_once_equals_an_ordinary_load(tiny_gguf, header_reads):
     ordinary_tokenizer, ordinary_model = _load(tiny_gguf)
     ordinary_reads = len(header_reads)
-    with gguf_read_once():
+    with gguf_read_once(tiny_gguf.name):
         tokenizer, model = _load(tiny_gguf)
     # An ordinary load reads the header several times (4 with transformers 4.57: the tokenizer's class,
     # the tokenizer, the config, the weights); the block reads it once.
@@ -120,7 +120,7 @@ def test_gguf_and_transformers_are_themselves_again_after_the_block(tiny_gguf):
     from transformers import configuration_utils
 
     reader, name_map, parse = gguf.GGUFReader, gguf.get_tensor_name_map, configuration_utils.load_gguf_checkpoint
-    with pytest.raises(RuntimeError, match="inside"), gguf_read_once():
+    with pytest.raises(RuntimeError, match="inside"), gguf_read_once(tiny_gguf.name):
         assert gguf.GGUFReader(tiny_gguf) is gguf.GGUFReader(str(tiny_gguf))  # one reader per file
         assert gguf.GGUFReader(tiny_gguf, "c") is not gguf.GGUFReader(tiny_gguf, "c")  # copy-on-write: its own
         first = configuration_utils.load_gguf_checkpoint(str(tiny_gguf))
@@ -139,14 +139,14 @@ def test_blocks_in_two_threads_take_turns_and_leave_gguf_itself():
     first_inside, release_first, first_done = threading.Event(), threading.Event(), threading.Event()
 
     def first():
-        with gguf_read_once():
+        with gguf_read_once("first.gguf"):
             first_inside.set()
             release_first.wait(10)
         first_done.set()
 
     def second():
         first_inside.wait(10)
-        with gguf_read_once():
+        with gguf_read_once("second.gguf"):
             assert first_done.wait(10)  # entered only once the first block had ended
 
     threads = [threading.Thread(target=first), threading.Thread(target=second)]

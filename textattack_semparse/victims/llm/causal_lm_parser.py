@@ -142,7 +142,7 @@ class CausalLMParser(LazyPretrained, PromptedParser):
         import transformers
 
         extra = {} if self.gguf_file is None else {"gguf_file": self.gguf_file}
-        with gguf_read_once():
+        with gguf_read_once(self.gguf_file):
             try:
                 tokenizer = transformers.AutoTokenizer.from_pretrained(self.model_name_or_path, **extra)
                 model = transformers.AutoModelForCausalLM.from_pretrained(

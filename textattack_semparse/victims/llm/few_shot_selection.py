@@ -336,7 +336,7 @@ class PerplexitySelector(FewShotSelector):
             device = resolve_device(self.device)
             extra = {} if self.gguf_file is None else {"gguf_file": self.gguf_file}
             try:
-                with gguf_read_once():
+                with gguf_read_once(self.gguf_file):
                     tokenizer = transformers.AutoTokenizer.from_pretrained(self.model, **extra)
                     language_model = transformers.AutoModelForCausalLM.from_pretrained(self.model, **extra)
             except (OSError, ValueError, ImportError) as error:

@@ -35,24 +35,29 @@ leave one's replacements in place."""
 
 
 @contextmanager
-def gguf_read_once() -> Iterator[None]:
+def gguf_read_once(gguf_file: str | os.PathLike[str] | None) -> Iterator[None]:
     """While open, ``gguf.GGUFReader(path)`` returns one reader per file (read-only mode),
     ``gguf.get_tensor_name_map`` one map per (architecture, number of blocks), and transformers'
     parse of a header without its weights is made once per file (each caller gets a copy).
 
     The tokenizer, config and weights transformers builds are those of an ordinary load (the
     test compares them). Everything is itself again when the block ends; a block in another
-    thread waits for it. Without the ``gguf`` package nothing is changed (transformers then says
-    that it needs it).
+    thread waits for it. With ``gguf_file`` ``None`` (a model directory or hub name, no GGUF
+    file to load), or without the ``gguf`` package, nothing is changed (importing gguf alone
+    takes about half a second).
 
     Example:
         >>> import gguf
-        >>> with gguf_read_once():
+        >>> with gguf_read_once("model.gguf"):
         ...     gguf.get_tensor_name_map(gguf.MODEL_ARCH.LLAMA, 2) is gguf.get_tensor_name_map(gguf.MODEL_ARCH.LLAMA, 2)
         True
-        >>> gguf.get_tensor_name_map(gguf.MODEL_ARCH.LLAMA, 2) is gguf.get_tensor_name_map(gguf.MODEL_ARCH.LLAMA, 2)
+        >>> with gguf_read_once(None):
+        ...     gguf.get_tensor_name_map(gguf.MODEL_ARCH.LLAMA, 2) is gguf.get_tensor_name_map(gguf.MODEL_ARCH.LLAMA, 2)
         False
     """
+    if gguf_file is None:
+        yield
+        return
     with _ONE_LOAD_AT_A_TIME, ExitStack() as stack:
         gguf = _module("gguf")
         if gguf is not None:

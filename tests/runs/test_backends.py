@@ -81,3 +81,50 @@ def test_ray_backend_returns_the_serial_results_in_task_order(ray_backend):
 def test_ray_backend_raises_the_workers_own_error(ray_backend):
     with pytest.raises(ValueError, match="cannot parse 'rivers in texas'"):
         list(ray_backend.map(_Parser, _fail_on_texas, ["rivers", "rivers in texas", "lakes"]))
+
+
+class _Counted:
+    """A worker state that knows how many workers its process built before it."""
+
+    built_here = 0
+
+    def __init__(self) -> None:
+        _Counted.built_here += 1
+        self.pid, self.number = os.getpid(), _Counted.built_here
+
+
+def _where_built(worker: _Counted, question: str) -> tuple[int, int]:
+    return worker.pid, worker.number
+
+
+def test_ray_backend_serves_its_next_map_from_the_same_worker_processes(ray_backend):
+    first = set(ray_backend.map(_Counted, _where_built, QUESTIONS))
+    second = set(ray_backend.map(_Counted, _where_built, QUESTIONS))
+    # Each map built one worker per actor, in the processes of the map before.
+    assert len(first) == len(second) == 2
+    assert {pid for pid, _ in second} == {pid for pid, _ in first}
+    assert {number for _, number in second} == {number + 1 for _, number in first}
+
+
+def test_ray_backend_replaces_the_workers_of_a_map_that_stopped_early(ray_backend):
+    before = {pid for _, pid in ray_backend.map(_Parser, _parse, QUESTIONS)}
+    with pytest.raises(ValueError, match="cannot parse"):
+        list(ray_backend.map(_Parser, _fail_on_texas, ["rivers in texas"] * 4))
+    after = {pid for _, pid in ray_backend.map(_Parser, _parse, QUESTIONS)}
+    assert len(after) == 2 and not after & before
+
+
+def test_ray_backend_raises_the_error_of_building_a_worker(ray_backend):
+    def make_worker() -> _Parser:
+        raise FileNotFoundError("no victim at ./parser")
+
+    with pytest.raises(FileNotFoundError, match="no victim at ./parser"):
+        list(ray_backend.map(make_worker, _parse, QUESTIONS))
+    assert [text for text, _ in ray_backend.map(_Parser, _parse, ["a"])] == ["A"]
+
+
+def test_ray_backend_keeps_the_workers_of_a_map_read_only_up_to_its_last_result(ray_backend):
+    # RunContext.map zips the results with the tasks, so it never asks past the last result.
+    first = {pid for _, (_, pid) in zip(QUESTIONS, ray_backend.map(_Parser, _parse, QUESTIONS))}
+    second = {pid for _, pid in ray_backend.map(_Parser, _parse, QUESTIONS)}
+    assert second == first

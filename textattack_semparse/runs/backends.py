@@ -86,9 +86,15 @@ class WorkerLost(RuntimeError):
 
 
 class _RayWorker:
-    """What a Ray actor holds: the worker built once by ``make_worker``."""
+    """What a Ray actor holds: the worker of the map it serves, built once per map by ``make_worker``.
+    The actor outlives a map, so the backend's next map finds its process started and its imports
+    done."""
 
-    def __init__(self, make_worker: Callable[[], Any]) -> None:
+    def __init__(self) -> None:
+        self.worker: Any = None
+
+    def hold(self, make_worker: Callable[[], Any]) -> None:
+        self.worker = None  # the last map's worker goes before the next is built
         self.worker = make_worker()
 
     def run(self, call: Callable[[Any, Any], Any], task: Any) -> Any:
@@ -103,7 +109,10 @@ class RayBackend:
     workers run on that cluster, which must have this package installed. Each actor asks for
     ``gpus_per_worker`` GPUs; ``None`` = one GPU per worker when the cluster has one for each,
     a fair share when it has fewer, none on a CPU cluster. A worker keeps ``in_flight`` tasks
-    queued so it never waits for the driver.
+    queued so it never waits for the driver. The actors of a map that finished serve the
+    backend's next map (a robustness run's evaluation after its build), each building that map's
+    worker in a process that has done its imports; a map that stops early (an error, a worker
+    lost, its caller leaving) kills its actors, and :meth:`close` kills the rest.
 
     Args:
         workers: Number of actors.
@@ -126,6 +135,7 @@ class RayBackend:
         self.gpus_per_worker = gpus_per_worker
         self.in_flight = in_flight
         self._started_ray = False
+        self._idle_actors: list[Any] = []
 
     def _ray(self) -> Any:
         try:
@@ -145,6 +155,7 @@ class RayBackend:
                 )
             ray.init(address=self.address, **options)
             self._started_ray = True
+            self._idle_actors = []  # actors of an earlier Ray that was shut down
         return ray
 
     def _gpus(self, ray: Any) -> float:
@@ -164,12 +175,29 @@ class RayBackend:
         ray = self._ray()
         from ray.exceptions import RayActorError, RayTaskError
 
-        actor_class = ray.remote(num_gpus=self._gpus(ray))(_RayWorker)
-        actors = [actor_class.remote(make_worker) for _ in range(self.workers)]
+        def result(reference: Any, index: int | None) -> Any:
+            """``ray.get(reference)``, raising the worker's own error, or WorkerLost."""
+            try:
+                return ray.get(reference)
+            except RayTaskError as error:
+                raise (error.cause if isinstance(error.cause, BaseException) else error) from None
+            except RayActorError as error:
+                item = "its worker" if index is None else f"item {index}"
+                raise WorkerLost(
+                    f"A Ray worker died while computing {item} ({error}). Finished items are kept: run the same "
+                    "command again (or add --resume) to continue."
+                ) from None
+
+        if self._idle_actors:
+            actors, self._idle_actors = self._idle_actors, []
+        else:
+            actor_class = ray.remote(num_gpus=self._gpus(ray))(_RayWorker)
+            actors = [actor_class.remote() for _ in range(self.workers)]
         call_reference = ray.put(call)
         pending: dict[Any, tuple[int, Any]] = {}
         finished: dict[int, Any] = {}
         next_index = 0
+        completed = False
 
         def submit(actor: Any) -> None:
             item = next(iterator, None)
@@ -178,31 +206,39 @@ class RayBackend:
                 pending[actor.run.remote(call_reference, task)] = (index, actor)
 
         try:
+            worker_reference = ray.put(make_worker)
+            for held in [actor.hold.remote(worker_reference) for actor in actors]:
+                result(held, None)
             for _ in range(self.in_flight):
                 for actor in actors:
                     submit(actor)
             while pending:
                 [done], _ = ray.wait(list(pending), num_returns=1)
                 index, actor = pending.pop(done)
-                try:
-                    finished[index] = ray.get(done)
-                except RayTaskError as error:
-                    raise (error.cause if isinstance(error.cause, BaseException) else error) from None
-                except RayActorError as error:
-                    raise WorkerLost(
-                        f"A Ray worker died while computing item {index} ({error}). Finished items are kept: "
-                        "run the same command again (or add --resume) to continue."
-                    ) from None
+                finished[index] = result(done, index)
                 submit(actor)
+                # Every task computed: the actors are free for the next map, whether or not the
+                # caller asks past the last result (``zip`` with the tasks does not).
+                completed = not pending
+                if completed:
+                    self._idle_actors = actors
                 while next_index in finished:
                     yield finished.pop(next_index)
                     next_index += 1
         finally:
-            for actor in actors:
-                ray.kill(actor)
+            if not completed:
+                for actor in actors:
+                    ray.kill(actor)
 
     def close(self) -> None:
-        """Stop the local Ray this backend started (a cluster it joined is left running)."""
+        """Kill the backend's actors and stop the local Ray it started (a cluster it joined is left running)."""
+        if self._idle_actors:
+            import ray
+
+            if ray.is_initialized():
+                for actor in self._idle_actors:
+                    ray.kill(actor)
+            self._idle_actors = []
         if self._started_ray:
             import ray
 

@@ -65,7 +65,9 @@ LISTED_NAMES = 30
 DEFAULT_SPLITS: Mapping[str, tuple[str, ...]] = MappingProxyType({"question": ("train", "test")})
 """A benchmark entry's ``splits`` when it names none."""
 
-_BENCHMARK_DATASET = "textattack_semparse.datasets.benchmark:benchmark_dataset"
+BENCHMARK_DATASET = "textattack_semparse.datasets.benchmark:benchmark_dataset"
+"""The target of the datasets that are a split of a registered benchmark (options ``benchmark``,
+``split_type``, ``split``)."""
 _KNN_FROM_BENCHMARK = "textattack_semparse.victims.knn_template_parser:KNNTemplateParser.from_benchmark"
 _TRAINED_PARSER = "textattack_semparse.training.trained_victims:trained_parser"
 _BOUND_RECIPE = (
@@ -309,7 +311,7 @@ def derived_entries(benchmark: Entry) -> list[Entry]:
         Entry(
             kind="dataset",
             name=dataset_name(name, splits, split_type, split),
-            target=_BENCHMARK_DATASET,
+            target=BENCHMARK_DATASET,
             provider=provider,
             options=MappingProxyType({"benchmark": name, "split_type": split_type, "split": split}),
             description=f"{split_type}-split {split} set of benchmark {name!r}."

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import pickle
 from pathlib import Path
 
@@ -194,3 +195,51 @@ def test_pickle_round_trip_keeps_behaviour() -> None:
     assert parser(["how many states are there"]) == [LookupParser.QUERIES["how many states are there"]]
     assert parser.max_failure_rate == 0.3 and parser.benchmark == load_benchmark("geo-mini")
     assert parser(["crash"])[0].error == "RuntimeError: the model crashed"
+
+
+def test_every_victim_is_a_textattack_model_wrapper() -> None:
+    from textattack.models.wrappers import ModelWrapper
+
+    assert isinstance(LookupParser(), ModelWrapper) and issubclass(SemanticParser, ModelWrapper)
+
+
+@pytest.mark.parametrize("first", ["textattack", "the victim"])
+def test_a_fresh_interpreter_registers_the_victims_as_model_wrappers_in_either_import_order(first: str) -> None:
+    import subprocess
+    import sys
+
+    imports = ["import textattack", "from textattack_semparse.victims.semantic_parser import SemanticParser"]
+    if first == "the victim":
+        imports.reverse()
+    code = "\n".join(
+        [
+            *imports,
+            "from textattack.models.wrappers import ModelWrapper",
+            "print(issubclass(SemanticParser, ModelWrapper))",
+        ]
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "True"
+
+
+def test_a_victim_and_its_benchmark_split_load_without_textattack_or_torch() -> None:
+    import subprocess
+    import sys
+
+    # What `textattack-semparse evaluate --model knn-geo` loads before it parses: a few seconds less.
+    code = (
+        "import sys\n"
+        "from textattack_semparse.victims.resolution import dataset_rows, resolve_victim\n"
+        "victim, dataset = resolve_victim('knn-geo')\n"
+        "rows, benchmark = dataset_rows(dataset)\n"
+        "print(len(victim([rows[0][0]['question']])), benchmark.name, len(rows))\n"
+        "print(sorted(name for name in ('textattack', 'torch', 'transformers') if name in sys.modules))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env={**os.environ, "SEMPARSE_DATA_DIR": ""}
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    parsed, imported = result.stdout.splitlines()
+    assert parsed.split()[:2] == ["1", "geo-mini"] and int(parsed.split()[2]) > 0
+    assert imported == "[]"

@@ -9,7 +9,6 @@ from textattack_semparse.errors import DatasetError
 
 WRITABLE_FORMATS = ("text2sql", "tsv", "wtq")
 """Benchmark file formats ``augment`` writes augmented copies of."""
-_BENCHMARK_DATASET = "textattack_semparse.datasets.benchmark:benchmark_dataset"
 
 
 @dataclass(frozen=True)
@@ -53,11 +52,11 @@ def dataset_file(name: str, *, data_dir: str | Path | None = None) -> DatasetFil
             directory (as :func:`~textattack_semparse.datasets.benchmark.load_benchmark`).
     """
     from textattack_semparse.datasets.benchmark import load_benchmark
-    from textattack_semparse.registry import get_registry
+    from textattack_semparse.registry import BENCHMARK_DATASET, get_registry
 
     entry = get_registry().get("dataset", name)
     options = dict(entry.options)
-    if entry.target != _BENCHMARK_DATASET or "benchmark" not in options:
+    if entry.target != BENCHMARK_DATASET or "benchmark" not in options:
         raise DatasetError(f"Dataset {name!r} is not a split of a registered benchmark; pass its file to --input.")
     benchmark = load_benchmark(options["benchmark"], data_dir=data_dir)
     split_type, split = options.get("split_type", "question"), options.get("split", "test")

@@ -253,3 +253,18 @@ def benchmark_dataset(
         True
     """
     return load_benchmark(benchmark, data_dir=data_dir).dataset(split_type, split)
+
+
+def benchmark_split(
+    benchmark: str, split_type: str = "question", split: str | None = "test", *, data_dir: str | Path | None = None
+) -> tuple[Benchmark, list[SemparseExample]]:
+    """The benchmark and the examples of one of its splits: :func:`benchmark_dataset` without
+    TextAttack's dataset (nor its import), for a workflow that reads the examples.
+
+    Example:
+        >>> loaded, examples = benchmark_split("geo-mini", "question", "test")
+        >>> loaded.name, len(examples) == len(benchmark_dataset("geo-mini", "question", "test"))
+        ('geo-mini', True)
+    """
+    loaded = load_benchmark(benchmark, data_dir=data_dir)
+    return loaded, loaded.split(split_type, split)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import textattack
 
 from textattack_semparse.datasets.example import SemparseExample
-from textattack_semparse.tables.table_text import QUESTION_COLUMN, TABLE_COLUMN
+from textattack_semparse.datasets.example_rows import example_rows
 
 if TYPE_CHECKING:
     import datasets
@@ -44,25 +44,7 @@ class Text2SQLDataset(textattack.datasets.Dataset):
     def __init__(self, examples: Iterable[SemparseExample], *, benchmark: Benchmark | None = None) -> None:
         self.examples: tuple[SemparseExample, ...] = tuple(examples)
         self.benchmark = benchmark
-        for position, example in enumerate(self.examples):
-            if not isinstance(example, SemparseExample):
-                raise TypeError(
-                    f"Text2SQLDataset takes SemparseExample records; item {position} is a {type(example).__name__}."
-                )
-        with_table = _all_or_none(self.examples, "table", "give every example its table or none of them")
-        with_db = _all_or_none(self.examples, "db_id", "give every example its database id or none of them")
-        if with_table:
-            columns: tuple[str, ...] = (QUESTION_COLUMN, TABLE_COLUMN)
-            rows: list[tuple[tuple[str | None, ...], str]] = [
-                ((example.question, example.table.to_json()), example.gold)  # type: ignore[union-attr]
-                for example in self.examples
-            ]
-        else:
-            columns = ("question", "db_id") if with_db else ("question",)
-            rows = [
-                ((example.question, example.db_id) if with_db else (example.question,), example.gold)
-                for example in self.examples
-            ]
+        columns, rows = example_rows(self.examples)
         super().__init__(rows, input_columns=columns)
 
     def to_hf_dataset(self) -> datasets.Dataset:
@@ -87,10 +69,3 @@ class Text2SQLDataset(textattack.datasets.Dataset):
         features = datasets.Features({name: datasets.Value("string") for name in fields})
         return datasets.Dataset.from_dict(columns, features=features)
 
-
-def _all_or_none(examples: tuple[SemparseExample, ...], field: str, fix: str) -> bool:
-    """Whether the examples carry ``field``; a mix of examples with and without it is an error."""
-    present = sum(getattr(example, field) is not None for example in examples)
-    if 0 < present < len(examples):
-        raise ValueError(f"{present} of {len(examples)} examples have a {field} and the rest do not; {fix}.")
-    return present > 0

@@ -138,20 +138,19 @@ def evaluate_victim(
     from textattack_semparse.scoring.scoring import Scoring, scoring_for
     from textattack_semparse.victims.llm.prompted_parser import PromptedParser
     from textattack_semparse.victims.resolution import (
-        load_dataset,
+        dataset_rows,
         required_dataset,
         resolve_victim,
     )
 
     victim, dataset_name = resolve_victim(model, dataset=dataset)
     dataset_name = required_dataset(model, dataset_name)
-    data = load_dataset(dataset_name)
-    benchmark = getattr(data, "benchmark", None)
+    rows, benchmark = dataset_rows(dataset_name)
     if benchmark is not None and test_suite_dir is not None:
         benchmark = load_benchmark(benchmark.name, test_suite_dir=test_suite_dir)
     scoring = scoring_for(victim, benchmark=benchmark, mode=execution_mode, gold_timeout=gold_timeout)
-    examples = list(data)[:limit]
-    inputs = [
+    examples = rows[:limit]
+    inputs: list[Any] = [
         tuple(columns.values()) if len(columns) > 1 else next(iter(columns.values())) for columns, _ in examples
     ]
     predictions = predict(victim, inputs, progress=progress)

@@ -19,11 +19,10 @@ from dataclasses import dataclass
 from textattack.constraints.pre_transformation import InputColumnModification
 from textattack.shared import AttackedText
 
+from textattack_semparse.datasets.example_rows import QUESTION_COLUMN, TABLE_COLUMN
 from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.tables.table import Table
 
-QUESTION_COLUMN = "question"
-TABLE_COLUMN = "table"
 TABLE_CHANGE = "semparse_table_change"
 """``attack_attrs`` key of the :class:`TableChange` that made a text from its predecessor."""
 

@@ -3,6 +3,7 @@ the stock ``textattack`` CLI (through ``_textattack_shim``) and the plugin's own
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,16 +20,13 @@ def is_plugin_victim(model: str) -> bool:
     """Whether ``model`` names a registered victim, a local seq2seq or Table QA (TAPAS, TAPEX)
     model directory, a ``seq2seq:`` hub or local model with its input format, or an in-context
     LLM victim (``hf-causal:PATH``, ``openai:MODEL@URL``)."""
+    if ("victim", model) in get_registry() or is_llm_victim_name(model) or is_seq2seq_victim_name(model):
+        return True
+    # A directory is read by the victims' modules (torch, transformers), imported only for one.
     from textattack_semparse.victims.seq2seq_parser import is_seq2seq_directory
     from textattack_semparse.victims.table_qa_parser import pretrained_table_qa_class
 
-    return (
-        ("victim", model) in get_registry()
-        or is_llm_victim_name(model)
-        or is_seq2seq_victim_name(model)
-        or pretrained_table_qa_class(model) is not None
-        or is_seq2seq_directory(model)
-    )
+    return pretrained_table_qa_class(model) is not None or is_seq2seq_directory(model)
 
 
 def check_victim_name(
@@ -100,25 +98,26 @@ def resolve_victim(model: str, *, dataset: str | None = None) -> tuple[Any, str 
         RegistryError: Unknown name (with the closest registered victims).
         VictimError: ``model`` is a directory, but no seq2seq model.
     """
+    registry = get_registry()
+    if ("victim", model) in registry:
+        return registry.get("victim", model).create(), victim_dataset(model, dataset)
+    if is_llm_victim_name(model):
+        return _llm_victim(model, dataset), dataset
+    if is_seq2seq_victim_name(model):
+        return parse_seq2seq_victim_name(model).create(benchmark=dataset_benchmark(dataset)), dataset
     from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser, is_seq2seq_directory
     from textattack_semparse.victims.table_qa_parser import pretrained_table_qa_class
 
-    registry = get_registry()
-    if ("victim", model) not in registry and is_llm_victim_name(model):
-        return _llm_victim(model, dataset), dataset
-    if ("victim", model) not in registry and is_seq2seq_victim_name(model):
-        return parse_seq2seq_victim_name(model).create(benchmark=dataset_benchmark(dataset)), dataset
-    if ("victim", model) not in registry:
-        table_qa_class = pretrained_table_qa_class(model)
-        if table_qa_class is not None:  # before the seq2seq check: a TAPEX directory is a BART one too
-            return table_qa_class(model, benchmark=dataset_benchmark(dataset)), dataset
-        if is_seq2seq_directory(model):
-            return Seq2SeqParser(model, benchmark=dataset_benchmark(dataset)), dataset
-        if Path(model).is_dir():
-            raise VictimError(
-                f"{model!r} is a directory but not a seq2seq model: expected a config.json whose "
-                "'architectures' lists a *ForConditionalGeneration class (or with is_encoder_decoder: true)."
-            )
+    table_qa_class = pretrained_table_qa_class(model)
+    if table_qa_class is not None:  # before the seq2seq check: a TAPEX directory is a BART one too
+        return table_qa_class(model, benchmark=dataset_benchmark(dataset)), dataset
+    if is_seq2seq_directory(model):
+        return Seq2SeqParser(model, benchmark=dataset_benchmark(dataset)), dataset
+    if Path(model).is_dir():
+        raise VictimError(
+            f"{model!r} is a directory but not a seq2seq model: expected a config.json whose "
+            "'architectures' lists a *ForConditionalGeneration class (or with is_encoder_decoder: true)."
+        )
     return registry.get("victim", model).create(), victim_dataset(model, dataset)
 
 
@@ -156,3 +155,21 @@ def required_dataset(model: str, dataset: str | None) -> str:
 def load_dataset(name: str) -> Any:
     """The registered dataset ``name`` (a TextAttack dataset)."""
     return get_registry().get("dataset", name).create()
+
+
+def dataset_rows(name: str) -> tuple[list[tuple[OrderedDict[str, str | None], str]], Benchmark | None]:
+    """The items of the registered dataset ``name`` (``(OrderedDict(columns), gold)``, as a TextAttack
+    dataset has them) and the benchmark it carries (``None`` if none). A split of a registered
+    benchmark is read from the benchmark, without building its TextAttack dataset (nor importing
+    TextAttack), for workflows that only read the examples (``evaluate``)."""
+    from textattack_semparse.datasets.benchmark import benchmark_split
+    from textattack_semparse.datasets.example_rows import example_rows
+    from textattack_semparse.registry import BENCHMARK_DATASET
+
+    entry = get_registry().get("dataset", name)
+    if entry.target == BENCHMARK_DATASET:
+        benchmark, examples = benchmark_split(**entry.options)
+        columns, rows = example_rows(examples)
+        return [(OrderedDict(zip(columns, values)), gold) for values, gold in rows], benchmark
+    data = entry.create()
+    return list(data), getattr(data, "benchmark", None)

@@ -1,17 +1,20 @@
-"""Semantic parser victims: the ``ModelWrapper`` base every victim of the plugin extends."""
+"""Semantic parser victims: the TextAttack ``ModelWrapper`` every victim of the plugin is.
+
+The base does not import TextAttack (a victim evaluated by ``textattack-semparse evaluate`` or on
+a Ray worker loads a few seconds sooner): it is registered as a virtual subclass of
+``ModelWrapper`` once ``textattack.models.wrappers`` is imported, so TextAttack's checks
+(``isinstance(model, ModelWrapper)``) accept every victim."""
 
 from __future__ import annotations
 
 import logging
 import os
-from abc import abstractmethod
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textattack.models.wrappers import ModelWrapper
-from textattack.shared.utils import ReprMixin
-
+import _textattack_semparse_autoload
 from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError, SchemaError, VictimError
 from textattack_semparse.victims.prediction import Prediction
 
@@ -30,7 +33,7 @@ ParserInput = str | Sequence[str | None]
 several input columns (TextAttack passes ``AttackedText.tokenizer_input``)."""
 
 
-class SemanticParser(ReprMixin, ModelWrapper):
+class SemanticParser(ABC):
     """A TextAttack ``ModelWrapper`` that maps questions to SQL queries or logical forms.
 
     ``__call__`` takes a list of inputs (a question string each, or a tuple
@@ -71,8 +74,10 @@ class SemanticParser(ReprMixin, ModelWrapper):
             raise ConfigurationTypeError(
                 f"database must be a path (str or os.PathLike) or None, got {type(database).__name__}."
             )
-        if isinstance(max_failure_rate, bool) or not isinstance(max_failure_rate, (int, float)) or not (
-            0.0 <= max_failure_rate <= 1.0
+        if (
+            isinstance(max_failure_rate, bool)
+            or not isinstance(max_failure_rate, (int, float))
+            or not (0.0 <= max_failure_rate <= 1.0)
         ):
             raise ConfigurationError(f"max_failure_rate must be a share between 0 and 1, got {max_failure_rate!r}.")
         if database is None and benchmark is not None:
@@ -113,7 +118,9 @@ class SemanticParser(ReprMixin, ModelWrapper):
         except Exception as error:  # noqa: BLE001 - isolate the failing input, see class docstring
             if len(questions) > 1:
                 return [self([(q, d)])[0] for q, d in zip(questions, db_ids)]
-            logger.warning("%s failed on question %r (%s: %s).", type(self).__name__, questions[0], type(error).__name__, error)
+            logger.warning(
+                "%s failed on question %r (%s: %s).", type(self).__name__, questions[0], type(error).__name__, error
+            )
             outputs = [Prediction.failure(error)]
         outputs = self._checked_outputs(outputs, len(questions))
         self._count(outputs)
@@ -152,7 +159,21 @@ class SemanticParser(ReprMixin, ModelWrapper):
         raise NotImplementedError()
 
     def extra_repr_keys(self) -> list[str]:
-        return super().extra_repr_keys() + ["database", "benchmark", "max_failure_rate"]
+        """The settings :func:`repr` shows."""
+        return ["database", "benchmark", "max_failure_rate"]
+
+    def __repr__(self) -> str:
+        """The class and its settings, one per line, as TextAttack's components show theirs."""
+        settings = "".join(f"\n  ({key}):  {getattr(self, key)}" for key in self.extra_repr_keys())
+        return f"{type(self).__name__}({settings}\n)"
+
+    def get_grad(self, text_input: str) -> Any:
+        """TextAttack's gradient of the loss on the input tokens: a semantic parser has none."""
+        raise NotImplementedError(f"{type(self).__name__} gives no gradients; use a black-box search method.")
+
+    def tokenize(self, inputs: Sequence[str], strip_prefix: bool = False) -> list[list[str]]:
+        """TextAttack's tokens of each input (for gradient and word-importance components): not given."""
+        raise NotImplementedError(f"{type(self).__name__} does not expose its tokens.")
 
     def _count(self, outputs: list[str]) -> None:
         """Count parsed and failed inputs; stop when failures exceed ``max_failure_rate``."""
@@ -209,3 +230,8 @@ class SemanticParser(ReprMixin, ModelWrapper):
                     f"({output!r}); every prediction must be a str."
                 )
         return outputs
+
+
+_textattack_semparse_autoload.after_import(
+    "textattack.models.wrappers", lambda wrappers: wrappers.ModelWrapper.register(SemanticParser)
+)

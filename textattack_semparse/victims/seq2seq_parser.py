@@ -209,6 +209,8 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
         if not isinstance(well_formed, bool):
             raise ConfigurationTypeError(f"well_formed must be a bool, got {well_formed!r}.")
         self.well_formed = well_formed
+        self.split_type: str | None = None
+        """The split type a registered trained victim learned from (``None``: not known)."""
 
     @property
     def anonymizer(self) -> EntityAnonymizer | None:

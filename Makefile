@@ -66,6 +66,7 @@ bench: $(SERVER_STAMP)
 	$(BIN)/python bench/word_edits.py
 	$(BIN)/python bench/wordnet_load.py
 	$(BIN)/python bench/gguf_load.py
+	$(BIN)/python bench/evaluate_command.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

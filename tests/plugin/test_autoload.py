@@ -75,13 +75,16 @@ def test_registration_twice_changes_nothing():
 
 
 def test_stock_cli_lists_plugin_recipe_and_augmenter():
+    from concurrent.futures import ThreadPoolExecutor
+
     # Fresh interpreters: what is tested is that the hook registers the names when the stock CLI starts.
-    recipes = run_command("textattack", "list", "attack-recipes", fresh=True)
+    # The three start side by side (each is one core's import of TextAttack).
+    commands = [("list", "attack-recipes"), ("augment", "--help"), ("attack", "--help")]
+    with ThreadPoolExecutor(len(commands)) as pool:
+        recipes, augment_help, attack_help = pool.map(lambda arguments: run_command("textattack", *arguments, fresh=True), commands)
     assert recipes.returncode == 0, recipes.stderr
     assert "semparse-geo" in recipes.stdout
-    augment_help = run_command("textattack", "augment", "--help", fresh=True)
     assert "semparse-function-words" in augment_help.stdout
-    attack_help = run_command("textattack", "attack", "--help", fresh=True)
     assert "semparse-geo" in attack_help.stdout
 
 

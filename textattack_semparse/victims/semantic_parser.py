@@ -74,10 +74,8 @@ class SemanticParser(ABC):
             raise ConfigurationTypeError(
                 f"database must be a path (str or os.PathLike) or None, got {type(database).__name__}."
             )
-        if (
-            isinstance(max_failure_rate, bool)
-            or not isinstance(max_failure_rate, (int, float))
-            or not (0.0 <= max_failure_rate <= 1.0)
+        if isinstance(max_failure_rate, bool) or not isinstance(max_failure_rate, (int, float)) or not (
+            0.0 <= max_failure_rate <= 1.0
         ):
             raise ConfigurationError(f"max_failure_rate must be a share between 0 and 1, got {max_failure_rate!r}.")
         if database is None and benchmark is not None:
@@ -118,9 +116,7 @@ class SemanticParser(ABC):
         except Exception as error:  # noqa: BLE001 - isolate the failing input, see class docstring
             if len(questions) > 1:
                 return [self([(q, d)])[0] for q, d in zip(questions, db_ids)]
-            logger.warning(
-                "%s failed on question %r (%s: %s).", type(self).__name__, questions[0], type(error).__name__, error
-            )
+            logger.warning("%s failed on question %r (%s: %s).", type(self).__name__, questions[0], type(error).__name__, error)
             outputs = [Prediction.failure(error)]
         outputs = self._checked_outputs(outputs, len(questions))
         self._count(outputs)

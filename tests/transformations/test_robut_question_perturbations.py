@@ -11,10 +11,9 @@ from collections.abc import Callable
 from textattack.constraints.pre_transformation import RepeatModification
 from textattack.shared import AttackedText
 
-from textattack_semparse.datasets.example_rows import QUESTION_COLUMN, TABLE_COLUMN
 from textattack_semparse.registry import get_registry
 from textattack_semparse.tables.table import Table
-from textattack_semparse.tables.table_text import freeze_table_column, table_input
+from textattack_semparse.tables.table_text import QUESTION_COLUMN, TABLE_COLUMN, freeze_table_column, table_input
 
 TABLE = Table(["State", "Capital", "Population"], [["texas", "austin", "25,145,561"], ["alaska", "juneau", "710,231"]])
 QUESTION = "what is the capital of texas"

@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from textattack_semparse.datasets.example import SemparseExample
+from textattack_semparse.tables.table_text import QUESTION_COLUMN, TABLE_COLUMN
 
-QUESTION_COLUMN = "question"
 DB_ID_COLUMN = "db_id"
-TABLE_COLUMN = "table"
 
 Row = tuple[tuple[str | None, ...], str]
 """One example's input column values and its gold output."""

@@ -15,14 +15,17 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from textattack.constraints.pre_transformation import InputColumnModification
-from textattack.shared import AttackedText
-
-from textattack_semparse.datasets.example_rows import QUESTION_COLUMN, TABLE_COLUMN
 from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.tables.table import Table
 
+if TYPE_CHECKING:  # imported where used: the column names are read without importing TextAttack
+    from textattack.constraints.pre_transformation import InputColumnModification
+    from textattack.shared import AttackedText
+
+QUESTION_COLUMN = "question"
+TABLE_COLUMN = "table"
 TABLE_CHANGE = "semparse_table_change"
 """``attack_attrs`` key of the :class:`TableChange` that made a text from its predecessor."""
 
@@ -76,6 +79,8 @@ def with_table(current_text: AttackedText, table: Table, change: TableChange) ->
     Raises:
         ValueError: ``current_text`` has no table column.
     """
+    from textattack.shared import AttackedText
+
     if TABLE_COLUMN not in current_text.column_labels:
         raise ConfigurationError(
             f"A table perturbation needs a '{TABLE_COLUMN}' input column, got columns {current_text.column_labels}; "
@@ -113,4 +118,6 @@ def table_changes(attacked_text: AttackedText) -> list[TableChange]:
 
 def freeze_table_column() -> InputColumnModification:
     """The pre-transformation constraint that keeps word-level perturbations off the table column."""
+    from textattack.constraints.pre_transformation import InputColumnModification
+
     return InputColumnModification([QUESTION_COLUMN, TABLE_COLUMN], {TABLE_COLUMN})

@@ -7,10 +7,9 @@ import pickle
 
 import pytest
 
-from textattack_semparse.datasets.example_rows import QUESTION_COLUMN
 from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError, RegistryError
 from textattack_semparse.tables.table import Table
-from textattack_semparse.tables.table_text import table_changes, table_of
+from textattack_semparse.tables.table_text import QUESTION_COLUMN, table_changes, table_of
 from textattack_semparse.transformations.robut_mix import RobutMix
 
 TABLE = Table(

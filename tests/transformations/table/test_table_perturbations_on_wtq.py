@@ -16,10 +16,9 @@ import pytest
 from textattack.shared import AttackedText
 
 from textattack_semparse.attack_attrs import record_gold_output
-from textattack_semparse.datasets.example_rows import QUESTION_COLUMN
 from textattack_semparse.tables.header_names import header_abbreviations, header_synonyms
 from textattack_semparse.tables.table import Table
-from textattack_semparse.tables.table_text import table_changes, table_input, table_of
+from textattack_semparse.tables.table_text import QUESTION_COLUMN, table_changes, table_input, table_of
 from textattack_semparse.transformations.table.answer_cells import normalize_value
 from textattack_semparse.transformations.table.column_adding import ColumnAdding
 from textattack_semparse.transformations.table.column_extension import ColumnExtension

@@ -10,12 +10,11 @@ from textattack.shared import AttackedText
 
 from textattack_semparse.attack_attrs import record_gold_output
 from textattack_semparse.constraints.meaning_judgement import MeaningJudgement
-from textattack_semparse.datasets.example_rows import QUESTION_COLUMN, TABLE_COLUMN
 from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE
 from textattack_semparse.registry import get_registry
 from textattack_semparse.tables import ROBUT_RTA_PERTURBATIONS
 from textattack_semparse.tables.table import Table
-from textattack_semparse.tables.table_text import freeze_table_column, table_input
+from textattack_semparse.tables.table_text import QUESTION_COLUMN, TABLE_COLUMN, freeze_table_column, table_input
 
 
 class TableQAAugmenter:

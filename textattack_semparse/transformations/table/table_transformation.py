@@ -21,10 +21,9 @@ from textattack.transformations import Transformation
 
 from textattack_semparse.arguments import check_count, check_seed
 from textattack_semparse.attack_attrs import gold_output
-from textattack_semparse.datasets.example_rows import QUESTION_COLUMN
 from textattack_semparse.tables.answers import parse_answer
 from textattack_semparse.tables.table import Table
-from textattack_semparse.tables.table_text import TableChange, table_of, with_table
+from textattack_semparse.tables.table_text import QUESTION_COLUMN, TableChange, table_of, with_table
 from textattack_semparse.transformations.table.table_example import TableExample
 
 NO_TABLE = "no table column"

@@ -128,3 +128,13 @@ def test_ray_backend_keeps_the_workers_of_a_map_read_only_up_to_its_last_result(
     first = {pid for _, (_, pid) in zip(QUESTIONS, ray_backend.map(_Parser, _parse, QUESTIONS))}
     second = {pid for _, pid in ray_backend.map(_Parser, _parse, QUESTIONS)}
     assert second == first
+
+
+def _environment(worker: _Parser, name: str) -> str | None:
+    return os.environ.get(name)
+
+
+def test_a_local_rays_workers_see_the_drivers_environment(ray_backend):
+    # Data, caches, offline mode and thread counts must reach the workers (a local Ray's processes inherit them).
+    names = [name for name in ("HF_HUB_OFFLINE", "SEMPARSE_DATA_DIR", "OMP_NUM_THREADS", "PATH") if name in os.environ]
+    assert names and list(ray_backend.map(_Parser, _environment, names)) == [os.environ[name] for name in names]

@@ -34,8 +34,9 @@ FORWARDED_ENVIRONMENT_PREFIXES = (
     "OMP_NUM_THREADS",
     "NLTK_DATA",
 )
-"""Environment variables a Ray worker needs to find data, caches and NLTK's stopwords and to stay
-offline, as the driver does (``OMP_NUM_THREADS`` too: thread counts can change a float's last bits)."""
+"""Environment variables a Ray worker on a cluster needs to find data, caches and NLTK's stopwords and
+to stay offline, as the driver does (``OMP_NUM_THREADS`` too: thread counts can change a float's
+last bits); a local Ray's workers inherit the driver's whole environment."""
 
 
 class Backend(Protocol):
@@ -145,14 +146,18 @@ class RayBackend:
                 "--backend ray needs Ray: pip install 'textattack-semparse[ray]' (or pip install ray)."
             ) from error
         if not ray.is_initialized():
-            environment = {
-                key: value for key, value in os.environ.items() if key.startswith(FORWARDED_ENVIRONMENT_PREFIXES)
-            }
-            options: dict[str, Any] = {"runtime_env": {"env_vars": environment}, "log_to_driver": False}
-            if self.address is None:
+            options: dict[str, Any] = {"log_to_driver": False}
+            if self.address is None and not os.environ.get("RAY_ADDRESS"):
+                # A local Ray's processes inherit this process's environment. Forwarding it as a
+                # runtime environment would also keep Ray from using the workers it starts ahead.
                 options.update(
                     num_cpus=max(self.workers, os.cpu_count() or 1), include_dashboard=False, _node_ip_address="127.0.0.1"
                 )
+            else:
+                environment = {
+                    key: value for key, value in os.environ.items() if key.startswith(FORWARDED_ENVIRONMENT_PREFIXES)
+                }
+                options["runtime_env"] = {"env_vars": environment}
             ray.init(address=self.address, **options)
             self._started_ray = True
             self._idle_actors = []  # actors of an earlier Ray that was shut down

@@ -296,4 +296,3 @@ class WordListAugmenter(Augmenter):
             if refused >= transformation.num_candidates:  # TextAttack judges at most this many per step
                 return None
         return _first_kept(pending, kept, step.text) if pending and kept is not None else None
-        return None

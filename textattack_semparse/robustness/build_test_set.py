@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from textattack_semparse.constraints.sentence_bert_similarity import SentenceBERTSimilarity
+from textattack_semparse.datasets.benchmark import benchmark_split
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.errors import (
     ConfigurationError,
@@ -19,7 +20,7 @@ from textattack_semparse.judges.judgement import JudgeTally
 from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE, MeaningJudge, judges_from_names
 from textattack_semparse.perturbations.example_perturber import ExamplePerturber, check_selection, create_perturbation
 from textattack_semparse.perturbations.perturbed_utterance import PerturbedUtterance
-from textattack_semparse.registry import file_safe_name, get_registry
+from textattack_semparse.registry import BENCHMARK_DATASET, file_safe_name, get_registry
 from textattack_semparse.robustness.robustness_test_set import (
     TABLE_FIELD,
     RobustnessTestSet,
@@ -51,7 +52,10 @@ def dataset_examples(dataset: str, *, limit: int | None = None) -> list[Semparse
     Raises:
         DatasetError: The dataset's inputs are neither ``question`` nor ``question, db_id``.
     """
-    data = get_registry().get("dataset", dataset).create()
+    entry = get_registry().get("dataset", dataset)
+    if entry.target == BENCHMARK_DATASET:  # read from the benchmark, without building TextAttack's dataset
+        return benchmark_split(**entry.options)[1][:limit]
+    data = entry.create()
     records = getattr(data, "examples", None)
     if records is not None and all(isinstance(record, SemparseExample) for record in records):
         examples = list(records)

@@ -237,16 +237,15 @@ class RayBackend:
 
     def close(self) -> None:
         """Kill the backend's actors and stop the local Ray it started (a cluster it joined is left running)."""
-        if self._idle_actors:
-            import ray
+        if not self._idle_actors and not self._started_ray:
+            return  # ray was never needed: not even imported
+        import ray
 
-            if ray.is_initialized():
-                for actor in self._idle_actors:
-                    ray.kill(actor)
-            self._idle_actors = []
+        if ray.is_initialized():
+            for actor in self._idle_actors:
+                ray.kill(actor)
+        self._idle_actors = []
         if self._started_ray:
-            import ray
-
             ray.shutdown()
             self._started_ray = False
 

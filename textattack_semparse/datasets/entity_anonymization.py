@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import string
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -93,11 +94,13 @@ class EntityAnonymizer:
             as the lowest point "mississippi river").
         vocabulary (Mapping[str, int] | None, default None): Logical forms whose constants have
             no type suffix (JOBS) only: the words of the anonymised training questions -> how
-            often. A word outside it (and the lexicon), after a word that a placeholder follows
-            at least half the time in training, is copied as a placeholder of itself, of the
-            type that most often follows there (JOBS: "jobs using 'vc++'" -> ``jobs using
-            'language0'``, ``language0`` -> ``vc++``): the model cannot spell a word it never
-            saw, but it can copy its placeholder.
+            often. Words outside it (and the lexicon) in a row, after a word that a placeholder
+            follows at least half the time in training, are copied as a placeholder of
+            themselves, of the type their neighbouring words suggest (JOBS: "jobs using
+            'vc++'" -> ``jobs using 'language0'``, ``language0`` -> ``vc++``) and spelled as
+            training spells that type's values (``"Applied Materials"``): the model cannot
+            spell a word it never saw, but it can copy its placeholder. The plural of a lexicon
+            value is that value ("pcs" -> ``pc``).
         type_names (Mapping[str, str] | None, default None): Logical forms only: a value type ->
             the placeholder type written for it, where predicates take the same atoms (JOBS'
             ``req_deg`` and ``des_deg`` both take ``BSCS``: one type ``deg``). The placeholder
@@ -258,39 +261,96 @@ class EntityAnonymizer:
                 numbers[value_type] += 1
                 seen[key, value_type] = placeholder
                 values[placeholder] = (
-                    self.atoms.get(key, {}).get(value_type, mention.value)
-                    if self.style == "logical_form"
-                    else mention.value
+                    self._atom(mention.value, value_type) if self.style == "logical_form" else mention.value
                 )
             pieces += [text[last : mention.start], placeholder]
             last = mention.end
         pieces.append(text[last:])
         return AnonymizedText("".join(pieces), MappingProxyType(values))
 
+    def _atom(self, spelling: str, value_type: str) -> str:
+        """The atom a logical form writes for the value ``spelling`` of ``value_type``: training's,
+        else (a value training never saw) ``spelling`` in the case of most of the type's training
+        atoms (JOBS' companies capitalised, its degrees upper case) and, when it has several words,
+        in double quotes if training's atoms of several words mostly are (JOBS' ``"san antonio"``)."""
+        known = self.atoms.get(spelling, {}).get(value_type)
+        if known is not None:
+            return known
+        typed = [by_type[value_type] for by_type in self.atoms.values() if value_type in by_type]
+        cases = Counter(case for case in map(_case, (atom.strip('"') for atom in typed)) if case is not None)
+        case = max(sorted(cases), key=lambda name: cases[name]) if cases else "lower"
+        atom = {"upper": spelling.upper(), "title": string.capwords(spelling)}.get(case, spelling)
+        several = [atom for by_type in self.atoms.values() for atom in by_type.values() if " " in atom]
+        if " " in atom and 2 * sum(atom.startswith('"') for atom in several) > len(several):
+            return f'"{atom}"'
+        return atom
+
     def _unknown_words(self, text: str, known: Sequence[Mention]) -> tuple[Mention, ...]:
-        """The words of ``text`` outside :attr:`vocabulary` and the lexicon's mentions ``known``
-        that follow a word placeholders mostly follow, as mentions of themselves with the type
-        that follows most."""
+        """The words of ``text`` outside :attr:`vocabulary` and the lexicon's mentions ``known``:
+        a plural of a lexicon value as that value ("pcs" -> ``pc``); a run of them after a word
+        placeholders mostly follow as one mention of itself ("at applied materials"), of the type
+        its neighbouring words suggest (:meth:`_copied_type`)."""
         if not self.vocabulary:
             return ()
         covered = [(mention.start, mention.end) for mention in known]
-        return tuple(
-            Mention(match.start(), match.end(), match.group(), (value_type,))
+        unknown = [
+            match
             for match in _WORD.finditer(text)
             if match.group() not in self.vocabulary
             and not any(start < match.end() and match.start() < end for start, end in covered)
-            for value_type in [self._copied_type(_previous_word(text, match.start()))]
-            if value_type is not None
-        )
+        ]
+        mentions: list[Mention] = []
+        run: list[re.Match[str]] = []
+        for position, match in enumerate(unknown):
+            singular = self.lexicon.entries.get(match.group()[:-1]) if match.group().endswith("s") else None
+            if singular is not None:
+                mentions.append(Mention(match.start(), match.end(), singular[0], tuple(singular[1])))
+                continue
+            run.append(match)
+            following = unknown[position + 1] if position + 1 < len(unknown) else None
+            if following is not None and text[match.end() : following.start()] == " ":
+                continue  # the run goes on
+            start, end = run[0].start(), run[-1].end()
+            run = []
+            value_type = self._copied_type(_previous_word(text, start), self._next_mention_word(text, end, known))
+            if value_type is not None:
+                mentions.append(Mention(start, end, text[start:end], (value_type,)))
+        return tuple(mentions)
 
-    def _copied_type(self, previous_word: str) -> str | None:
-        """The placeholder type that most often follows ``previous_word`` in training, if
-        placeholders follow it in at least half of its training occurrences; else ``None``."""
+    def _next_mention_word(self, text: str, end: int, known: Sequence[Mention]) -> str:
+        """The word after position ``end``, as a training question has it: a lexicon mention that
+        starts there reads as a placeholder of its likeliest type ("a delphi developer" ->
+        ``title0``)."""
+        word = _next_word(text, end)
+        for mention in known:
+            if mention.start > end and not text[end : mention.start].strip():
+                return f"{mention.types[0]}0"
+        return word
+
+    def _copied_type(self, previous_word: str, following_word: str = "") -> str | None:
+        """If placeholders follow ``previous_word`` in at least half of its training occurrences,
+        the type likeliest between it and ``following_word``: the most of ``P(previous | type) ×
+        P(following | type) × P(type)`` as training counts them, the following word's probability
+        add-one smoothed (naive Bayes: "a ole specialist" is an ``area``, though "a" precedes degrees
+        most); else ``None``."""
         by_type = self.contexts.get(previous_word, {})
         follows = sum(by_type.values())
         if not follows or 2 * follows < self.vocabulary.get(previous_word, 0):
             return None
-        return max(sorted(by_type), key=lambda value_type: by_type[value_type])
+        after = self.following.get(following_word, {})
+        totals, words_after = self._type_totals(), len(self.following)
+
+        def likelihood(value_type: str) -> float:
+            return by_type[value_type] * (after.get(value_type, 0) + 1) / (totals[value_type] + words_after)
+
+        return max(sorted(by_type), key=likelihood)
+
+    def _type_totals(self) -> Counter[str]:
+        """How many training placeholders of each type there are (counted from :attr:`contexts`)."""
+        totals: Counter[str] = Counter()
+        for by_type in self.contexts.values():
+            totals.update(by_type)
+        return totals
 
     def _never_follows(self, previous_word: str) -> bool:
         """Whether ``previous_word`` is a placeholder that no training placeholder follows."""
@@ -437,6 +497,18 @@ def _constants(example: SemparseExample) -> list[Constant]:
         for constant in logical_form_constants(example.question, example.gold)
         if not _PLACEHOLDER_ATOM.match(constant.atom)
     ]
+
+
+def _case(atom: str) -> str | None:
+    """``"lower"``, ``"upper"`` or ``"title"`` (each word capitalised), as ``atom`` is written;
+    ``None`` for atoms without letters or in mixed case (``PhD``)."""
+    if atom.lower() == atom.upper():
+        return None
+    if atom == atom.lower():
+        return "lower"
+    if atom == atom.upper():
+        return "upper"
+    return "title" if atom == string.capwords(atom) else None
 
 
 def _previous_word(text: str, start: int) -> str:

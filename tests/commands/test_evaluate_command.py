@@ -63,6 +63,23 @@ def test_command_prints_the_scoring_and_writes_the_report(tmp_path, capsys):
     assert list(report) == KEYS and report["examples"] == 4
 
 
+def test_command_writes_each_examples_prediction_and_outcome(tmp_path, capsys):
+    output, predictions = tmp_path / "report.json", tmp_path / "predictions.jsonl"
+    arguments = ["evaluate", "--model", "knn-geo", "--num-examples", "6", "--output", str(output)]
+    assert main([*arguments, "--predictions", str(predictions)]) == 0
+    assert f"Wrote {predictions}" in capsys.readouterr().out
+    rows = [json.loads(line) for line in predictions.read_text(encoding="utf-8").splitlines()]
+    test = load_benchmark("geo").split("question", "test")[:6]
+    victim, _ = resolve_victim("knn-geo")
+    expected = victim([example.question for example in test])
+    outcomes = judge_predictions(load_benchmark("geo").scoring, expected, [example.gold for example in test])
+    assert rows == [
+        {"question": example.question, "gold": example.gold, "prediction": prediction, "outcome": outcome.value}
+        for example, prediction, outcome in zip(test, expected, outcomes)
+    ]
+    assert sum(row["outcome"] == "correct" for row in rows) == json.loads(output.read_text())["correct"]
+
+
 def test_command_execution_mode_option(capsys):
     assert main(["evaluate", "--model", "knn-geo", "--num-examples", "2", "--execution-mode", "test-suite"]) == 0
     assert "Scoring: execution match (test-suite) on " in capsys.readouterr().out

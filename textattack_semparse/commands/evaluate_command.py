@@ -43,6 +43,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "accuracy beside single-database accuracy (default: $SEMPARSE_TEST_SUITE_DIR)",
     )
     parser.add_argument("--output", help="write the report as JSON here")
+    parser.add_argument(
+        "--predictions",
+        help="write each example's input, gold, prediction and outcome here, one JSON object a line",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
@@ -62,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
         gold_timeout=args.gold_timeout,
         test_suite_dir=args.test_suite_dir,
         output=args.output,
+        predictions=args.predictions,
     )
     report = evaluate(config, run_context(args))
     print_table(
@@ -73,5 +78,5 @@ def run(args: argparse.Namespace) -> int:
     if "response_cache" in report:
         cache = report["response_cache"]
         print(f"Response cache: {cache['hits']} hits, {cache['misses']} misses ({cache['path']})")
-    print_written(args.output)
+    print_written(args.output, args.predictions)
     return 0

@@ -36,6 +36,8 @@ class EvaluateConfig:
         gold_timeout: Seconds a gold query may run (``None``: the benchmark's).
         test_suite_dir: Folder of distilled test suites (default ``$SEMPARSE_TEST_SUITE_DIR``).
         output: Where the report is written as JSON (``None``: nowhere).
+        predictions: Where each example's prediction is written, one JSON object a line
+            (``None``: nowhere; see :func:`evaluate_victim`).
     """
 
     model: str
@@ -47,6 +49,7 @@ class EvaluateConfig:
     gold_timeout: float | None = None
     test_suite_dir: str | os.PathLike[str] | None = None
     output: str | os.PathLike[str] | None = None
+    predictions: str | os.PathLike[str] | None = None
 
     def __post_init__(self) -> None:
         if self.num_examples is not None and (isinstance(self.num_examples, bool) or self.num_examples < 1):
@@ -75,6 +78,7 @@ def run(config: EvaluateConfig, context: RunContext | None = None) -> dict[str, 
             gold_timeout=config.gold_timeout,
             test_suite_dir=config.test_suite_dir,
             progress=bar,
+            predictions_output=config.predictions,
         )
     if config.output is not None:
         Path(config.output).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
@@ -117,6 +121,7 @@ def evaluate_victim(
     gold_timeout: float | None = None,
     test_suite_dir: str | os.PathLike[str] | None = None,
     progress: Any = None,
+    predictions_output: str | os.PathLike[str] | None = None,
 ) -> dict[str, Any]:
     """Standard accuracy (Huang et al. 2021) of ``model`` on ``dataset``, judged as the
     dataset's benchmark judges (execution or exact match).
@@ -128,6 +133,9 @@ def evaluate_victim(
     also judged on the benchmark's own database alone (``single_database_*``), with the
     count of predictions that one database accepts and the suite rejects. ``progress`` (a
     :func:`~textattack_semparse.runs.progress.progress_bar`) counts the questions as they are parsed.
+    ``predictions_output``, when given, receives one JSON object a line per example, in order: its
+    input columns (``question``, ``db_id`` ...), ``gold``, ``prediction`` and ``outcome`` (``correct``,
+    ``wrong``, ``gold error`` or ``victim error``), to read the errors behind the figure.
     """
     from textattack_semparse.datasets.benchmark import load_benchmark
     from textattack_semparse.metrics.prediction_scoring import (
@@ -157,6 +165,8 @@ def evaluate_victim(
     golds = [gold for _, gold in examples]
     db_ids = [columns.get("db_id") for columns, _ in examples]
     outcomes = judge_predictions(scoring, predictions, golds, db_ids)
+    if predictions_output is not None:
+        _write_predictions(predictions_output, examples, predictions, outcomes)
     report: dict[str, Any] = {"dataset": dataset_name, "scoring": scoring.describe(), **_accuracy_fields(outcomes)}
     if isinstance(victim, PromptedParser):
         counts = victim.cache_counts()
@@ -175,6 +185,19 @@ def evaluate_victim(
             ),
         )
     return report
+
+
+def _write_predictions(
+    path: str | os.PathLike[str], examples: Sequence[tuple[Any, str]], predictions: Sequence[str], outcomes: Sequence[Outcome]
+) -> None:
+    """One JSON object a line per example: its input columns, gold, prediction and outcome."""
+    from textattack_semparse.runs.run_directory import atomic_write_text
+
+    lines = (
+        json.dumps({**columns, "gold": gold, "prediction": prediction, "outcome": outcome.value}, ensure_ascii=False)
+        for (columns, gold), prediction, outcome in zip(examples, predictions, outcomes, strict=True)
+    )
+    atomic_write_text(path, "".join(f"{line}\n" for line in lines))
 
 
 def _accuracy_fields(outcomes: Sequence[Outcome]) -> dict[str, Any]:

@@ -280,8 +280,8 @@ class EntityAnonymizer:
         cases = Counter(case for case in map(_case, (atom.strip('"') for atom in typed)) if case is not None)
         case = max(sorted(cases), key=lambda name: cases[name]) if cases else "lower"
         atom = {"upper": spelling.upper(), "title": string.capwords(spelling)}.get(case, spelling)
-        several = [atom for by_type in self.atoms.values() for atom in by_type.values() if " " in atom]
-        if " " in atom and 2 * sum(atom.startswith('"') for atom in several) > len(several):
+        several = [other for by_type in self.atoms.values() for other in by_type.values() if " " in other]
+        if " " in atom and 2 * sum(other.startswith('"') for other in several) > len(several):
             return f'"{atom}"'
         return atom
 
@@ -321,11 +321,10 @@ class EntityAnonymizer:
         """The word after position ``end``, as a training question has it: a lexicon mention that
         starts there reads as a placeholder of its likeliest type ("a delphi developer" ->
         ``title0``)."""
-        word = _next_word(text, end)
         for mention in known:
             if mention.start > end and not text[end : mention.start].strip():
                 return f"{mention.types[0]}0"
-        return word
+        return _next_word(text, end)
 
     def _copied_type(self, previous_word: str, following_word: str = "") -> str | None:
         """If placeholders follow ``previous_word`` in at least half of its training occurrences,

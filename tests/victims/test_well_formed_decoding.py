@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ import transformers
 from textattack_semparse.datasets.logical_form import read_s_expression
 from textattack_semparse.training.parser_trainer import ParserTrainer
 from textattack_semparse.training.tokenizer import train_tokenizer
-from textattack_semparse.victims.output_grammar import GRAMMAR_FILE, OutputGrammar, _record
+from textattack_semparse.victims.output_grammar import GRAMMAR_FILE, OutputGrammar, _free_variables, _record
 from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser
 from textattack_semparse.victims.well_formed_decoding import WellFormedDecoding
 
@@ -30,7 +31,8 @@ OUTPUTS = [output for _, output in TRAIN]
 
 def well_formed(text: str, grammar: OutputGrammar) -> bool:
     """Whether ``text`` is one atom of ``grammar.roots`` or one s-expression whose heads take an
-    argument count within their training bounds and whose other atoms are training arguments."""
+    argument count within their training bounds, whose other atoms are training arguments and
+    whose variables are bound by ``grammar.binders``."""
     expression = read_s_expression(text)
     if expression is None:
         return False
@@ -39,6 +41,8 @@ def well_formed(text: str, grammar: OutputGrammar) -> bool:
     counts: dict[str, list[int]] = {}
     arguments: set[str] = set()
     if not _record(expression, counts, arguments) or not arguments <= grammar.arguments:
+        return False
+    if _free_variables(expression, set(grammar.binders)):
         return False
     return all(
         head in grammar.arities and all(grammar.arities[head][0] <= n <= grammar.arities[head][1] for n in found)
@@ -88,10 +92,41 @@ def test_each_step_allows_exactly_the_tokens_that_keep_the_output_well_formed():
     assert allowed("") == {"(", "ci0"}
     assert allowed("ci0") == {"</s>"}
     assert allowed("(") == set(OutputGrammar.fit(OUTPUTS).arities)
-    assert allowed("( and:<t*,t> ( river:<r,t> $0 )") == arguments  # and takes 2 to 3
-    assert allowed("( and:<t*,t> ( river:<r,t> $0 ) ( state:<s,t> $0 )") == arguments | {")"}
-    assert allowed("( and:<t*,t> ( river:<r,t> $0 ) ( state:<s,t> $0 ) ( major:<lo,t> $0 )") == {")"}
+    assert allowed("( lambda $0:e ( and:<t*,t> ( river:<r,t> $0 )") == arguments  # and takes 2 to 3
+    assert allowed("( lambda $0:e ( and:<t*,t> ( river:<r,t> $0 ) ( state:<s,t> $0 )") == arguments | {")"}
+    assert allowed("( lambda $0:e ( and:<t*,t> ( river:<r,t> $0 ) ( state:<s,t> $0 ) ( major:<lo,t> $0 )") == {")"}
     assert allowed("( size:<lo,i> texas:s )") == {"</s>"}
+
+
+def test_variables_are_bound_as_in_every_training_output():
+    grammar = OutputGrammar.fit(OUTPUTS)
+    # Every training variable is bound by an enclosing lambda, its first argument.
+    assert grammar.binders == {"lambda"}
+    tokenizer = train_tokenizer([text for pair in TRAIN for text in pair])
+    decoding = WellFormedDecoding(grammar, tokenizer)
+
+    def allowed(prefix: str) -> set[str]:
+        ids = [tokenizer.eos_token_id] + tokenizer(prefix, add_special_tokens=False)["input_ids"]
+        return set(tokenizer.convert_ids_to_tokens(decoding.allowed(ids)))
+
+    assert allowed("( lambda") == {"$0", "$0:e"}  # a binder's first argument is a variable
+    assert allowed("( size:<lo,i>") == {"texas:s", "ohio:s", "("}  # no lambda binds $0 here
+    assert allowed("( lambda $0:e ( river:<r,t>") == {"$0", "$0:e", "texas:s", "ohio:s", "("}
+    assert allowed("( lambda $0:e ( river:<r,t> $0 ) )") == {"</s>"}
+    # ATIS writes a binder's type as an atom of its own; its count and exists bind too.
+    atis = OutputGrammar.fit(["( lambda $0 e ( flight $0 ) )", "( count $0 ( flight $0 ) )", "( exists $1 ( to $1 ci0 ) )"])
+    assert atis.binders == {"lambda", "count", "exists"}
+    # Outputs with a free variable: no scoping is learnt, and none is imposed.
+    assert OutputGrammar.fit(["(lambda $0:e (loc:<lo,<lo,t>> $0 $1))", "(size:<lo,i> $0)"]).binders == frozenset()
+
+
+
+def test_a_grammar_saved_before_scoping_was_learnt_loads_without_binders(tmp_path):
+    grammar = OutputGrammar.fit(OUTPUTS)
+    data = json.loads(grammar.save(tmp_path).read_text(encoding="utf-8"))
+    assert data.pop("binders") == ["lambda"]
+    (tmp_path / GRAMMAR_FILE).write_text(json.dumps(data), encoding="utf-8")
+    assert OutputGrammar.load(tmp_path) == OutputGrammar(grammar.arities, grammar.arguments, grammar.roots)  # as before
 
 
 @pytest.fixture(scope="module")

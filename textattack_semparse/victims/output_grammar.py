@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,7 @@ GRAMMAR_FILE = "semparse_output_grammar.json"
 """Saved beside a model trained on logical forms; read by ``Seq2SeqParser``."""
 
 OPEN, CLOSE = "(", ")"
+_VARIABLE = re.compile(r"\$\d+(?::\S*)?")
 
 
 @dataclass(frozen=True)
@@ -31,11 +33,16 @@ class OutputGrammar:
         arities (Mapping[str, tuple[int, int]]): Head atom -> fewest and most arguments it took.
         arguments (frozenset[str]): Atoms seen as arguments (constants, variables, placeholders).
         roots (frozenset[str]): Atoms seen as a whole output (ATIS' ``ci0``).
+        binders (frozenset[str], default empty): Heads that bind a variable, their first argument
+            in every training output (``lambda`` in ``(lambda $0:e ...)``, JOBS' ``exists_``),
+            when every variable of every training output is bound by an enclosing one: a
+            variable (``$1``, ``$0:e``; its name is what precedes ``:``) may then be used only
+            inside a list that binds it. Empty when training outputs have free variables (or none).
 
     Example:
         >>> grammar = OutputGrammar.fit(["(size:<lo,i> s0)", "(capital:<s,c> s0)", "(lambda $0:e (state:<s,t> $0))"])
-        >>> grammar.arities["lambda"], sorted(grammar.arguments)
-        ((2, 2), ['$0', '$0:e', 's0'])
+        >>> grammar.arities["lambda"], sorted(grammar.arguments), sorted(grammar.binders)
+        ((2, 2), ['$0', '$0:e', 's0'], ['lambda'])
         >>> OutputGrammar.fit(["SELECT city FROM city"]) is None
         True
     """
@@ -43,6 +50,7 @@ class OutputGrammar:
     arities: Mapping[str, tuple[int, int]]
     arguments: frozenset[str]
     roots: frozenset[str]
+    binders: frozenset[str] = frozenset()
 
     @classmethod
     def fit(cls, outputs: Iterable[str]) -> OutputGrammar | None:
@@ -51,17 +59,25 @@ class OutputGrammar:
         counts: dict[str, list[int]] = {}
         arguments: set[str] = set()
         roots: set[str] = set()
-        seen = False
+        expressions: list[SExpression] = []
         for output in outputs:
             expression = read_s_expression(output)
             if isinstance(expression, str):
                 roots.add(expression)
             elif expression is None or not _record(expression, counts, arguments):
                 return None
-            seen = True
-        if not seen:
+            else:
+                expressions.append(expression)
+        if not expressions and not roots:
             return None
-        return cls({head: (min(found), max(found)) for head, found in sorted(counts.items())}, frozenset(arguments), frozenset(roots))
+        heads = _binding_heads(expressions)
+        binders = heads if heads and not any(_free_variables(expression, heads) for expression in expressions) else set()
+        return cls(
+            {head: (min(found), max(found)) for head, found in sorted(counts.items())},
+            frozenset(arguments),
+            frozenset(roots),
+            frozenset(binders),
+        )
 
     def save(self, directory: str | os.PathLike[str]) -> Path:
         """Write :data:`GRAMMAR_FILE` into ``directory``."""
@@ -70,6 +86,7 @@ class OutputGrammar:
             "arities": {head: list(bounds) for head, bounds in self.arities.items()},
             "arguments": sorted(self.arguments),
             "roots": sorted(self.roots),
+            "binders": sorted(self.binders),
         }
         path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         return path
@@ -85,6 +102,7 @@ class OutputGrammar:
             {head: (int(low), int(high)) for head, (low, high) in data["arities"].items()},
             frozenset(data["arguments"]),
             frozenset(data["roots"]),
+            frozenset(data.get("binders", ())),  # grammars saved before scoping was learnt: none
         )
 
 
@@ -100,3 +118,62 @@ def _record(expression: SExpression, counts: dict[str, list[int]], arguments: se
         elif not _record(item, counts, arguments):
             return False
     return True
+
+
+def is_variable(atom: str) -> bool:
+    """Whether ``atom`` is a variable (``$0``, ``$1:e``)."""
+    return _VARIABLE.fullmatch(atom) is not None
+
+
+def variable_name(atom: str) -> str:
+    """The variable a variable atom names: ``$1:e`` -> ``$1``."""
+    return atom.split(":", 1)[0]
+
+
+def _binding_heads(expressions: list[SExpression]) -> set[str]:
+    """The fewest heads that, binding their first argument, leave no variable of ``expressions``
+    free: a head whose first argument is a variable wherever it heads a list is a binder once
+    one of its lists has that variable unbound by the binders found so far (an output's root
+    ``lambda``; ATIS' ``exists``); ``state:<s,t>`` in ``(lambda $0:e (state:<s,t> $0))`` is not."""
+    first_is_variable: dict[str, bool] = {}
+    pending = list(expressions)
+    while pending:
+        expression = pending.pop()
+        if isinstance(expression, str):
+            continue
+        head, rest = str(expression[0]), expression[1:]
+        takes = bool(rest) and isinstance(rest[0], str) and is_variable(rest[0])
+        first_is_variable[head] = first_is_variable.get(head, True) and takes
+        pending.extend(rest)
+    candidates = {head for head, takes in first_is_variable.items() if takes}
+    binders: set[str] = set()
+    while True:
+        found = {head for expression in expressions for head in _unbound_binders(expression, candidates, binders, frozenset())}
+        if not found:
+            return binders
+        binders |= found
+
+
+def _unbound_binders(
+    expression: SExpression, candidates: set[str], binders: set[str], bound: frozenset[str]
+) -> set[str]:
+    """The ``candidates`` (not yet ``binders``) heading a list of ``expression`` whose first
+    argument no enclosing binder binds."""
+    if isinstance(expression, str):
+        return set()
+    head, rest = str(expression[0]), expression[1:]
+    if head in binders:
+        bound = bound | {variable_name(str(rest[0]))}
+    elif head in candidates and variable_name(str(rest[0])) not in bound:
+        return {head}
+    return set().union(*(_unbound_binders(item, candidates, binders, bound) for item in rest))
+
+
+def _free_variables(expression: SExpression, binders: set[str], bound: frozenset[str] = frozenset()) -> bool:
+    """Whether ``expression`` uses a variable that no enclosing list headed by one of ``binders`` binds."""
+    if isinstance(expression, str):
+        return is_variable(expression) and variable_name(expression) not in bound
+    head, rest = expression[0], expression[1:]
+    if head in binders:
+        bound, rest = bound | {variable_name(str(rest[0]))}, rest[1:]
+    return any(_free_variables(item, binders, bound) for item in rest)

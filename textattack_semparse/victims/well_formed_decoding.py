@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from textattack_semparse.victims.output_grammar import CLOSE, OPEN, OutputGrammar
+from textattack_semparse.victims.output_grammar import CLOSE, OPEN, OutputGrammar, is_variable, variable_name
 
 
 class WellFormedDecoding:
@@ -34,7 +34,9 @@ class WellFormedDecoding:
 
     An open bracket must be followed by a head; a head's list takes arguments (atoms of
     ``grammar.arguments`` or a nested list) up to its most and closes from its fewest; a
-    finished expression (or root atom) is followed by the end of the output.
+    finished expression (or root atom) is followed by the end of the output. With
+    ``grammar.binders``, a variable is bound by the binder lists it is in (shadowing allowed, as
+    one GEO training output does) and never written free.
 
     Args:
         grammar (OutputGrammar): The training outputs' grammar.
@@ -51,7 +53,13 @@ class WellFormedDecoding:
         ...     ids = [tokenizer.eos_token_id] + tokenizer(text, add_special_tokens=False)["input_ids"]
         ...     return sorted(tokenizer.convert_ids_to_tokens(allowed.allowed(ids)))
         >>> after(""), after("( size:<lo,i>"), after("( size:<lo,i> s0"), after("( size:<lo,i> s0 )")
-        (['('], ['$0', '$0:e', '(', 's0'], [')'], ['</s>'])
+        (['('], ['(', 's0'], [')'], ['</s>'])
+
+    Variables are scoped as in training (``grammar.binders``): a binder's first argument is a
+    variable, and a variable is written only inside a list that binds it.
+
+        >>> after("( lambda"), after("( lambda $0:e ( state:<s,t>")
+        (['$0', '$0:e'], ['$0', '$0:e', '(', 's0'])
     """
 
     def __init__(self, grammar: OutputGrammar, tokenizer: Any, *, prefix_length: int = 1) -> None:
@@ -63,6 +71,10 @@ class WellFormedDecoding:
         self.head_ids = sorted(self.arities)
         self.argument_ids = sorted({vocabulary[atom] for atom in grammar.arguments if atom in vocabulary} | {self.open_id})
         self.start_ids = sorted({vocabulary[atom] for atom in grammar.roots if atom in vocabulary} | {self.open_id})
+        self.binder_ids = frozenset(vocabulary[head] for head in grammar.binders if head in vocabulary)
+        self.variable_names = {
+            vocabulary[atom]: variable_name(atom) for atom in grammar.arguments if atom in vocabulary and is_variable(atom)
+        } if self.binder_ids else {}  # fmt: skip
 
     @classmethod
     def for_tokenizer(cls, grammar: OutputGrammar | None, tokenizer: Any, *, prefix_length: int = 1) -> WellFormedDecoding | None:
@@ -80,12 +92,12 @@ class WellFormedDecoding:
 
     def allowed(self, ids: Sequence[int]) -> list[int]:
         """The token ids allowed after the decoder input ``ids`` (start token included)."""
-        stack: list[list[Any]] = []  # [head id or None, argument count] of each open list
+        stack: list[list[Any]] = []  # [head id or None, argument count, variable it binds] of each open list
         for token in ids[self.prefix_length :]:
             if token == self.open_id:
                 if stack:
                     stack[-1][1] += 1
-                stack.append([None, 0])
+                stack.append([None, 0, None])
             elif token == self.close_id:
                 if stack:
                     stack.pop()
@@ -96,13 +108,27 @@ class WellFormedDecoding:
             elif stack[-1][0] is None:
                 stack[-1][0] = token
             else:
+                if stack[-1][1] == 0 and stack[-1][0] in self.binder_ids:
+                    stack[-1][2] = self.variable_names.get(token)
                 stack[-1][1] += 1
         if not stack:
             return self.start_ids
-        head, count = stack[-1]
+        head, count, _ = stack[-1]
         if head is None:
             return self.head_ids
         fewest, most = self.arities.get(head, (0, count + 1))
+        arguments = self._arguments(stack) if self.variable_names else self.argument_ids
         if count < fewest:
-            return self.argument_ids
-        return self.argument_ids + [self.close_id] if count < most else [self.close_id]
+            return arguments
+        return arguments + [self.close_id] if count < most else [self.close_id]
+
+    def _arguments(self, stack: list[list[Any]]) -> list[int]:
+        """The arguments allowed next in the innermost open list: a variable as a binder's first
+        argument, elsewhere any argument but the variables no open list binds."""
+        head, count, _ = stack[-1]
+        if count == 0 and head in self.binder_ids:
+            return sorted(self.variable_names)
+        bound = {binds for _, _, binds in stack if binds is not None}
+        return [
+            token for token in self.argument_ids if token not in self.variable_names or self.variable_names[token] in bound
+        ]

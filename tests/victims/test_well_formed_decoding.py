@@ -42,7 +42,7 @@ def well_formed(text: str, grammar: OutputGrammar) -> bool:
     arguments: set[str] = set()
     if not _record(expression, counts, arguments) or not arguments <= grammar.arguments:
         return False
-    if _free_variables(expression, set(grammar.binders)):
+    if grammar.binders and _free_variables(expression):
         return False
     return all(
         head in grammar.arities and all(grammar.arities[head][0] <= n <= grammar.arities[head][1] for n in found)

@@ -277,19 +277,34 @@ def _canonical_expression(expression: SExpression, names: dict[str, str], depth:
         return names[name] + colon + value_type if name in names else expression
     head = expression[0] if expression and isinstance(expression[0], str) else None
     base = head.partition(":")[0] if head is not None else None
-    if (
-        base in _VARIABLE_BINDERS
-        and len(expression) > 1
-        and isinstance(expression[1], str)
-        and expression[1].startswith("$")
-    ):
-        variable, colon, value_type = expression[1].partition(":")
+    variable = bound_variable(expression)
+    if variable is not None:
+        value_type = expression[1].partition(":")[2]
         inner = {**names, variable: f"${depth}"}
-        return [head, f"${depth}{colon}{value_type}", *(_canonical_expression(item, inner, depth + 1) for item in expression[2:])]
+        typed = f"${depth}:{value_type}" if ":" in expression[1] else f"${depth}"
+        return [head, typed, *(_canonical_expression(item, inner, depth + 1) for item in expression[2:])]
     items = [_canonical_expression(item, names, depth) for item in expression]
     if base in _COMMUTATIVE:
         items = [items[0], *sorted(items[1:], key=_sort_key)]
     return items
+
+
+def bound_variable(expression: SExpression) -> str | None:
+    """The variable a list binds: its head (before any ``:type``) one of :data:`_VARIABLE_BINDERS`,
+    its first argument a variable, named without its type; ``None`` for anything else.
+
+    Example:
+        >>> bound_variable(["lambda", "$1:e", ["state:<s,t>", "$1"]]), bound_variable(["exists", "$0", ["x", "$0"]])
+        ('$1', '$0')
+        >>> bound_variable(["state:<s,t>", "$1"]), bound_variable("$1")
+        (None, None)
+    """
+    if isinstance(expression, str) or len(expression) < 2 or not isinstance(expression[0], str):
+        return None
+    first = expression[1]
+    if expression[0].partition(":")[0] not in _VARIABLE_BINDERS or not isinstance(first, str) or not first.startswith("$"):
+        return None
+    return first.partition(":")[0]
 
 
 def _sort_key(expression: SExpression) -> str:

@@ -11,18 +11,16 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from textattack_semparse.datasets.logical_form import SExpression, read_s_expression
+from textattack_semparse.datasets.logical_form import SExpression, bound_variable, read_s_expression
 
 GRAMMAR_FILE = "semparse_output_grammar.json"
 """Saved beside a model trained on logical forms; read by ``Seq2SeqParser``."""
 
 OPEN, CLOSE = "(", ")"
-_VARIABLE = re.compile(r"\$\d+(?::\S*)?")
 
 
 @dataclass(frozen=True)
@@ -33,11 +31,12 @@ class OutputGrammar:
         arities (Mapping[str, tuple[int, int]]): Head atom -> fewest and most arguments it took.
         arguments (frozenset[str]): Atoms seen as arguments (constants, variables, placeholders).
         roots (frozenset[str]): Atoms seen as a whole output (ATIS' ``ci0``).
-        binders (frozenset[str], default empty): Heads that bind a variable, their first argument
-            in every training output (``lambda`` in ``(lambda $0:e ...)``, JOBS' ``exists_``),
-            when every variable of every training output is bound by an enclosing one: a
-            variable (``$1``, ``$0:e``; its name is what precedes ``:``) may then be used only
-            inside a list that binds it. Empty when training outputs have free variables (or none).
+        binders (frozenset[str], default empty): Heads that bind the variable written first in
+            their lists (``lambda`` in ``(lambda $0:e ...)``, JOBS' ``exists_``; the heads
+            :func:`~textattack_semparse.datasets.logical_form.bound_variable` knows), when every
+            variable of every training output is bound by an enclosing one and each head binds in
+            all its lists or none: a variable (``$1``, ``$0:e``; its name is what precedes ``:``)
+            may then be used only inside a list that binds it. Empty otherwise.
 
     Example:
         >>> grammar = OutputGrammar.fit(["(size:<lo,i> s0)", "(capital:<s,c> s0)", "(lambda $0:e (state:<s,t> $0))"])
@@ -71,7 +70,7 @@ class OutputGrammar:
         if not expressions and not roots:
             return None
         heads = _binding_heads(expressions)
-        binders = heads if heads and not any(_free_variables(expression, heads) for expression in expressions) else set()
+        binders = heads if heads and not any(map(_free_variables, expressions)) else set()
         return cls(
             {head: (min(found), max(found)) for head, found in sorted(counts.items())},
             frozenset(arguments),
@@ -120,60 +119,34 @@ def _record(expression: SExpression, counts: dict[str, list[int]], arguments: se
     return True
 
 
-def is_variable(atom: str) -> bool:
-    """Whether ``atom`` is a variable (``$0``, ``$1:e``)."""
-    return _VARIABLE.fullmatch(atom) is not None
+
+def variable_name(atom: str) -> str | None:
+    """The variable an atom names (``$1:e`` -> ``$1``), ``None`` for an atom that is no variable."""
+    return atom.partition(":")[0] if atom.startswith("$") else None
 
 
-def variable_name(atom: str) -> str:
-    """The variable a variable atom names: ``$1:e`` -> ``$1``."""
-    return atom.split(":", 1)[0]
-
-
-def _binding_heads(expressions: list[SExpression]) -> set[str]:
-    """The fewest heads that, binding their first argument, leave no variable of ``expressions``
-    free: a head whose first argument is a variable wherever it heads a list is a binder once
-    one of its lists has that variable unbound by the binders found so far (an output's root
-    ``lambda``; ATIS' ``exists``); ``state:<s,t>`` in ``(lambda $0:e (state:<s,t> $0))`` is not."""
-    first_is_variable: dict[str, bool] = {}
+def _binding_heads(expressions: list[SExpression]) -> set[str] | None:
+    """The heads of the lists of ``expressions`` that bind a variable
+    (:func:`~textattack_semparse.datasets.logical_form.bound_variable`); ``None`` when a head
+    binds in some of its lists and not in others."""
+    binds: dict[str, set[bool]] = {}
     pending = list(expressions)
     while pending:
         expression = pending.pop()
-        if isinstance(expression, str):
-            continue
-        head, rest = str(expression[0]), expression[1:]
-        takes = bool(rest) and isinstance(rest[0], str) and is_variable(rest[0])
-        first_is_variable[head] = first_is_variable.get(head, True) and takes
-        pending.extend(rest)
-    candidates = {head for head, takes in first_is_variable.items() if takes}
-    binders: set[str] = set()
-    while True:
-        found = {head for expression in expressions for head in _unbound_binders(expression, candidates, binders, frozenset())}
-        if not found:
-            return binders
-        binders |= found
+        if isinstance(expression, list):
+            binds.setdefault(str(expression[0]), set()).add(bound_variable(expression) is not None)
+            pending.extend(expression[1:])
+    if any(len(found) > 1 for found in binds.values()):
+        return None
+    return {head for head, found in binds.items() if True in found}
 
 
-def _unbound_binders(
-    expression: SExpression, candidates: set[str], binders: set[str], bound: frozenset[str]
-) -> set[str]:
-    """The ``candidates`` (not yet ``binders``) heading a list of ``expression`` whose first
-    argument no enclosing binder binds."""
+def _free_variables(expression: SExpression, bound: frozenset[str] = frozenset()) -> bool:
+    """Whether ``expression`` uses a variable that no enclosing list binds."""
     if isinstance(expression, str):
-        return set()
-    head, rest = str(expression[0]), expression[1:]
-    if head in binders:
-        bound = bound | {variable_name(str(rest[0]))}
-    elif head in candidates and variable_name(str(rest[0])) not in bound:
-        return {head}
-    return set().union(*(_unbound_binders(item, candidates, binders, bound) for item in rest))
-
-
-def _free_variables(expression: SExpression, binders: set[str], bound: frozenset[str] = frozenset()) -> bool:
-    """Whether ``expression`` uses a variable that no enclosing list headed by one of ``binders`` binds."""
-    if isinstance(expression, str):
-        return is_variable(expression) and variable_name(expression) not in bound
-    head, rest = expression[0], expression[1:]
-    if head in binders:
-        bound, rest = bound | {variable_name(str(rest[0]))}, rest[1:]
-    return any(_free_variables(item, binders, bound) for item in rest)
+        name = variable_name(expression)
+        return name is not None and name not in bound
+    variable = bound_variable(expression)
+    if variable is not None:
+        return any(_free_variables(item, bound | {variable}) for item in expression[2:])
+    return any(_free_variables(item, bound) for item in expression[1:])

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from textattack_semparse.victims.output_grammar import CLOSE, OPEN, OutputGrammar, is_variable, variable_name
+from textattack_semparse.victims.output_grammar import CLOSE, OPEN, OutputGrammar, variable_name
 
 
 class WellFormedDecoding:
@@ -73,8 +73,10 @@ class WellFormedDecoding:
         self.start_ids = sorted({vocabulary[atom] for atom in grammar.roots if atom in vocabulary} | {self.open_id})
         self.binder_ids = frozenset(vocabulary[head] for head in grammar.binders if head in vocabulary)
         self.variable_names = {
-            vocabulary[atom]: variable_name(atom) for atom in grammar.arguments if atom in vocabulary and is_variable(atom)
-        } if self.binder_ids else {}  # fmt: skip
+            vocabulary[atom]: name
+            for atom in grammar.arguments
+            if atom in vocabulary and self.binder_ids and (name := variable_name(atom)) is not None
+        }
 
     @classmethod
     def for_tokenizer(cls, grammar: OutputGrammar | None, tokenizer: Any, *, prefix_length: int = 1) -> WellFormedDecoding | None:

@@ -119,7 +119,6 @@ def _record(expression: SExpression, counts: dict[str, list[int]], arguments: se
     return True
 
 
-
 def variable_name(atom: str) -> str | None:
     """The variable an atom names (``$1:e`` -> ``$1``), ``None`` for an atom that is no variable."""
     return atom.partition(":")[0] if atom.startswith("$") else None

@@ -246,6 +246,9 @@ def test_unseen_words_are_read_as_jobs_training_writes_its_values():
     # The plural of a known value is that value.
     question = anonymizer.anonymize("jobs using pcs")
     assert (question.text, dict(question.values)) == ("jobs using platform0", {"platform0": "pc"})
+    # A known plural between unseen words ends their run: the mentions never overlap.
+    mentions = anonymizer._unknown_words("jobs at apex pcs zeta", ())
+    assert [(m.value, m.types) for m in mentions] == [("pc", ("platform",)), ("apex", ("company",))]
 
 
 def test_real_jobs_lambda_anonymisation_reads_unseen_values_by_their_neighbours(real_data_dir):

@@ -300,16 +300,19 @@ class EntityAnonymizer:
             and not any(start < match.end() and match.start() < end for start, end in covered)
         ]
         mentions: list[Mention] = []
-        run: list[re.Match[str]] = []
-        for position, match in enumerate(unknown):
+        unseen: list[re.Match[str]] = []
+        for match in unknown:
             singular = self.lexicon.entries.get(match.group()[:-1]) if match.group().endswith("s") else None
-            if singular is not None:
+            if singular is None:
+                unseen.append(match)
+            else:
                 mentions.append(Mention(match.start(), match.end(), singular[0], tuple(singular[1])))
-                continue
+        run: list[re.Match[str]] = []
+        for position, match in enumerate(unseen):
             run.append(match)
-            following = unknown[position + 1] if position + 1 < len(unknown) else None
+            following = unseen[position + 1] if position + 1 < len(unseen) else None
             if following is not None and text[match.end() : following.start()] == " ":
-                continue  # the run goes on
+                continue  # the run goes on (a plural between two unseen words ends it: the gap is more than a space)
             start, end = run[0].start(), run[-1].end()
             run = []
             value_type = self._copied_type(_previous_word(text, start), self._next_mention_word(text, end, known))

@@ -178,6 +178,33 @@ def test_canonical_form_of_an_atom_is_the_atom():
     assert canonical_logical_form("CI0") == ("ci0",)
 
 
+def test_a_repeated_conjunct_is_left_out_at_every_depth_and_the_first_kept():
+    from textattack_semparse.datasets.logical_form import without_repeated_conjuncts
+
+    text = (
+        "( lambda $0 e ( and_ ( job $0 ) ( or_ ( language $0 l0 ) ( language $0 l0 ) ) ( loc $0 c0 ) "
+        "( job $0 ) ( loc $0 c1 ) ) )"
+    )
+    assert without_repeated_conjuncts(text) == (
+        "( lambda $0 e ( and_ ( job $0 ) ( or_ ( language $0 l0 ) ) ( loc $0 c0 ) ( loc $0 c1 ) ) )"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(lambda $0:e (and:<t*,t> (state:<s,t> $0) (next_to:<lo,<lo,t>> $0 s0)))",  # nothing repeats: as written
+        "( loc $0 s0 ) ( loc $0 s0 )",  # not one s-expression
+        "SELECT city.city_name FROM city WHERE city.state_name = 'texas'",
+        "( count $0 ( and ( a $0 ) ( b $0 ) ) ( and ( a $0 ) ( b $0 ) ) )",  # repeats under a head that is not and/or
+    ],
+)
+def test_text_without_a_repeated_conjunct_is_returned_unchanged(text):
+    from textattack_semparse.datasets.logical_form import without_repeated_conjuncts
+
+    assert without_repeated_conjuncts(text) == text
+
+
 @pytest.mark.real_data
 @pytest.mark.parametrize(
     "relative",

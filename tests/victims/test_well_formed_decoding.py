@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+import torch
 import transformers
 
 from textattack_semparse.datasets.logical_form import read_s_expression
@@ -121,10 +122,10 @@ def test_variables_are_bound_as_in_every_training_output():
 
 
 
-def test_a_grammar_saved_before_scoping_was_learnt_loads_without_binders(tmp_path):
+def test_a_grammar_saved_before_scoping_and_distinct_conjuncts_were_learnt_loads_without_them(tmp_path):
     grammar = OutputGrammar.fit(OUTPUTS)
     data = json.loads(grammar.save(tmp_path).read_text(encoding="utf-8"))
-    assert data.pop("binders") == ["lambda"]
+    assert data.pop("binders") == ["lambda"] and data.pop("distinct_conjuncts") is True
     (tmp_path / GRAMMAR_FILE).write_text(json.dumps(data), encoding="utf-8")
     assert OutputGrammar.load(tmp_path) == OutputGrammar(grammar.arities, grammar.arguments, grammar.roots)  # as before
 
@@ -176,3 +177,63 @@ def test_trainer_saves_the_grammar_of_logical_forms_only(tmp_path, monkeypatch):
     monkeypatch.setenv("SEMPARSE_DATA_DIR", "")
     ParserTrainer("geo-mini", tmp_path / "sql", **tiny).train()  # SQL outputs: no grammar
     assert not (tmp_path / "sql" / GRAMMAR_FILE).exists()
+
+
+def test_a_conjunct_the_model_writes_twice_is_written_once_when_no_training_output_repeats_one(tmp_path):
+    """A and A is A: the parser's output keeps the first of two equal conjuncts when the grammar's
+    outputs never repeat one; the model itself (trained here to write the repeat) writes both
+    without the grammar, and with a grammar whose outputs repeat one."""
+    repeated = "(lambda $0:e (and:<t*,t> (river:<r,t> $0) (loc:<lo,<lo,t>> $0 texas:s) (river:<r,t> $0)))"
+    pairs = [*TRAIN, ("rivers in texas rivers", repeated)]
+    tokenizer = train_tokenizer([text for pair in pairs for text in pair])
+    config = transformers.BartConfig(
+        vocab_size=len(tokenizer), d_model=32, encoder_layers=1, decoder_layers=1, encoder_attention_heads=2,
+        decoder_attention_heads=2, encoder_ffn_dim=32, decoder_ffn_dim=32, max_position_embeddings=64,
+        pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id, bos_token_id=tokenizer.eos_token_id,
+        decoder_start_token_id=tokenizer.eos_token_id, forced_eos_token_id=None, dropout=0.0,
+    )  # fmt: skip
+    transformers.set_seed(0)
+    model = transformers.BartForConditionalGeneration(config)
+    batch = tokenizer([question for question, _ in pairs], text_target=[output for _, output in pairs],
+                      padding=True, return_tensors="pt")  # fmt: skip
+    batch["labels"] = batch["labels"].masked_fill(batch["labels"] == tokenizer.pad_token_id, -100)
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
+    for _ in range(300):  # memorise the seven pairs
+        optimizer.zero_grad()
+        model(**batch).loss.backward()
+        optimizer.step()
+    model.generation_config = transformers.GenerationConfig(
+        decoder_start_token_id=tokenizer.eos_token_id, eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id, max_length=48,
+    )  # fmt: skip
+    model.save_pretrained(tmp_path)
+    tokenizer.save_pretrained(tmp_path)
+    question = "rivers in texas rivers"
+    repeating = OutputGrammar.fit([output for _, output in pairs])
+    assert repeating is not None and not repeating.distinct_conjuncts
+    repeating.save(tmp_path)
+    assert read_s_expression(Seq2SeqParser(tmp_path, device="cpu")([question])[0]) == read_s_expression(repeated)
+    written = Seq2SeqParser(tmp_path, device="cpu", well_formed=False)([question])[0]
+    assert read_s_expression(written) == read_s_expression(repeated)
+
+    distinct = OutputGrammar.fit(OUTPUTS)
+    assert distinct is not None and distinct.distinct_conjuncts
+    distinct.save(tmp_path)
+    predicted = Seq2SeqParser(tmp_path, device="cpu")([question])[0]
+    assert read_s_expression(predicted) == read_s_expression(
+        "(lambda $0:e (and:<t*,t> (river:<r,t> $0) (loc:<lo,<lo,t>> $0 texas:s)))"
+    )
+    others = Seq2SeqParser(tmp_path, device="cpu")([q for q, _ in TRAIN])
+    assert [read_s_expression(output) for output in others] == [read_s_expression(output) for output in OUTPUTS]
+
+
+@pytest.mark.parametrize(
+    ("relative", "distinct"),
+    [("jobs/job_lambda_train.tsv", True), ("geo/geo_lambda_calculus_train.tsv", False), ("atis/train.txt", False)],
+)
+def test_real_training_outputs_teach_distinct_conjuncts_where_none_repeats_one(real_data_dir, relative, distinct):
+    from textattack_semparse.datasets.logical_form import load_logical_forms
+
+    examples = load_logical_forms(real_data_dir / "lambda" / relative)
+    # JOBS' 500 training outputs never repeat a conjunct; one of GEO's 600 and sixteen of ATIS' 4,434 do.
+    assert OutputGrammar.fit(example.gold for example in examples).distinct_conjuncts is distinct

@@ -307,6 +307,45 @@ def bound_variable(expression: SExpression) -> str | None:
     return first.partition(":")[0]
 
 
+def without_repeated_conjuncts(text: str) -> str:
+    """``text`` with each argument of ``and``/``or`` (:data:`_COMMUTATIVE`) that repeats an earlier
+    argument of the same list left out: A and A is A, so the question asked is the same. A parser
+    trained on a few hundred outputs sometimes writes a conjunct twice, which no gold does. The tokens
+    are then joined by single spaces, as the word-level tokenizer decodes them; ``text`` itself when
+    nothing repeats or it is not one s-expression.
+
+    Example:
+        >>> without_repeated_conjuncts("( lambda $0 ( and_ ( job $0 ) ( title $0 t0 ) ( job $0 ) ) )")
+        '( lambda $0 ( and_ ( job $0 ) ( title $0 t0 ) ) )'
+        >>> without_repeated_conjuncts("(loc $0 s0)")
+        '(loc $0 s0)'
+    """
+    expression = read_s_expression(text)
+    if expression is None:
+        return text
+    distinct = distinct_conjuncts(expression)
+    if distinct == expression:
+        return text
+    tokens: list[str] = []
+    _write_canonical(distinct, tokens)
+    return " ".join(tokens)
+
+
+def distinct_conjuncts(expression: SExpression) -> SExpression:
+    """``expression`` with each argument of ``and``/``or`` that repeats an earlier one of the same
+    list left out (:func:`without_repeated_conjuncts` on a read expression)."""
+    if isinstance(expression, str):
+        return expression
+    items = [distinct_conjuncts(item) for item in expression]
+    if items and isinstance(items[0], str) and items[0].partition(":")[0] in _COMMUTATIVE:
+        arguments: list[SExpression] = []
+        for item in items[1:]:
+            if item not in arguments:
+                arguments.append(item)
+        items = [items[0], *arguments]
+    return items
+
+
 def _sort_key(expression: SExpression) -> str:
     tokens: list[str] = []
     _write_canonical(expression, tokens)

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from textattack_semparse.datasets.logical_form import SExpression, bound_variable, read_s_expression
+from textattack_semparse.datasets.logical_form import SExpression, bound_variable, distinct_conjuncts, read_s_expression
 
 GRAMMAR_FILE = "semparse_output_grammar.json"
 """Saved beside a model trained on logical forms; read by ``Seq2SeqParser``."""
@@ -37,6 +37,9 @@ class OutputGrammar:
             variable of every training output is bound by an enclosing one and each head binds in
             all its lists or none: a variable (``$1``, ``$0:e``; its name is what precedes ``:``)
             may then be used only inside a list that binds it. Empty otherwise.
+        distinct_conjuncts (bool, default False): No training output repeats an argument of
+            ``and``/``or`` (JOBS' training outputs; one GEO and sixteen ATIS training outputs
+            do): a conjunct the model writes twice is then written once (A and A is A).
 
     Example:
         >>> grammar = OutputGrammar.fit(["(size:<lo,i> s0)", "(capital:<s,c> s0)", "(lambda $0:e (state:<s,t> $0))"])
@@ -50,6 +53,7 @@ class OutputGrammar:
     arguments: frozenset[str]
     roots: frozenset[str]
     binders: frozenset[str] = frozenset()
+    distinct_conjuncts: bool = False
 
     @classmethod
     def fit(cls, outputs: Iterable[str]) -> OutputGrammar | None:
@@ -76,6 +80,7 @@ class OutputGrammar:
             frozenset(arguments),
             frozenset(roots),
             frozenset(binders),
+            all(distinct_conjuncts(expression) == expression for expression in expressions),
         )
 
     def save(self, directory: str | os.PathLike[str]) -> Path:
@@ -86,6 +91,7 @@ class OutputGrammar:
             "arguments": sorted(self.arguments),
             "roots": sorted(self.roots),
             "binders": sorted(self.binders),
+            "distinct_conjuncts": self.distinct_conjuncts,
         }
         path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         return path
@@ -102,6 +108,7 @@ class OutputGrammar:
             frozenset(data["arguments"]),
             frozenset(data["roots"]),
             frozenset(data.get("binders", ())),  # grammars saved before scoping was learnt: none
+            bool(data.get("distinct_conjuncts", False)),  # saved before it was learnt: outputs as written
         )
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from textattack_semparse.datasets.logical_form import without_repeated_conjuncts
 from textattack_semparse.victims.output_grammar import CLOSE, OPEN, OutputGrammar, variable_name
 
 
@@ -36,7 +37,8 @@ class WellFormedDecoding:
     ``grammar.arguments`` or a nested list) up to its most and closes from its fewest; a
     finished expression (or root atom) is followed by the end of the output. With
     ``grammar.binders``, a variable is bound by the binder lists it is in (shadowing allowed, as
-    one GEO training output does) and never written free.
+    one GEO training output does) and never written free. With ``grammar.distinct_conjuncts``,
+    :meth:`finish` writes a conjunct the output repeats once.
 
     Args:
         grammar (OutputGrammar): The training outputs' grammar.
@@ -72,6 +74,7 @@ class WellFormedDecoding:
         self.argument_ids = sorted({vocabulary[atom] for atom in grammar.arguments if atom in vocabulary} | {self.open_id})
         self.start_ids = sorted({vocabulary[atom] for atom in grammar.roots if atom in vocabulary} | {self.open_id})
         self.binder_ids = frozenset(vocabulary[head] for head in grammar.binders if head in vocabulary)
+        self.distinct_conjuncts = grammar.distinct_conjuncts
         self.variable_names = {
             vocabulary[atom]: name
             for atom in grammar.arguments
@@ -88,6 +91,11 @@ class WellFormedDecoding:
         if OPEN not in vocabulary or CLOSE not in vocabulary:
             return None
         return cls(grammar, tokenizer, prefix_length=prefix_length)
+
+    def finish(self, output: str) -> str:
+        """The decoded ``output`` as the parser writes it: without a conjunct repeated (A and A is A)
+        when no training output repeats one, else as decoded."""
+        return without_repeated_conjuncts(output) if self.distinct_conjuncts else output
 
     def __call__(self, batch_id: int, input_ids: Any) -> list[int]:
         return self.allowed(input_ids.tolist())

@@ -339,3 +339,40 @@ def test_real_geoquery_sql_anonymisation_follows_the_templates_words(real_data_d
     assert agreeing >= 270
     reloaded = EntityAnonymizer.load(anonymizer.save(tmp_path).parent)
     assert reloaded.following == anonymizer.following and reloaded.contexts == anonymizer.contexts
+
+
+def test_a_value_training_spells_in_the_plural_is_read_as_that_value_where_the_plural_mostly_names_it(tmp_path):
+    train = [
+        SemparseExample("jobs involving databases", "(lambda $0:e (and_ (job $0) (area $0 database)))"),
+        SemparseExample("database jobs in austin", "(lambda $0:e (and_ (job $0) (area $0 database) (loc $0 austin)))"),
+        SemparseExample("jobs using databases and java", "(lambda $0:e (and_ (job $0) (area $0 database) (language $0 java)))"),
+        SemparseExample("jobs paying 50000 in years", "(lambda $0:e (and_ (job $0) (salary_greater_than $0 50000 year)))"),
+        SemparseExample("jobs paying 40000 a year", "(lambda $0:e (and_ (job $0) (salary_greater_than $0 40000 year)))"),
+        SemparseExample("jobs requiring 2 years", "(lambda $0:e (and_ (job $0) (req_exp $0 2)))"),
+        SemparseExample("jobs requiring 5 years", "(lambda $0:e (and_ (job $0) (req_exp $0 5)))"),
+    ]
+    anonymizer = EntityAnonymizer.fit(train)
+    # "databases" names database in both questions with the word (2 * 2 >= 2); "years" names the
+    # salary unit year in one of its three questions (2 * 1 < 3), so it stays a word.
+    assert anonymizer.plurals == {"databases"}
+    assert anonymizer.training_pair(train[0]) == ("jobs involving area0", "(lambda $0:e (and_ (job $0) (area $0 area0)))")
+    assert anonymizer.training_pair(train[3]) == (
+        "jobs paying salary_greater_than0 in years",
+        "(lambda $0:e (and_ (job $0) (salary_greater_than $0 salary_greater_than0 year)))",
+    )
+    question = anonymizer.anonymize("jobs involving databases in austin")
+    assert (question.text, dict(question.values)) == ("jobs involving area0 in loc0", {"area0": "database", "loc0": "austin"})
+    anonymizer.save(tmp_path)
+    assert EntityAnonymizer.load(tmp_path).plurals == {"databases"}
+
+
+def test_only_untyped_constants_are_found_in_the_plural_and_only_when_asked():
+    from textattack_semparse.datasets.logical_form import Constant, logical_form_constants
+
+    jobs = ("jobs using databases", "(lambda $0:e (and_ (job $0) (area $0 database)))")
+    assert logical_form_constants(*jobs) == []
+    assert logical_form_constants(*jobs, plurals=True) == [Constant("database", "databases", "area", 2, plural=True)]
+    # A singular spelling is taken first; GEO's typed atoms are never read in the plural.
+    both = ("database jobs using databases", "(lambda $0:e (and_ (job $0) (area $0 database)))")
+    assert logical_form_constants(*both, plurals=True) == [Constant("database", "database", "area", 0)]
+    assert logical_form_constants("rivers in the dakotas", "(lambda $0:e (loc:<lo,<lo,t>> $0 dakota:s))", plurals=True) == []

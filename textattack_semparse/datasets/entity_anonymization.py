@@ -45,9 +45,9 @@ applies it when present."""
 
 STYLES = ("sql", "logical_form")
 
-ANONYMIZATION_REVISION = 2
+ANONYMIZATION_REVISION = 3
 """Raised when what :meth:`EntityAnonymizer.fit` learns changes (2: the words around training
-placeholders, for SQL too): part of a cached trained victim's key, so a victim trained with an
+placeholders, for SQL too; 3: values the training questions spell in the plural): part of a cached trained victim's key, so a victim trained with an
 older anonymiser is trained again rather than reused."""
 
 _PLACEHOLDER_ATOM = re.compile(r"^[a-z]+\d+$")
@@ -106,6 +106,10 @@ class EntityAnonymizer:
             ``req_deg`` and ``des_deg`` both take ``BSCS``: one type ``deg``). The placeholder
             then does not say which predicate to write; the question's words do ("requires" or
             "desires"), as in Dong & Lapata's anonymised JOBS (``degid0`` for both).
+        plurals (Iterable[str] | None, default None): Logical forms only: plural spellings of
+            training values read as those values (JOBS' "databases" -> ``database``), learnt by
+            :meth:`fit` where training questions use the plural as a value at least as often as
+            otherwise ("years" is mostly "5 years of experience", not the salary unit ``year``).
 
     Example:
         >>> from textattack_semparse.datasets.example import SemparseExample
@@ -129,6 +133,7 @@ class EntityAnonymizer:
         vocabulary: Mapping[str, int] | None = None,
         type_names: Mapping[str, str] | None = None,
         following: Mapping[str, Mapping[str, int]] | None = None,
+        plurals: Iterable[str] | None = None,
     ) -> None:
         if style not in STYLES:
             raise ConfigurationError(f"style must be one of {', '.join(STYLES)}, got {style!r}.")
@@ -139,6 +144,7 @@ class EntityAnonymizer:
         self.following = {word: dict(by_type) for word, by_type in (following or {}).items()}
         self.vocabulary = dict(vocabulary or {})
         self.type_names = dict(type_names or {})
+        self.plurals = frozenset(plurals or ())
 
     @classmethod
     def fit(
@@ -165,9 +171,10 @@ class EntityAnonymizer:
             value_types = {value_type for _, types in anonymizer.lexicon.entries.values() for value_type in types}
             anonymizer._learn_contexts(examples, value_types)
             return anonymizer
+        plurals = _value_plurals(examples)
         counts: dict[str, Counter[tuple[str, str]]] = {}
         for example in examples:
-            for constant in _constants(example):
+            for constant in _constants(example, plurals):
                 counts.setdefault(normalize_text(constant.spelling), Counter())[constant.type, constant.atom] += 1
         type_names = _shared_atom_types(counts)
         counts = {
@@ -196,7 +203,7 @@ class EntityAnonymizer:
             if domain_constant.type not in types:
                 types.append(domain_constant.type)
                 atoms.setdefault(key, {})[domain_constant.type] = domain_constant.atom
-        anonymizer = cls(ValueLexicon(entries, set(counts)), "logical_form", atoms, type_names=type_names)
+        anonymizer = cls(ValueLexicon(entries, set(counts)), "logical_form", atoms, type_names=type_names, plurals=plurals)
         vocabulary = anonymizer._learn_contexts(examples, set(type_totals))
         untyped = any(not _TYPED_ATOM.match(atom) for by_type_atom in counts.values() for _, atom in by_type_atom)
         if untyped:
@@ -229,7 +236,7 @@ class EntityAnonymizer:
         text = normalize_text(example.question)
         gold = example.gold
         numbers: Counter[str] = Counter()
-        for constant in _constants(example):
+        for constant in _constants(example, self.plurals):
             value_type = self.type_names.get(constant.type, constant.type)
             placeholder = f"{value_type}{numbers[value_type]}"
             numbers[value_type] += 1
@@ -415,6 +422,8 @@ class EntityAnonymizer:
             data["vocabulary"] = self.vocabulary
         if self.type_names:
             data["type_names"] = self.type_names
+        if self.plurals:
+            data["plurals"] = sorted(self.plurals)
         return data
 
     def save(self, directory: str | os.PathLike[str]) -> Path:
@@ -438,6 +447,7 @@ class EntityAnonymizer:
             data.get("vocabulary"),
             data.get("type_names"),
             data.get("following"),
+            data.get("plurals"),
         )
 
 
@@ -493,12 +503,30 @@ def _group_name(members: list[str], taken: Iterable[str]) -> str:
     return name if name and (name in members or name not in set(taken)) else members[0]
 
 
-def _constants(example: SemparseExample) -> list[Constant]:
+def _constants(example: SemparseExample, plurals: frozenset[str]) -> list[Constant]:
+    """The constants of the example's gold its question spells (in the plural only as ``plurals`` has it)."""
     return [
         constant
-        for constant in logical_form_constants(example.question, example.gold)
-        if not _PLACEHOLDER_ATOM.match(constant.atom)
+        for constant in logical_form_constants(example.question, example.gold, plurals=bool(plurals))
+        if not _PLACEHOLDER_ATOM.match(constant.atom) and (not constant.plural or normalize_text(constant.spelling) in plurals)
     ]
+
+
+def _value_plurals(examples: list[SemparseExample]) -> frozenset[str]:
+    """The plural spellings of training constants (JOBS' "databases" for ``database``) that the
+    training questions use as the value at least as often as otherwise: "years" spells the salary
+    unit ``year`` in 4 JOBS training questions and is an ordinary word ("5 years of experience")
+    in many more, so it is left out."""
+    mentions = Counter(
+        normalize_text(constant.spelling)
+        for example in examples
+        for constant in logical_form_constants(example.question, example.gold, plurals=True)
+        if constant.plural and not _PLACEHOLDER_ATOM.match(constant.atom)
+    )
+    if not mentions:
+        return frozenset()
+    words = Counter(word for example in examples for word in _WORD.findall(normalize_text(example.question)))
+    return frozenset(spelling for spelling, count in mentions.items() if 2 * count >= words[spelling])
 
 
 def _case(atom: str) -> str | None:

@@ -139,15 +139,18 @@ class Constant:
         type (str): The atom's type suffix (``c``), else the head of the expression it is an
             argument of (JOBS: ``(loc $0 austin)`` -> ``loc``).
         position (int): Index of the question word where the spelling starts.
+        plural (bool, default False): The question spells the atom in the plural
+            (:func:`logical_form_constants` with ``plurals``).
     """
 
     atom: str
     spelling: str
     type: str
     position: int
+    plural: bool = False
 
 
-def logical_form_constants(question: str, logical_form: str) -> list[Constant]:
+def logical_form_constants(question: str, logical_form: str, *, plurals: bool = False) -> list[Constant]:
     """The constants of ``logical_form`` that ``question`` spells out, in question order
     (longer spellings first at the same word).
 
@@ -156,7 +159,9 @@ def logical_form_constants(question: str, logical_form: str) -> list[Constant]:
     (``new_york:s`` -> "new york"); a GeoQuery city's state suffix and a river's
     ``_river`` are optional (``austin_tx:c`` -> "austin", ``mississippi_river:r`` ->
     "mississippi"). Anonymised entities (``ci0``, ``s0``) and numbers are constants too.
-    Matching is on whole words, ignoring case; each atom counts once.
+    Matching is on whole words, ignoring case; each atom counts once. With ``plurals``, an
+    untyped atom the question does not spell otherwise may be spelled in the plural ("databases"
+    for JOBS' ``database``; :attr:`Constant.plural`).
 
     Example:
         >>> logical_form_constants("how big is austin", "(size:<lo,i> austin_tx:c)")
@@ -173,6 +178,12 @@ def logical_form_constants(question: str, logical_form: str) -> list[Constant]:
             if position is not None:
                 found[atom] = Constant(atom, spelling, typed.group("type") if typed else head, position)
                 break
+        else:
+            for spelling in _spellings(atom) if plurals and not typed else ():
+                position = _find_words(words, literal_words(f"{spelling}s"))
+                if position is not None:
+                    found[atom] = Constant(atom, f"{spelling}s", head, position, plural=True)
+                    break
     return sorted(found.values(), key=lambda constant: (constant.position, -len(constant.spelling)))
 
 

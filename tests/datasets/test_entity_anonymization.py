@@ -376,3 +376,14 @@ def test_only_untyped_constants_are_found_in_the_plural_and_only_when_asked():
     both = ("database jobs using databases", "(lambda $0:e (and_ (job $0) (area $0 database)))")
     assert logical_form_constants(*both, plurals=True) == [Constant("database", "database", "area", 0)]
     assert logical_form_constants("rivers in the dakotas", "(lambda $0:e (loc:<lo,<lo,t>> $0 dakota:s))", plurals=True) == []
+
+
+def test_a_training_pair_has_a_placeholder_in_its_gold_only_where_its_question_has_it():
+    train = [
+        SemparseExample("jobs using 'c++'", "(lambda $0:e (and_ (job $0) (language $0 c++)))"),
+        SemparseExample("jobs in visual 'c++'", '(lambda $0:e (and_ (job $0) (language $0 "visual c++")))'),
+    ]
+    anonymizer = EntityAnonymizer.fit(train)
+    assert anonymizer.training_pair(train[0]) == ("jobs using 'language0'", "(lambda $0:e (and_ (job $0) (language $0 language0)))")
+    # The question spells "visual c++" around a quote: no placeholder in either, rather than one in the gold alone.
+    assert anonymizer.training_pair(train[1]) == ("jobs in visual 'c++'", '(lambda $0:e (and_ (job $0) (language $0 "visual c++")))')

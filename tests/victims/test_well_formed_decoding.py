@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -179,13 +181,16 @@ def test_trainer_saves_the_grammar_of_logical_forms_only(tmp_path, monkeypatch):
     assert not (tmp_path / "sql" / GRAMMAR_FILE).exists()
 
 
-def test_a_conjunct_the_model_writes_twice_is_written_once_when_no_training_output_repeats_one(tmp_path):
-    """A and A is A: the parser's output keeps the first of two equal conjuncts when the grammar's
-    outputs never repeat one; the model itself (trained here to write the repeat) writes both
-    without the grammar, and with a grammar whose outputs repeat one."""
-    repeated = "(lambda $0:e (and:<t*,t> (river:<r,t> $0) (loc:<lo,<lo,t>> $0 texas:s) (river:<r,t> $0)))"
-    pairs = [*TRAIN, ("rivers in texas rivers", repeated)]
-    tokenizer = train_tokenizer([text for pair in pairs for text in pair])
+REPEATED = "(lambda $0:e (and:<t*,t> (river:<r,t> $0) (loc:<lo,<lo,t>> $0 texas:s) (river:<r,t> $0)))"
+MEMORISED = [*TRAIN, ("rivers in texas rivers", REPEATED)]
+
+
+@pytest.fixture(scope="module")
+def memorised_parser(tmp_path_factory) -> Path:
+    """A tiny BART trained here until it writes each output of ``MEMORISED`` for its question
+    (one output repeats a conjunct), with its word-level tokenizer and no grammar."""
+    directory = tmp_path_factory.mktemp("memorised-bart")
+    tokenizer = train_tokenizer([text for pair in MEMORISED for text in pair])
     config = transformers.BartConfig(
         vocab_size=len(tokenizer), d_model=32, encoder_layers=1, decoder_layers=1, encoder_attention_heads=2,
         decoder_attention_heads=2, encoder_ffn_dim=32, decoder_ffn_dim=32, max_position_embeddings=64,
@@ -194,11 +199,11 @@ def test_a_conjunct_the_model_writes_twice_is_written_once_when_no_training_outp
     )  # fmt: skip
     transformers.set_seed(0)
     model = transformers.BartForConditionalGeneration(config)
-    batch = tokenizer([question for question, _ in pairs], text_target=[output for _, output in pairs],
+    batch = tokenizer([question for question, _ in MEMORISED], text_target=[output for _, output in MEMORISED],
                       padding=True, return_tensors="pt")  # fmt: skip
     batch["labels"] = batch["labels"].masked_fill(batch["labels"] == tokenizer.pad_token_id, -100)
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
-    for _ in range(300):  # memorise the seven pairs
+    for _ in range(300):
         optimizer.zero_grad()
         model(**batch).loss.backward()
         optimizer.step()
@@ -206,25 +211,61 @@ def test_a_conjunct_the_model_writes_twice_is_written_once_when_no_training_outp
         decoder_start_token_id=tokenizer.eos_token_id, eos_token_id=tokenizer.eos_token_id,
         pad_token_id=tokenizer.pad_token_id, max_length=48,
     )  # fmt: skip
-    model.save_pretrained(tmp_path)
-    tokenizer.save_pretrained(tmp_path)
+    model.save_pretrained(directory)
+    tokenizer.save_pretrained(directory)
+    return directory
+
+
+def _with_grammar(parser: Path, grammar: OutputGrammar | None, into: Path) -> Path:
+    shutil.copytree(parser, into)
+    assert grammar is not None
+    grammar.save(into)
+    return into
+
+
+def test_a_conjunct_the_model_writes_twice_is_written_once_when_no_training_output_repeats_one(memorised_parser, tmp_path):
+    """A and A is A: the parser's output keeps the first of two equal conjuncts when the grammar's
+    outputs never repeat one; the model itself (trained to write the repeat) writes both
+    without the grammar, and with a grammar whose outputs repeat one."""
     question = "rivers in texas rivers"
-    repeating = OutputGrammar.fit([output for _, output in pairs])
+    repeating = OutputGrammar.fit([output for _, output in MEMORISED])
     assert repeating is not None and not repeating.distinct_conjuncts
-    repeating.save(tmp_path)
-    assert read_s_expression(Seq2SeqParser(tmp_path, device="cpu")([question])[0]) == read_s_expression(repeated)
-    written = Seq2SeqParser(tmp_path, device="cpu", well_formed=False)([question])[0]
-    assert read_s_expression(written) == read_s_expression(repeated)
+    location = _with_grammar(memorised_parser, repeating, tmp_path / "repeating")
+    assert read_s_expression(Seq2SeqParser(location, device="cpu")([question])[0]) == read_s_expression(REPEATED)
+    written = Seq2SeqParser(location, device="cpu", well_formed=False)([question])[0]
+    assert read_s_expression(written) == read_s_expression(REPEATED)
 
     distinct = OutputGrammar.fit(OUTPUTS)
     assert distinct is not None and distinct.distinct_conjuncts
-    distinct.save(tmp_path)
-    predicted = Seq2SeqParser(tmp_path, device="cpu")([question])[0]
+    location = _with_grammar(memorised_parser, distinct, tmp_path / "distinct")
+    predicted = Seq2SeqParser(location, device="cpu")([question])[0]
     assert read_s_expression(predicted) == read_s_expression(
         "(lambda $0:e (and:<t*,t> (river:<r,t> $0) (loc:<lo,<lo,t>> $0 texas:s)))"
     )
-    others = Seq2SeqParser(tmp_path, device="cpu")([q for q, _ in TRAIN])
+    others = Seq2SeqParser(location, device="cpu")([q for q, _ in TRAIN])
     assert [read_s_expression(output) for output in others] == [read_s_expression(output) for output in OUTPUTS]
+
+
+def test_copied_atoms_are_those_every_training_output_writes_with_the_same_word_in_its_question():
+    grammar = OutputGrammar.fit(OUTPUTS, [question for question, _ in TRAIN])
+    # ci0 is written only for "list flights to ci0"; texas:s and ohio:s are never words of a question.
+    assert grammar.copied == {"ci0"}
+    assert OutputGrammar.fit(OUTPUTS).copied == frozenset()
+    quoted = OutputGrammar.fit(["(language $0 language0)"], ["jobs using 'language0' ?"])
+    assert quoted.copied == {"language0"}
+
+
+def test_a_copied_atom_is_written_only_for_a_question_that_has_it(memorised_parser, tmp_path):
+    """The model wrote ci0 for "list flights to ci0"; asked "list flights to", it writes ci0 again
+    without the copy constraint, and something else with it."""
+    free = _with_grammar(memorised_parser, OutputGrammar.fit(OUTPUTS), tmp_path / "free")
+    assert Seq2SeqParser(free, device="cpu")(["list flights to ci0", "list flights to"]) == ["ci0", "ci0"]
+    grammar = OutputGrammar.fit([output for _, output in MEMORISED], [question for question, _ in MEMORISED])
+    assert grammar.copied == {"ci0"}
+    copying = _with_grammar(memorised_parser, grammar, tmp_path / "copying")
+    with_it, without_it = Seq2SeqParser(copying, device="cpu")(["list flights to ci0", "list flights to"])
+    assert with_it == "ci0"
+    assert "ci0" not in re.findall(r"[^\s()]+", without_it)
 
 
 @pytest.mark.parametrize(

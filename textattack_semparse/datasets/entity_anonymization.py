@@ -228,7 +228,8 @@ class EntityAnonymizer:
         return vocabulary
 
     def training_pair(self, example: SemparseExample) -> tuple[str, str]:
-        """The anonymised (question, gold) a model is trained on, from the gold's own values."""
+        """The anonymised (question, gold) a model is trained on, from the gold's own values: a
+        placeholder is in the gold only where it is in the question."""
         if self.style == "sql":
             if example.template_question is None or example.template_gold is None:
                 return normalize_text(example.question), example.gold
@@ -239,8 +240,10 @@ class EntityAnonymizer:
         for constant in _constants(example, self.plurals):
             value_type = self.type_names.get(constant.type, constant.type)
             placeholder = f"{value_type}{numbers[value_type]}"
+            text, replaced = word_pattern([normalize_text(constant.spelling)]).subn(placeholder, text, count=1)
+            if not replaced:
+                continue  # spelled around quotes ("visual 'c++'"): the value stays in both, as the question has it
             numbers[value_type] += 1
-            text = word_pattern([normalize_text(constant.spelling)]).sub(placeholder, text, count=1)
             gold = _replace_token(gold, constant.atom, placeholder)
         return text, gold
 

@@ -616,7 +616,11 @@ class ParserTrainer:
         tokenizer.save_pretrained(output_dir)
         if data.anonymizer is not None:
             data.anonymizer.save(output_dir)
-        grammar = OutputGrammar.fit(target for _, target in data.train_pairs) if self.tokenizer_kind == "word" else None
+        grammar = (
+            OutputGrammar.fit((target for _, target in data.train_pairs), (question for question, _ in data.train_pairs))
+            if self.tokenizer_kind == "word"
+            else None
+        )
         if grammar is not None:
             grammar.save(output_dir)
 

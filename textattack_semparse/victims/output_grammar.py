@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +41,10 @@ class OutputGrammar:
         distinct_conjuncts (bool, default False): No training output repeats an argument of
             ``and``/``or`` (JOBS' training outputs; one GEO and sixteen ATIS training outputs
             do): a conjunct the model writes twice is then written once (A and A is A).
+        copied (frozenset[str], default empty): Atoms every training output wrote only when its
+            question had the same word: the placeholders of an anonymised question (``language0``,
+            ATIS' ``ci0``) and the like. A parser writes one only when its question has it (an
+            output naming a value the question does not have cannot be right).
 
     Example:
         >>> grammar = OutputGrammar.fit(["(size:<lo,i> s0)", "(capital:<s,c> s0)", "(lambda $0:e (state:<s,t> $0))"])
@@ -54,15 +59,18 @@ class OutputGrammar:
     roots: frozenset[str]
     binders: frozenset[str] = frozenset()
     distinct_conjuncts: bool = False
+    copied: frozenset[str] = frozenset()
 
     @classmethod
-    def fit(cls, outputs: Iterable[str]) -> OutputGrammar | None:
-        """The grammar of ``outputs``; ``None`` unless every one is a single s-expression or atom
+    def fit(cls, outputs: Iterable[str], inputs: Iterable[str] | None = None) -> OutputGrammar | None:
+        """The grammar of ``outputs`` (with ``inputs``, the questions in the same order, the atoms
+        :attr:`copied` from them); ``None`` unless every output is a single s-expression or atom
         (SQL, say, is not)."""
         counts: dict[str, list[int]] = {}
         arguments: set[str] = set()
         roots: set[str] = set()
         expressions: list[SExpression] = []
+        outputs = list(outputs)
         for output in outputs:
             expression = read_s_expression(output)
             if isinstance(expression, str):
@@ -81,6 +89,7 @@ class OutputGrammar:
             frozenset(roots),
             frozenset(binders),
             all(distinct_conjuncts(expression) == expression for expression in expressions),
+            _copied(outputs, inputs, arguments | roots) if inputs is not None else frozenset(),
         )
 
     def save(self, directory: str | os.PathLike[str]) -> Path:
@@ -92,6 +101,7 @@ class OutputGrammar:
             "roots": sorted(self.roots),
             "binders": sorted(self.binders),
             "distinct_conjuncts": self.distinct_conjuncts,
+            "copied": sorted(self.copied),
         }
         path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         return path
@@ -109,7 +119,34 @@ class OutputGrammar:
             frozenset(data["roots"]),
             frozenset(data.get("binders", ())),  # grammars saved before scoping was learnt: none
             bool(data.get("distinct_conjuncts", False)),  # saved before it was learnt: outputs as written
+            frozenset(data.get("copied", ())),  # saved before it was learnt: none
         )
+
+
+_INPUT_WORD = re.compile(r"[^\s()'\"?!,]+")
+_OUTPUT_ATOM = re.compile(r"[^\s()]+")
+
+
+def input_words(question: str) -> set[str]:
+    """The words of a model input, quotes and punctuation apart (``'language0'`` -> ``language0``),
+    as :attr:`OutputGrammar.copied` compares them with output atoms.
+
+    Example:
+        >>> sorted(input_words("jobs using 'language0' in loc0 ?"))
+        ['in', 'jobs', 'language0', 'loc0', 'using']
+    """
+    return set(_INPUT_WORD.findall(question))
+
+
+def _copied(outputs: list[str], inputs: Iterable[str], atoms: set[str]) -> frozenset[str]:
+    """Of ``atoms`` (the outputs' arguments and roots), those every output that has one writes
+    with the same word in its input."""
+    copied = set(atoms)
+    for output, question in zip(outputs, inputs, strict=True):
+        words = input_words(question)
+        copied -= {atom for atom in _OUTPUT_ATOM.findall(output) if atom in copied and atom not in words}
+    return frozenset(atom for atom in copied if not atom.startswith("$"))
+
 
 
 def _record(expression: SExpression, counts: dict[str, list[int]], arguments: set[str]) -> bool:

@@ -358,17 +358,20 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
         model = self.model
         device = next(model.parameters()).device
         options = self._generation_options()
+        decoding: WellFormedDecoding | None = self.__dict__.get("_well_formed_decoding")
         outputs = [""] * len(texts)
         with torch.inference_mode():
             for batch in self._batches(texts):
-                encoding = self._tokenize_batch([texts[index] for index in batch]).to(device)
+                inputs = [texts[index] for index in batch]
+                encoding = self._tokenize_batch(inputs).to(device)
+                if decoding is not None:
+                    options["prefix_allowed_tokens_fn"] = decoding.for_inputs(inputs)
                 generated = model.generate(
                     input_ids=encoding["input_ids"], attention_mask=encoding["attention_mask"], **options
                 )
                 decoded = self.tokenizer.batch_decode(generated, skip_special_tokens=True)
                 for index, text in zip(batch, decoded):
                     outputs[index] = text.strip()
-        decoding = self.__dict__.get("_well_formed_decoding")
         return [decoding.finish(output) for output in outputs] if decoding is not None else outputs
 
     def _generation_options(self) -> dict[str, Any]:
@@ -384,9 +387,6 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
         saved_length = saved.max_new_tokens is not None or saved.max_length != unset_length
         if self.max_new_tokens is not None or not saved_length:
             options["max_new_tokens"] = self.max_new_tokens or DEFAULT_MAX_NEW_TOKENS
-        decoding = self.__dict__.get("_well_formed_decoding")
-        if decoding is not None:
-            options["prefix_allowed_tokens_fn"] = decoding
         return options
 
     def _gold_loss(self, questions: list[str], db_ids: list[str | None], golds: list[str]) -> list[float]:

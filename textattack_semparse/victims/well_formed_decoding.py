@@ -22,11 +22,11 @@ This module does not import TextAttack.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from textattack_semparse.datasets.logical_form import without_repeated_conjuncts
-from textattack_semparse.victims.output_grammar import CLOSE, OPEN, OutputGrammar, variable_name
+from textattack_semparse.victims.output_grammar import CLOSE, OPEN, OutputGrammar, input_words, variable_name
 
 
 class WellFormedDecoding:
@@ -38,7 +38,8 @@ class WellFormedDecoding:
     finished expression (or root atom) is followed by the end of the output. With
     ``grammar.binders``, a variable is bound by the binder lists it is in (shadowing allowed, as
     one GEO training output does) and never written free. With ``grammar.distinct_conjuncts``,
-    :meth:`finish` writes a conjunct the output repeats once.
+    :meth:`finish` writes a conjunct the output repeats once. An atom of ``grammar.copied`` (a
+    placeholder) is written only where the model's input has it (:meth:`for_inputs`).
 
     Args:
         grammar (OutputGrammar): The training outputs' grammar.
@@ -75,6 +76,7 @@ class WellFormedDecoding:
         self.start_ids = sorted({vocabulary[atom] for atom in grammar.roots if atom in vocabulary} | {self.open_id})
         self.binder_ids = frozenset(vocabulary[head] for head in grammar.binders if head in vocabulary)
         self.distinct_conjuncts = grammar.distinct_conjuncts
+        self.copied_ids = {atom: vocabulary[atom] for atom in grammar.copied if atom in vocabulary}
         self.variable_names = {
             vocabulary[atom]: name
             for atom in grammar.arguments
@@ -100,8 +102,27 @@ class WellFormedDecoding:
     def __call__(self, batch_id: int, input_ids: Any) -> list[int]:
         return self.allowed(input_ids.tolist())
 
-    def allowed(self, ids: Sequence[int]) -> list[int]:
-        """The token ids allowed after the decoder input ``ids`` (start token included)."""
+    def for_inputs(self, inputs: Sequence[str]) -> Callable[[int, Any], list[int]]:
+        """``generate``'s ``prefix_allowed_tokens_fn`` for a batch of model ``inputs``: as the
+        decoding itself, an atom of ``grammar.copied`` allowed only in the output of an input that
+        has it as a word."""
+        absent = [
+            frozenset(token for atom, token in self.copied_ids.items() if atom not in words)
+            for words in map(input_words, inputs)
+        ]
+
+        def allowed(batch_id: int, input_ids: Any) -> list[int]:
+            return self.allowed(input_ids.tolist(), absent[batch_id])
+
+        return allowed
+
+    def allowed(self, ids: Sequence[int], absent: frozenset[int] = frozenset()) -> list[int]:
+        """The token ids allowed after the decoder input ``ids`` (start token included), none of
+        ``absent`` (copied atoms the input does not have)."""
+        allowed = self._allowed(ids)
+        return [token for token in allowed if token not in absent] if absent else allowed
+
+    def _allowed(self, ids: Sequence[int]) -> list[int]:
         stack: list[list[Any]] = []  # [head id or None, argument count, variable it binds] of each open list
         for token in ids[self.prefix_length :]:
             if token == self.open_id:

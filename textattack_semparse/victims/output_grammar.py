@@ -145,7 +145,7 @@ def _copied(outputs: list[str], inputs: Iterable[str], atoms: set[str]) -> froze
     for output, question in zip(outputs, inputs, strict=True):
         words = input_words(question)
         copied -= {atom for atom in _OUTPUT_ATOM.findall(output) if atom in copied and atom not in words}
-    return frozenset(atom for atom in copied if not atom.startswith("$"))
+    return frozenset(copied)
 
 
 

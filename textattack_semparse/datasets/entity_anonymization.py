@@ -47,8 +47,9 @@ STYLES = ("sql", "logical_form")
 
 ANONYMIZATION_REVISION = 3
 """Raised when what :meth:`EntityAnonymizer.fit` learns changes (2: the words around training
-placeholders, for SQL too; 3: values the training questions spell in the plural): part of a cached trained victim's key, so a victim trained with an
-older anonymiser is trained again rather than reused."""
+placeholders, for SQL too; 3: values spelled in the plural, and a placeholder in a training gold
+only where its question has it): part of a cached trained victim's key, so a victim trained with
+an older anonymiser is trained again rather than reused."""
 
 _PLACEHOLDER_ATOM = re.compile(r"^[a-z]+\d+$")
 """Constants already anonymised by the dataset (ATIS-lambda's ``ci0``) stay as they are."""

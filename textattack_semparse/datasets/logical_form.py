@@ -165,7 +165,7 @@ def logical_form_constants(question: str, logical_form: str, *, plurals: bool = 
 
     Example:
         >>> logical_form_constants("how big is austin", "(size:<lo,i> austin_tx:c)")
-        [Constant(atom='austin_tx:c', spelling='austin', type='c', position=3)]
+        [Constant(atom='austin_tx:c', spelling='austin', type='c', position=3, plural=False)]
     """
     words = literal_words(question)
     found: dict[str, Constant] = {}

@@ -148,7 +148,6 @@ def _copied(outputs: list[str], inputs: Iterable[str], atoms: set[str]) -> froze
     return frozenset(copied)
 
 
-
 def _record(expression: SExpression, counts: dict[str, list[int]], arguments: set[str]) -> bool:
     """Add the argument count of each list's head and the atoms in argument position of
     ``expression`` (a list); False when a list is empty or starts with a list."""

@@ -89,8 +89,9 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
     and the model's placeholders are replaced by the question's values in the output (and in
     the gold output for :meth:`gold_loss`). One trained on logical forms also comes with their
     grammar (:class:`~textattack_semparse.victims.output_grammar.OutputGrammar`), and
-    generation is kept to well-formed outputs under it (``well_formed``); when no training
-    output repeats a conjunct, one the model repeats is written once (A and A is A).
+    generation is kept to well-formed outputs under it (``well_formed``): a placeholder only
+    where the question has one, and, when no training output repeats a conjunct, a conjunct
+    once (A and A is A).
 
     Predictions are cached: the output for each distinct model input (the question, anonymised
     if the model is, as ``input_formatter`` formats it with its ``db_id``) is kept in an LRU cache of
@@ -138,8 +139,7 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
         well_formed (bool, default True): Decode with the output grammar saved beside the model
             (:data:`~textattack_semparse.victims.output_grammar.GRAMMAR_FILE`), when there is
             one: each step allows only the tokens that keep the output a well-formed logical form
-            (:class:`~textattack_semparse.victims.well_formed_decoding.WellFormedDecoding`), and
-            a repeated conjunct is written once when no training output repeats one.
+            (:class:`~textattack_semparse.victims.well_formed_decoding.WellFormedDecoding`).
         Other arguments (``database``, ``benchmark``, ``max_failure_rate``): as
             :class:`SemanticParser`.
 

@@ -76,7 +76,7 @@ class WellFormedDecoding:
         self.start_ids = sorted({vocabulary[atom] for atom in grammar.roots if atom in vocabulary} | {self.open_id})
         self.binder_ids = frozenset(vocabulary[head] for head in grammar.binders if head in vocabulary)
         self.distinct_conjuncts = grammar.distinct_conjuncts
-        self.copied_ids = {atom: vocabulary[atom] for atom in grammar.copied if atom in vocabulary}
+        self.copied_tokens = {atom: vocabulary[atom] for atom in grammar.copied if atom in vocabulary}
         self.variable_names = {
             vocabulary[atom]: name
             for atom in grammar.arguments
@@ -107,7 +107,7 @@ class WellFormedDecoding:
         decoding itself, an atom of ``grammar.copied`` allowed only in the output of an input that
         has it as a word."""
         absent = [
-            frozenset(token for atom, token in self.copied_ids.items() if atom not in words)
+            frozenset(token for atom, token in self.copied_tokens.items() if atom not in words)
             for words in map(input_words, inputs)
         ]
 

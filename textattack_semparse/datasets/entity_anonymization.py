@@ -507,12 +507,14 @@ def _group_name(members: list[str], taken: Iterable[str]) -> str:
     return name if name and (name in members or name not in set(taken)) else members[0]
 
 
-def _constants(example: SemparseExample, plurals: frozenset[str]) -> list[Constant]:
-    """The constants of the example's gold its question spells (in the plural only as ``plurals`` has it)."""
+def _constants(example: SemparseExample, plurals: frozenset[str] | None) -> list[Constant]:
+    """The constants of the example's gold its question spells, in the plural only where
+    ``plurals`` has the spelling (``None``: every plural spelling, as :func:`_value_plurals` weighs them)."""
     return [
         constant
-        for constant in logical_form_constants(example.question, example.gold, plurals=bool(plurals))
-        if not _PLACEHOLDER_ATOM.match(constant.atom) and (not constant.plural or normalize_text(constant.spelling) in plurals)
+        for constant in logical_form_constants(example.question, example.gold, plurals=plurals is None or bool(plurals))
+        if not _PLACEHOLDER_ATOM.match(constant.atom)
+        and (not constant.plural or plurals is None or normalize_text(constant.spelling) in plurals)
     ]
 
 
@@ -524,8 +526,8 @@ def _value_plurals(examples: list[SemparseExample]) -> frozenset[str]:
     mentions = Counter(
         normalize_text(constant.spelling)
         for example in examples
-        for constant in logical_form_constants(example.question, example.gold, plurals=True)
-        if constant.plural and not _PLACEHOLDER_ATOM.match(constant.atom)
+        for constant in _constants(example, None)
+        if constant.plural
     )
     if not mentions:
         return frozenset()

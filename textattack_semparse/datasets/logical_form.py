@@ -173,17 +173,14 @@ def logical_form_constants(question: str, logical_form: str, *, plurals: bool = 
         if atom in found:
             continue
         typed = _SIMPLE_TYPE.match(atom)
-        for spelling in _spellings(atom):
+        candidates = [(spelling, False) for spelling in _spellings(atom)]
+        if plurals and not typed:  # tried after every singular spelling
+            candidates += [(f"{spelling}s", True) for spelling, _ in candidates]
+        for spelling, plural in candidates:
             position = _find_words(words, literal_words(spelling))
             if position is not None:
-                found[atom] = Constant(atom, spelling, typed.group("type") if typed else head, position)
+                found[atom] = Constant(atom, spelling, typed.group("type") if typed else head, position, plural)
                 break
-        else:
-            for spelling in _spellings(atom) if plurals and not typed else ():
-                position = _find_words(words, literal_words(f"{spelling}s"))
-                if position is not None:
-                    found[atom] = Constant(atom, f"{spelling}s", head, position, plural=True)
-                    break
     return sorted(found.values(), key=lambda constant: (constant.position, -len(constant.spelling)))
 
 
@@ -321,7 +318,8 @@ def bound_variable(expression: SExpression) -> str | None:
 def without_repeated_conjuncts(text: str) -> str:
     """``text`` with each argument of ``and``/``or`` (:data:`_COMMUTATIVE`) that repeats an earlier
     argument of the same list left out: A and A is A, so the question asked is the same. A parser
-    trained on a few hundred outputs sometimes writes a conjunct twice, which no gold does. The tokens
+    trained on a few hundred outputs sometimes writes a conjunct twice, which no JOBS training
+    output does (one GEO and sixteen ATIS training outputs do). The tokens
     are then joined by single spaces, as the word-level tokenizer decodes them; ``text`` itself when
     nothing repeats or it is not one s-expression.
 

@@ -12,11 +12,12 @@ from textattack.transformations import WordSwap
 
 from textattack_semparse.attack_attrs import record_gold_output
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
-from textattack_semparse.linguistics.wordnet import load_wordnet
+from textattack_semparse.linguistics.wordnet import MIN_SENSE_COUNT, load_wordnet, tag_count
 from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 from textattack_semparse.transformations.wordnet_synonym_substitution import WordNetSynonymSubstitution
 
 POS = {"n": "NOUN", "v": "VERB", "a": "ADJ", "s": "ADJ", "r": "ADV"}
+POS_OF = {"NOUN": "n", "VERB": "v"}
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +52,28 @@ def test_inflection_follows_the_original(substitution: WordNetSynonymSubstitutio
     text = AttackedText("what are the largest cities in texas")
     assert [o.words[4] for o in substitution(text, indices_to_modify={4})] == ["metropolises"]
     swapped = {o.words[2] for o in substitution(AttackedText("how many inhabitants does texas have"), indices_to_modify={2})}
-    assert swapped == {"dwellers", "denizens"}
+    assert swapped == {"dwellers"}  # "denizens" too, were it not a synonym the corpus never uses there (below)
+
+
+def test_synonyms_the_sense_tagged_corpus_never_uses_in_that_sense_are_left_out(substitution: WordNetSynonymSubstitution) -> None:
+    """The rule: a synonym stays only when WordNet's sense-tagged corpus uses it in the sense at
+    least MIN_SENSE_COUNT times. The packaged tagger reads "border" in "what states border
+    michigan" as a noun, whose first sense also lists "borderline", "delimitation" and "mete";
+    people read "what states borderline michigan" as no question at all."""
+    wordnet = load_wordnet()
+    for lemma, upos, tag in (("border", "NOUN", "NN"), ("border", "VERB", "VBP"), ("reside", "VERB", "VBP"), ("inhabitant", "NOUN", "NN")):
+        sense = wordnet.synsets(lemma, POS_OF[upos])[0]
+        expected = [
+            name for name in sense.lemma_names()
+            if name != lemma and "_" not in name and tag_count(sense, name) >= MIN_SENSE_COUNT
+            and wordnet.synsets(name, POS_OF[upos])[0] == sense
+        ]  # fmt: skip
+        assert substitution.synonyms(lemma, upos, tag) == expected
+    assert substitution.synonyms("border", "NOUN", "NN") == []  # borderline, delimitation, mete: never tagged there
+    assert substitution.synonyms("border", "VERB", "VBP") == ["surround"]  # not environ, ring, skirt
+    assert substitution.synonyms("reside", "VERB", "VBP") == []  # not domicile, domiciliate
+    rewrites = " ".join(o.text for o in substitution(AttackedText("which states border illinois")))
+    assert not {"borderline", "delimitation", "mete"} & set(rewrites.split())
 
 
 def test_candidates_come_from_the_first_sense_only(substitution: WordNetSynonymSubstitution) -> None:
@@ -95,10 +117,10 @@ def test_proper_nouns_and_multiword_lemmas_are_skipped(substitution: WordNetSyno
 
 
 def test_max_candidates_keeps_the_first_synonyms() -> None:
-    text = AttackedText("how many inhabitants does texas have")
-    every = [o.words[2] for o in WordNetSynonymSubstitution()(text, indices_to_modify={2})]
-    assert len(every) == 2
-    assert [o.words[2] for o in WordNetSynonymSubstitution(max_candidates=1)(text, indices_to_modify={2})] == every[:1]
+    text = AttackedText("how many people live in texas")
+    every = [o.words[3] for o in WordNetSynonymSubstitution()(text, indices_to_modify={3})]
+    assert every == ["populate", "inhabit"]
+    assert [o.words[3] for o in WordNetSynonymSubstitution(max_candidates=1)(text, indices_to_modify={3})] == every[:1]
 
 
 def test_new_york_is_never_altered(substitution: WordNetSynonymSubstitution) -> None:

@@ -87,21 +87,15 @@ def common_senses(lemma: str, pos: str) -> tuple[Synset, ...]:
         >>> [sense.name() for sense in common_senses("population", "n")]
         ['population.n.01']
     """
+    from textattack_semparse.linguistics.wordnet import tag_count
+
     senses = _wordnet().synsets(lemma, pos)
-    counts = [_tag_count(sense, lemma) for sense in senses]
+    counts = [tag_count(sense, lemma) for sense in senses]
     most = max(counts, default=0)
     return tuple(
         sense for index, (sense, count) in enumerate(zip(senses, counts, strict=True))
         if index == 0 or (count >= COMMON_SENSE_TAGS and count >= COMMON_SENSE_SHARE * most)
     )  # fmt: skip
-
-
-def _tag_count(sense: Synset, lemma: str) -> int:
-    """How often SemCor tags ``lemma`` in ``sense`` (0 when the WordNet copy has no counts)."""
-    try:
-        return sum(name.count() for name in sense.lemmas() if name.name().lower() == lemma)
-    except (OSError, LookupError):  # a WordNet without cntlist.rev
-        return 0
 
 
 def shared_common_sense(lemma: str, other: str, pos: str) -> Synset | None:

@@ -335,6 +335,28 @@ def _read_lemma_index(reader: WordNetCorpusReader) -> bool:
     return True
 
 
+MIN_SENSE_COUNT = 2
+"""Times WordNet's sense-tagged corpus (its SemCor counts, ``cntlist.rev``) must use a word in a
+sense for the word to stand for that sense as a synonym: a synset also lists rare and archaic
+words the corpus never uses in it ("border, borderline, delimitation, mete"; "reside, domicile,
+domiciliate"), which no one would read as the word they replace."""
+
+
+def tag_count(sense: Synset, lemma: str) -> int:
+    """How often WordNet's sense-tagged corpus uses ``lemma`` in ``sense`` (0 when this copy of
+    WordNet has no counts).
+
+    Example:
+        >>> sense = first_sense("border", "border", "v")
+        >>> tag_count(sense, "surround"), tag_count(sense, "environ")
+        (6, 0)
+    """
+    try:
+        return sum(name.count() for name in sense.lemmas() if name.name().lower() == lemma)
+    except (OSError, LookupError):  # a WordNet without cntlist.rev
+        return 0
+
+
 def first_sense(lemma: str, word: str, pos: str) -> Synset | None:
     """WordNet's first sense of ``lemma`` (else of the word as written, ``word``) as part of speech
     ``pos`` (``n``, ``v``, ``a``, ``r``), or ``None`` when WordNet knows neither.

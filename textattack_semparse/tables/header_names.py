@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
+from textattack_semparse.linguistics.wordnet import MIN_SENSE_COUNT, tag_count
 
 SYNONYM_RESOURCE = "table_header_synonyms.json"
 ABBREVIATION_RESOURCE = "header_abbreviations.json"
@@ -44,8 +45,6 @@ _MIN_RULE_LENGTH = 5
 _MIN_ABBREVIATION_LENGTH = 3
 _INITIALISM_WORDS = (2, 5)
 _PLURAL_MARKER = "(s)"
-MIN_SENSE_COUNT = 2
-"""Times WordNet's sense-tagged corpus must use a word, and its synonym, in the shared sense."""
 
 
 @dataclass(frozen=True)
@@ -173,7 +172,7 @@ def wordnet_header_synonyms(word: str) -> tuple[str, ...]:
     if lemma is None or not senses:
         return ()
     sense = senses[0]
-    own = max((entry.count() for entry in sense.lemmas() if entry.name() == lemma), default=0)
+    own = tag_count(sense, lemma)
     others = (
         entry.count()
         for synset in wordnet.synsets(lowered)
@@ -187,7 +186,7 @@ def wordnet_header_synonyms(word: str) -> tuple[str, ...]:
         candidate = entry.name()
         if candidate == lemma or not candidate.isalpha() or not candidate.islower():
             continue
-        if entry.count() < MIN_SENSE_COUNT or wordnet.synsets(candidate, pos="n")[:1] != [sense]:
+        if tag_count(sense, candidate) < MIN_SENSE_COUNT or wordnet.synsets(candidate, pos="n")[:1] != [sense]:
             continue
         form = candidate if lemma == lowered else inflect(candidate, "NNS", guess=False)
         if form is not None:

@@ -20,7 +20,7 @@ from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 from textattack_semparse.linguistics.inflection import lemmatize
 from textattack_semparse.linguistics.operator_words import is_operator_word, question_protection
 from textattack_semparse.linguistics.spacy_pipeline import DEFAULT_PIPELINE, parse_words
-from textattack_semparse.linguistics.wordnet import first_sense, load_wordnet
+from textattack_semparse.linguistics.wordnet import MIN_SENSE_COUNT, first_sense, load_wordnet, tag_count
 from textattack_semparse.tables.table_text import table_of
 from textattack_semparse.transformations.derived_text import (
     check_question_length,
@@ -48,7 +48,13 @@ class WordNetSynonymSubstitution(WordSwap):
     sense is a candidate when its own first sense for that part of speech is the same sense
     (read on its own it means the same: "mountain" -> "mount", a horse first, is out), once
     inflected to the word's Penn tag ("cities" -> "metropolises", "borders" -> "surrounds") in a
-    form WordNet reads back as that lemma, and given the word's capitalisation. Never replaced:
+    form WordNet reads back as that lemma, and given the word's capitalisation, provided WordNet's
+    sense-tagged corpus uses it in that sense at least
+    :data:`~textattack_semparse.linguistics.wordnet.MIN_SENSE_COUNT` times: a synset also lists
+    rare and archaic words ("border" -> "mete", "environ"; "reside" -> "domiciliate") that no
+    reader takes for the word they replace, and the packaged tagger reads a lower-cased
+    question's verb as a noun after a plural ("what states border michigan": *border* tagged
+    NN), where the noun sense's synonyms ("borderline") are all of that kind. Never replaced:
     the words the question needs (:func:`~textattack_semparse.linguistics.operator_words.question_protection`:
     question words, quantifiers, numbers, negation, comparatives and superlatives such as
     "smallest" or "most", the words naming the gold output's predicates, e.g. "population"
@@ -114,7 +120,9 @@ class WordNetSynonymSubstitution(WordSwap):
         excluded = {lowered, lemma}
         forms: dict[str, None] = {}
         for name in sense.lemma_names():
-            if name in excluded or not name.islower() or "_" in name or first_sense(name, name, pos) != sense:
+            if name in excluded or not name.islower() or "_" in name or tag_count(sense, name) < MIN_SENSE_COUNT:
+                continue
+            if first_sense(name, name, pos) != sense:
                 continue
             form = self._inflect(name, tag)
             if form is None or not _reads_back(form, name, pos):

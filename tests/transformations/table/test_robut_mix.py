@@ -43,8 +43,8 @@ def test_each_output_perturbs_two_or_three_levels_header_first_and_keeps_the_ans
 
 
 def test_three_levels_when_asked_for_three(table_text) -> None:
-    # "census" is the one content word not in the table: the word level may replace only it.
-    text = table_text("which city had the largest population in the census?", TABLE, ["Oslo"])
+    # "survey" is the one content word not in the table: the word level may replace only it ("study").
+    text = table_text("which city had the largest population in the survey?", TABLE, ["Oslo"])
     outputs = RobutMix(level_counts=(3,), content=("row-shuffle",), num_candidates=2)(text)
     assert outputs
     assert all(_levels(text, output) == {"header", "content", "question"} for output in outputs)

@@ -76,6 +76,23 @@ def test_synonyms_the_sense_tagged_corpus_never_uses_in_that_sense_are_left_out(
     assert not {"borderline", "delimitation", "mete"} & set(rewrites.split())
 
 
+def test_a_compound_wordnet_reads_with_a_neighbour_is_kept(substitution: WordNetSynonymSubstitution) -> None:
+    """The rule: a word WordNet reads with a neighbour as one compound is replaced only where the
+    new pair is a lemma of one of the compound's senses. "life expectancy" has a sense of its own;
+    "anticipation" is a synonym of "expectancy" alone."""
+    wordnet = load_wordnet()
+    assert "anticipation" in substitution.synonyms("expectancy", "NOUN", "NN")
+    assert wordnet.synsets("life_expectancy") and not wordnet.synsets("life_anticipation")
+    assert substitution(AttackedText("what is the life expectancy"), indices_to_modify={4}) == []
+    # "telephone number" names the sense of "phone number": the rewrite keeps the compound.
+    assert set(wordnet.synsets("phone_number")) & set(wordnet.synsets("telephone_number"))
+    rewrites = [o.text for o in substitution(AttackedText("list the phone number"), indices_to_modify={2})]
+    assert rewrites == ["list the telephone number"]
+    # Hyphenated compounds too: "one-way" is a WordNet lemma, "one-fashion" is not.
+    assert wordnet.synsets("one-way")
+    assert substitution(AttackedText("show me one way flights"), indices_to_modify={3}) == []
+
+
 def test_candidates_come_from_the_first_sense_only(substitution: WordNetSynonymSubstitution) -> None:
     """People judged "population" -> "universe", "mountains" -> "sights" and "state" -> "country"
     to change the question: those are synonyms in other senses than the word's commonest."""

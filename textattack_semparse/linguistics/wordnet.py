@@ -24,7 +24,7 @@ import os
 import shutil
 import tarfile
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -373,6 +373,53 @@ def first_sense(lemma: str, word: str, pos: str) -> Synset | None:
     wordnet = load_wordnet()
     senses = wordnet.synsets(lemma, pos) or wordnet.synsets(word, pos)
     return senses[0] if senses else None
+
+
+def keeps_compounds(words: Sequence[str], index: int, replacement: str) -> bool:
+    """Whether ``replacement`` in place of ``words[index]`` keeps each compound WordNet reads that
+    word in with a neighbour, written open or hyphenated: the compound must stay a lemma of one of
+    its senses.
+
+    A compound has a sense of its own ("life expectancy", "one way", "as well"), so
+    a synonym of the word alone does not keep it ("life anticipation", "one fashion", "as good");
+    one that makes a synonym of the compound does ("phone number" -> "telephone number"). A verb
+    and its particle are left to the verb's own sense (WordNet's "live in" is a live-in employee's,
+    while a question's "people live in texas" means the verb), and so are names ("the States").
+
+    Example:
+        >>> words = "what is the life expectancy".split()
+        >>> keeps_compounds(words, 4, "anticipation"), keeps_compounds(words, 2, "a")
+        (False, True)
+        >>> keeps_compounds("list the phone number".split(), 2, "telephone")
+        True
+    """
+    wordnet = load_wordnet()
+    for start in (index - 1, index):
+        if start < 0 or start + 2 > len(words):
+            continue
+        pair = [word.lower() for word in words[start : start + 2]]
+        changed = list(pair)
+        changed[index - start] = replacement.lower()
+        for joiner in ("_", "-"):
+            senses = _common_compound_senses(joiner.join(pair))
+            if senses and not senses & set(wordnet.synsets(joiner.join(changed))):
+                return False
+    return True
+
+
+def _common_compound_senses(compound: str) -> set[Synset]:
+    """The senses of ``compound`` (lower case, words joined) as a common noun, adjective or
+    adverb: not a verb with its particle, nor a name, which a lower-cased question cannot tell
+    from its words ("the cities" is not *the City* of London)."""
+    wordnet = load_wordnet()
+    senses = set()
+    for sense in wordnet.synsets(compound):
+        if sense.pos() == "v":
+            continue
+        forms = {compound, wordnet.morphy(compound, sense.pos())}
+        if any(name.islower() for name in sense.lemma_names() if name.lower() in forms):
+            senses.add(sense)
+    return senses
 
 
 def are_synonyms(word: str, other: str) -> bool:

@@ -20,7 +20,13 @@ from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 from textattack_semparse.linguistics.inflection import lemmatize
 from textattack_semparse.linguistics.operator_words import is_operator_word, question_protection
 from textattack_semparse.linguistics.spacy_pipeline import DEFAULT_PIPELINE, parse_words
-from textattack_semparse.linguistics.wordnet import MIN_SENSE_COUNT, first_sense, load_wordnet, tag_count
+from textattack_semparse.linguistics.wordnet import (
+    MIN_SENSE_COUNT,
+    first_sense,
+    keeps_compounds,
+    load_wordnet,
+    tag_count,
+)
 from textattack_semparse.tables.table_text import table_of
 from textattack_semparse.transformations.derived_text import (
     check_question_length,
@@ -54,7 +60,10 @@ class WordNetSynonymSubstitution(WordSwap):
     rare and archaic words ("border" -> "mete", "environ"; "reside" -> "domiciliate") that no
     reader takes for the word they replace, and the packaged tagger reads a lower-cased
     question's verb as a noun after a plural ("what states border michigan": *border* tagged
-    NN), where the noun sense's synonyms ("borderline") are all of that kind. Never replaced:
+    NN), where the noun sense's synonyms ("borderline") are all of that kind. A word that WordNet
+    reads with a neighbour as one compound keeps it (:func:`~textattack_semparse.linguistics.wordnet.keeps_compounds`:
+    not "life expectancy" -> "life anticipation", "one way" -> "one fashion" or "as well" -> "as
+    good"; "phone number" -> "telephone number" is one). Never replaced:
     the words the question needs (:func:`~textattack_semparse.linguistics.operator_words.question_protection`:
     question words, quantifiers, numbers, negation, comparatives and superlatives such as
     "smallest" or "most", the words naming the gold output's predicates, e.g. "population"
@@ -156,6 +165,7 @@ class WordNetSynonymSubstitution(WordSwap):
             for i in indices
             if i not in protected
             for synonym in self.synonyms(words[i], doc[i].pos_, doc[i].tag_, lemma=doc[i].lemma_.lower())
+            if keeps_compounds(words, i, synonym)
         ]
 
     def extra_repr_keys(self) -> list[str]:

@@ -116,6 +116,17 @@ def test_nothing_protected_without_gold_or_literals() -> None:
     assert modifiable(PreserveLiterals(), text) == set(range(7))
 
 
+def test_a_value_the_question_quotes_is_protected_even_where_the_gold_misspells_it() -> None:
+    # Spider dev: the gold's literal lacks the last letter, so only the question's quotes locate it.
+    gold = 'SELECT Name FROM teacher WHERE Hometown != "Little Lever Urban Distric"'
+    text = question('What are the names of the teachers whose hometown is not "Little Lever Urban District"?', gold)
+    assert modifiable(PreserveLiterals(), text) == set(range(11))  # words 11-14 are the quoted value
+    assert PreserveLiterals().protected_literals(text) == ["Little Lever Urban Distric", "Little Lever Urban District"]
+    # An apostrophe is no quote.
+    apostrophes = question("what's the teacher's name", None)
+    assert modifiable(PreserveLiterals(), apostrophes) == set(range(apostrophes.num_words))
+
+
 def test_literal_missing_from_question_protects_nothing() -> None:
     text = question("how many people live in the big apple", NEW_YORK_SQL)
     assert modifiable(PreserveLiterals(), text) == set(range(8))

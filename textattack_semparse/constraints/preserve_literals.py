@@ -14,7 +14,7 @@ from textattack.shared import AttackedText
 from textattack_semparse.attack_attrs import gold_output, original_text
 from textattack_semparse.datasets.logical_form import logical_form_literals
 from textattack_semparse.errors import ConfigurationTypeError
-from textattack_semparse.sql.literals import literal_word_indices, sql_literals
+from textattack_semparse.sql.literals import literal_word_indices, quoted_values, sql_literals
 
 
 class PreserveLiterals(PreTransformationConstraint):
@@ -36,7 +36,9 @@ class PreserveLiterals(PreTransformationConstraint):
     before a literal is also refused. Search methods that rank indices (``GreedyWordSwapWIR``)
     see the restriction too and spend no queries on literal words.
 
-    Without a recorded gold output and without ``literals`` nothing is protected. A literal
+    A value the question itself puts in quotes is protected too
+    (:func:`~textattack_semparse.sql.literals.quoted_values`), even where the gold misspells it.
+    Without a recorded gold output, without ``literals`` and without quotes nothing is protected. A literal
     the question does not spell out (the gold says ``150000``, the question "150,000")
     cannot be located and is not protected. Gold queries are read with sqlglot's tokenizer
     in ``dialect`` (see :func:`textattack_semparse.sql.literals.sql_literals`); a gold
@@ -70,15 +72,17 @@ class PreserveLiterals(PreTransformationConstraint):
         self.dialect = dialect
 
     def protected_literals(self, current_text: AttackedText) -> list[str]:
-        """The explicit literals followed by those of the recorded gold query, deduplicated."""
+        """The explicit literals, those of the recorded gold query and the values the original
+        question quotes, deduplicated."""
         gold = gold_output(current_text)
+        question = original_text(current_text).text
         if not gold:
             from_gold: list[str] = []
         elif _is_logical_form(gold):
-            from_gold = logical_form_literals(original_text(current_text).text, gold)
+            from_gold = logical_form_literals(question, gold)
         else:
             from_gold = sql_literals(gold, dialect=self.dialect)
-        return list(dict.fromkeys([*(self.literals or ()), *from_gold]))
+        return list(dict.fromkeys([*(self.literals or ()), *from_gold, *quoted_values(question)]))
 
     def _get_modifiable_indices(self, current_text: AttackedText) -> set[int]:
         all_indices = set(range(current_text.num_words))

@@ -37,6 +37,8 @@ _LITERAL_TOKENS = frozenset(
 # Used only when sqlglot cannot tokenize the query (e.g. an unterminated string).
 _FALLBACK_LITERAL = re.compile(r"'([^']*)'|\"([^\"]*)\"|(?<![\w.])(\d+(?:\.\d+)?)(?![\w.])")
 # TextAttack's ``words_from_text``: runs of word characters and ' - _ * @, ends trimmed.
+# A span in double or typographic quotes, or in single quotes that are not apostrophes ("what's").
+_QUOTED_SPAN = re.compile(r"\"([^\"]+)\"|\u201c([^\u201d]+)\u201d|(?<!\w)'([^']+)'(?!\w)")
 _WORD = re.compile(r"[\w'\-*@]+")
 _WORD_EDGES = "'-_*@"
 
@@ -63,6 +65,18 @@ def _sql_literals(sql: str, dialect: str) -> tuple[str, ...]:
     except SqlglotError:
         values = ("".join(groups) for groups in _FALLBACK_LITERAL.findall(sql))
     return tuple(dict.fromkeys(value for value in values if value.strip()))
+
+
+def quoted_values(question: str) -> list[str]:
+    """The spans ``question`` puts in quotes: values its asker typed, which a rewrite must keep
+    even where the gold spells them otherwise (Spider's gold for 'whose hometown is not "Little
+    Lever Urban District"' reads ``"Little Lever Urban Distric"``).
+
+    Example:
+        >>> quoted_values('cities named "new york" or "boston"'), quoted_values("who's from 'Ann Arbor'")
+        (['new york', 'boston'], ['Ann Arbor'])
+    """
+    return ["".join(groups) for groups in _QUOTED_SPAN.findall(question) if "".join(groups).strip()]
 
 
 def literal_words(literal: str) -> list[str]:

@@ -127,6 +127,14 @@ def test_a_value_the_question_quotes_is_protected_even_where_the_gold_misspells_
     assert modifiable(PreserveLiterals(), apostrophes) == set(range(apostrophes.num_words))
 
 
+def test_a_literal_the_question_spells_in_the_plural_is_protected() -> None:
+    # Spider dev: the gold reads 'fiat' where the question says "fiats"; a one- or two-letter code is not pluralised.
+    text = question("which countries produce fiats or volvos", "SELECT id FROM car_names WHERE Model = 'fiat' OR Model = 'volvo'")
+    assert modifiable(PreserveLiterals(), text) == {0, 1, 2, 4}
+    grade = question("list students with grade a as well as others", "SELECT name FROM student WHERE grade = 'a'")
+    assert modifiable(PreserveLiterals(), grade) == set(range(grade.num_words)) - {4}  # "a" only, not "as"
+
+
 def test_literal_missing_from_question_protects_nothing() -> None:
     text = question("how many people live in the big apple", NEW_YORK_SQL)
     assert modifiable(PreserveLiterals(), text) == set(range(8))

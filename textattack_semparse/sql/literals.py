@@ -104,7 +104,9 @@ def literal_phrase(literal: str) -> tuple[str, ...]:
 
 
 def literal_word_indices(words: Sequence[str], literals: Iterable[str]) -> set[int]:
-    """Indices of ``words`` covered by a contiguous, case-insensitive match of a literal.
+    """Indices of ``words`` covered by a contiguous, case-insensitive match of a literal, its last
+    word (of three letters or more) also in the plural (the gold's ``'fiat'`` in "countries that
+    produce fiats", ``'House'`` in "either houses or apartments": the question names the value).
 
     Every occurrence of every literal is matched; a literal whose word sequence does not
     occur contributes nothing.
@@ -121,8 +123,11 @@ def literal_word_indices(words: Sequence[str], literals: Iterable[str]) -> set[i
     for literal in literals:
         target = literal_phrase(literal)
         if target:
-            for start in phrase_starts(lowered, target):
-                indices.update(range(start, start + len(target)))
+            *head, last = target
+            plurals = ((*head, last + "s"), (*head, last + "es")) if len(last) > 2 and last.isalpha() else ()
+            for phrase in (target, *plurals):
+                for start in phrase_starts(lowered, phrase):
+                    indices.update(range(start, start + len(phrase)))
     return indices
 
 

@@ -121,7 +121,7 @@ def test_a_value_the_question_quotes_is_protected_even_where_the_gold_misspells_
     gold = 'SELECT Name FROM teacher WHERE Hometown != "Little Lever Urban Distric"'
     text = question('What are the names of the teachers whose hometown is not "Little Lever Urban District"?', gold)
     assert modifiable(PreserveLiterals(), text) == set(range(11))  # words 11-14 are the quoted value
-    assert PreserveLiterals().protected_literals(text) == ["Little Lever Urban Distric", "Little Lever Urban District"]
+    assert PreserveLiterals().protected_literals(text) == ["Little Lever Urban District", "Little Lever Urban Distric"]
     # An apostrophe is no quote.
     apostrophes = question("what's the teacher's name", None)
     assert modifiable(PreserveLiterals(), apostrophes) == set(range(apostrophes.num_words))

@@ -180,8 +180,7 @@ class WordListAugmenter(Augmenter):
         repeat = False
         for constraint in self.pre_transformation_constraints:
             if isinstance(constraint, PreserveLiterals):
-                if constraint.literals:
-                    protected |= literal_word_indices(words, constraint.literals)
+                protected |= literal_word_indices(words, constraint.question_literals(text))
             elif isinstance(constraint, RepeatModification):
                 repeat = True
         start = _Step(text, words, protected, set())

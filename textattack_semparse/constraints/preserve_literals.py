@@ -72,8 +72,8 @@ class PreserveLiterals(PreTransformationConstraint):
         self.dialect = dialect
 
     def protected_literals(self, current_text: AttackedText) -> list[str]:
-        """The explicit literals, those of the recorded gold query and the values the original
-        question quotes, deduplicated."""
+        """:meth:`question_literals` of the original question, then those of the recorded gold
+        query, deduplicated."""
         gold = gold_output(current_text)
         question = original_text(current_text).text
         if not gold:
@@ -82,7 +82,12 @@ class PreserveLiterals(PreTransformationConstraint):
             from_gold = logical_form_literals(question, gold)
         else:
             from_gold = sql_literals(gold, dialect=self.dialect)
-        return list(dict.fromkeys([*(self.literals or ()), *from_gold, *quoted_values(question)]))
+        return list(dict.fromkeys([*self.question_literals(question), *from_gold]))
+
+    def question_literals(self, question: str) -> list[str]:
+        """The literals protected in ``question`` whatever the gold: the explicit ones, then the
+        values it quotes."""
+        return list(dict.fromkeys([*(self.literals or ()), *quoted_values(question)]))
 
     def _get_modifiable_indices(self, current_text: AttackedText) -> set[int]:
         all_indices = set(range(current_text.num_words))

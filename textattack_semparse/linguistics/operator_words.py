@@ -165,8 +165,10 @@ def same_free_class(first: str, second: str) -> bool:
     return any(first in words and second in words for words in FREE_CLASSES)
 
 
-_SQL_ALIAS = re.compile(r"alias\d+$")
-_IDENTIFIER = re.compile(r"[a-z]+")
+_SQL_ALIAS = re.compile(r"alias\d+$", re.IGNORECASE)
+# The words of an identifier part: an upper-case run (not the capital of the next word), a
+# capitalised or lower-case word (``petType`` -> ``pet``, ``Type``; ``PetID`` -> ``Pet``, ``ID``).
+_IDENTIFIER = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
 
 
 def gold_predicate_words(gold: str | None) -> frozenset[str]:
@@ -180,15 +182,16 @@ def gold_predicate_words(gold: str | None) -> frozenset[str]:
         ['capital', 'name', 'state']
         >>> sorted(gold_predicate_words("(population:<lo,i> austin_tx:c)"))
         ['austin', 'population']
+        >>> sorted(gold_predicate_words("SELECT max(weight), petType FROM Pets GROUP BY petType"))
+        ['pet', 'pets', 'type', 'weight']
     """
     if not gold:
         return frozenset()
     words: set[str] = set()
     text = re.sub(r"'[^']*'|\"[^\"]*\"", " ", gold)  # values are literals, protected as such
     for token in re.split(r"[^A-Za-z0-9_]+", text):
-        token = _SQL_ALIAS.sub("", token.lower())
-        for part in re.split(r"_+", token):
-            for word in _IDENTIFIER.findall(part):
+        for part in re.split(r"_+", _SQL_ALIAS.sub("", token)):
+            for word in map(str.lower, _IDENTIFIER.findall(part)):
                 if len(word) > 2 and word not in _GOLD_KEYWORDS:
                     words.add(word)
     return frozenset(words)

@@ -36,9 +36,9 @@ _LITERAL_TOKENS = frozenset(
 )
 # Used only when sqlglot cannot tokenize the query (e.g. an unterminated string).
 _FALLBACK_LITERAL = re.compile(r"'([^']*)'|\"([^\"]*)\"|(?<![\w.])(\d+(?:\.\d+)?)(?![\w.])")
-# TextAttack's ``words_from_text``: runs of word characters and ' - _ * @, ends trimmed.
 # A span in double or typographic quotes, or in single quotes that are not apostrophes ("what's").
 _QUOTED_SPAN = re.compile(r"\"([^\"]+)\"|\u201c([^\u201d]+)\u201d|(?<!\w)'([^']+)'(?!\w)")
+# TextAttack's ``words_from_text``: runs of word characters and ' - _ * @, ends trimmed.
 _WORD = re.compile(r"[\w'\-*@]+")
 _WORD_EDGES = "'-_*@"
 

@@ -407,10 +407,12 @@ def keeps_compounds(words: Sequence[str], index: int, replacement: str) -> bool:
     return True
 
 
-def _common_compound_senses(compound: str) -> set[Synset]:
+@functools.lru_cache(maxsize=4096)
+def _common_compound_senses(compound: str) -> frozenset[Synset]:
     """The senses of ``compound`` (lower case, words joined) as a common noun, adjective or
     adverb: not a verb with its particle, nor a name, which a lower-cased question cannot tell
-    from its words ("the cities" is not *the City* of London)."""
+    from its words ("the cities" is not *the City* of London). Remembered: the substitution asks
+    about the same pair once per synonym of its word."""
     wordnet = load_wordnet()
     senses = set()
     for sense in wordnet.synsets(compound):
@@ -419,7 +421,7 @@ def _common_compound_senses(compound: str) -> set[Synset]:
         forms = {compound, wordnet.morphy(compound, sense.pos())}
         if any(name.islower() for name in sense.lemma_names() if name.lower() in forms):
             senses.add(sense)
-    return senses
+    return frozenset(senses)
 
 
 def are_synonyms(word: str, other: str) -> bool:

@@ -1,6 +1,8 @@
-"""`textattack-semparse attack` killed with SIGKILL at a random point (serial, and a Ray driver with
-its local cluster), then resumed on the other backend: the logs equal the uninterrupted run's and
-no finished example is attacked twice. A killed Ray run leaves no process behind."""
+"""`textattack-semparse attack` killed with SIGKILL at a random point (a Ray driver with its local
+cluster), then resumed on the serial backend: the logs equal the uninterrupted run's and no finished
+example is attacked twice. A killed Ray run leaves no process behind. (A serial kill resumed on Ray
+is left out to keep the suite within 30 minutes: Ray resuming a journal of the shared
+``textattack_semparse.runs`` loop is tests/robustness/test_ray_backend.py's.)"""
 
 from __future__ import annotations
 
@@ -82,7 +84,7 @@ def kill_after(output: Path, lines: int, backend: str, log: Path) -> int:
     return finished_examples(output)
 
 
-@pytest.mark.parametrize(("killed", "resumed"), [("serial", "ray"), ("ray", "serial")])
+@pytest.mark.parametrize(("killed", "resumed"), [("ray", "serial")])
 def test_killed_then_resumed_writes_the_uninterrupted_logs(killed, resumed, tmp_path, tmp_path_factory):
     pytest.importorskip("ray")
     pytest.importorskip("psutil")

@@ -1,6 +1,7 @@
-"""``robustness run --backend ray`` (a local Ray on 127.0.0.1, 2 workers each holding knn-geo) writes
-the files of the serial run byte for byte, and so does a Ray run killed with SIGKILL at a random point
-and resumed; the killed driver's Ray processes are stopped by the test."""
+"""``robustness run --backend ray`` (a local Ray on 127.0.0.1, 2 workers each holding knn-geo) killed
+with SIGKILL at a random point and resumed on Ray writes the files of the serial run byte for byte
+(the items finished before the kill were written by Ray too, so an uninterrupted Ray run is not run
+again: the suite stays within 30 minutes); the killed driver's Ray processes are stopped by the test."""
 
 from __future__ import annotations
 
@@ -21,13 +22,6 @@ from tests.robustness.conftest import (
 pytest.importorskip("ray")
 
 RAY = ("--backend", "ray", "--workers", "2")
-
-
-def test_a_ray_run_writes_the_files_of_the_serial_run(uninterrupted, tmp_path):
-    output = tmp_path / "ray"
-    completed = run_command("textattack-semparse", *robustness_run_arguments(output, *RAY), env=run_subprocess_environment())
-    assert completed.returncode == 0, completed.stderr
-    assert directory_files(output) == directory_files(uninterrupted)
 
 
 def test_a_ray_run_killed_at_a_random_point_then_resumed_writes_the_serial_files(uninterrupted, tmp_path):

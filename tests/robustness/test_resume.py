@@ -37,8 +37,7 @@ def test_the_journals_hold_one_line_per_finished_item(uninterrupted):
     assert {"prediction", "outcome", "loss"} <= set(evaluate[1]["value"])
 
 
-@pytest.mark.parametrize("draw", [0, 1])
-def test_a_run_killed_at_a_random_point_then_run_again_writes_the_uninterrupted_files(draw, uninterrupted, tmp_path):
+def test_a_run_killed_at_a_random_point_then_run_again_writes_the_uninterrupted_files(uninterrupted, tmp_path):
     output = tmp_path / "run"
     total = journal_lines(uninterrupted)
 
@@ -48,7 +47,7 @@ def test_a_run_killed_at_a_random_point_then_run_again_writes_the_uninterrupted_
         stop_processes(left_behind)
         return journal_lines(output)
 
-    kill_before_the_end(kill, random.Random(f"serial-kill-{draw}").randint(1, total - 2), total)
+    kill_before_the_end(kill, random.Random("serial-kill-0").randint(1, total - 2), total)
     again = run_command("textattack-semparse", *robustness_run_arguments(output), env=run_subprocess_environment())
     assert again.returncode == 0, again.stderr
     assert "Resuming the run" in again.stdout

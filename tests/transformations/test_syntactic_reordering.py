@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import inspect
+import json
 from collections import Counter, OrderedDict
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from textattack.shared import AttackedText
 
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
+from textattack_semparse.sql.literals import quoted_values
 from textattack_semparse.transformations.syntactic_reordering import SyntacticReordering
 
 
@@ -90,6 +93,39 @@ def test_protected_literal_moves_only_whole(reordering: SyntacticReordering) -> 
 def test_span_cutting_a_protected_run_does_not_move(reordering: SyntacticReordering) -> None:
     text = AttackedText("how many people live in new york")
     assert reordering(text, indices_to_modify={0, 1, 2, 5, 6}) == []  # "live in" protected
+
+
+def test_quotes_move_with_the_value_they_enclose(reordering: SyntacticReordering) -> None:
+    # Before the marks were spelled with their words: "UAL Which airline has abbreviation'?" and
+    # "from the city 'Aberdeen How many flights depart on monday?".
+    protect = [PreserveLiterals()]
+    text = AttackedText("Which airline has abbreviation 'UAL'?")
+    assert [o.text for o in reordering(text, pre_transformation_constraints=protect)] == [
+        "'UAL' Which airline has abbreviation?"
+    ]
+    text = AttackedText("How many flights depart from the city 'Aberdeen' on monday?")
+    assert sorted(o.text for o in reordering(text, pre_transformation_constraints=protect)) == [
+        "How many flights depart on monday from the city 'Aberdeen'?",
+        "from the city 'Aberdeen' How many flights depart on monday?",
+        "on monday How many flights depart from the city 'Aberdeen'?",
+    ]
+
+
+def test_a_mark_touching_no_word_keeps_its_neighbours_in_place(reordering: SyntacticReordering) -> None:
+    assert reordering(AttackedText("how many people live in texas"))
+    assert reordering(AttackedText("how many people live in ' texas '")) == []
+
+
+def test_spider_quoted_values_stay_quoted(reordering: SyntacticReordering, real_data_dir: Path) -> None:
+    """Every quoted value of a Spider dev question is quoted the same in each of its reorderings."""
+    questions = [entry["question"] for entry in json.loads((real_data_dir / "spider-dev" / "dev.json").read_text())]
+    quoted = [question for question in questions if quoted_values(question)]
+    moved = 0
+    for question in quoted:
+        for output in reordering(AttackedText(question), pre_transformation_constraints=[PreserveLiterals()]):
+            assert sorted(quoted_values(output.text)) == sorted(quoted_values(question)), (question, output.text)
+            moved += 1
+    assert len(quoted) > 50 and moved > 20, (len(quoted), moved)
 
 
 def test_no_modifiable_word_gives_nothing(reordering: SyntacticReordering) -> None:

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 _WH_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
 _VERBAL = frozenset({"VERB", "AUX"})
 _NOMINAL = frozenset({"NOUN", "PROPN", "PRON", "NUM"})
+_PAIRED_MARKS = frozenset("'\"`‘’“”()[]{}")
+"""Quotes and brackets: a constituent next to one would leave it behind, paired with nothing."""
 
 
 class SyntacticReordering(Transformation):
@@ -60,6 +62,9 @@ class SyntacticReordering(Transformation):
     Protected words (outside ``indices_to_modify``) are moved only as whole runs: a
     constituent is movable when it contains all or none of each maximal run of protected
     words, so "in new york" can move as a unit but "new york" is never split or altered.
+    Quotes and brackets move with the word they touch ("'UAL' which airline has abbreviation?"
+    from "which airline has abbreviation 'UAL'?"); a constituent with one left between it and
+    the words around it (touching neither side) stays in place, as moving it would unpair it.
     ``original_index_map`` follows the moved words. Deterministic.
 
     Huang et al. rank reorderings by Sentence-BERT and keep the most similar: wrap this
@@ -143,7 +148,7 @@ class SyntacticReordering(Transformation):
         results: dict[str, AttackedText] = {}
         doc = parse_words(words, name=self.spacy_pipeline)
         for start, end, root in self._movable_constituents(doc):
-            if not self._keeps_protected_runs(start, end, protected):
+            if not self._keeps_protected_runs(start, end, protected) or _next_to_paired_mark(pieces, start, end):
                 continue
             free = all(is_free(word.lower()) for word in words[start:end])  # "there": nothing to attach
             for order in _moves(start, end, count):
@@ -169,18 +174,33 @@ def _moves(start: int, end: int, count: int) -> list[list[int]]:
 
 
 def _split(question: str, words: list[str]) -> tuple[str, list[str], list[str], str]:
-    """``(lead, words as spelled, separators between them, trail)`` of ``question``."""
+    """``(lead, words as spelled, separators between them, trail)`` of ``question``.
+
+    Quotes and brackets that touch a word (the quotes of ``'UAL'``, a possessive's apostrophe)
+    are spelled with it, so they move with the word."""
     lowered = question.lower()
-    spelled, separators, cursor, lead = [], [], 0, ""
-    for n, word in enumerate(words):
+    spelled, gaps, cursor = [], [], 0
+    for word in words:
         found = lowered.find(word.lower(), cursor)
-        if n == 0:
-            lead = question[:found]
-        else:
-            separators.append(question[cursor:found])
+        gaps.append(question[cursor:found])
         spelled.append(question[found : found + len(word)])
         cursor = found + len(word)
-    return lead, spelled, separators, question[cursor:]
+    gaps.append(question[cursor:])
+    for n in range(len(spelled)):
+        closing = len(gaps[n + 1]) - len(gaps[n + 1].lstrip("".join(_PAIRED_MARKS)))
+        spelled[n], gaps[n + 1] = spelled[n] + gaps[n + 1][:closing], gaps[n + 1][closing:]
+        opening = len(gaps[n]) - len(gaps[n].rstrip("".join(_PAIRED_MARKS)))
+        spelled[n], gaps[n] = gaps[n][len(gaps[n]) - opening :] + spelled[n], gaps[n][: len(gaps[n]) - opening]
+    return gaps[0], spelled, gaps[1:-1], gaps[-1]
+
+
+def _next_to_paired_mark(pieces: tuple[str, list[str], list[str], str], start: int, end: int) -> bool:
+    """Whether the text between words ``[start, end)`` and the words (or edges) around them
+    still holds a quote or bracket (touching no word), which a move would unpair."""
+    lead, _, separators, trail = pieces
+    before = lead if start == 0 else separators[start - 1]
+    after = trail if end == len(separators) + 1 else separators[end - 1]
+    return not _PAIRED_MARKS.isdisjoint(before + after)
 
 
 def _join(pieces: tuple[str, list[str], list[str], str], order: list[int], start: int, end: int) -> str:

@@ -109,6 +109,19 @@ def test_a_synonym_in_the_words_sense_is_the_same(judge):
     assert judge("what is the largest city in texas", "what is the largest metropolis in texas").verdict is Verdict.SAME
 
 
+def test_a_synonym_that_breaks_a_compound_is_different(judge):
+    """WordNet's "one way" and "life expectancy" have senses of their own: a synonym of the word
+    alone does not keep them (nlpaug's SynonymAug wrote "one fashion" on ATIS; 3 annotators of 3
+    read it as another question)."""
+    for original, rewrite in [
+        ("ci0 to ci1 one way befor ti0", "ci0 to ci1 one fashion befor ti0"),
+        ("what is the life expectancy in texas", "what is the life anticipation in texas"),
+    ]:
+        judgement = judge(original, rewrite)
+        assert judgement.verdict is Verdict.DIFFERENT and "compound" in judgement.reason, judgement
+    assert judge("list the phone number of the customers", "list the telephone number of the customers").keeps_meaning
+
+
 def test_a_paraphrase_that_keeps_every_protected_word_is_unsure(judge):
     judgement = judge("how many people live in the state of utah", "how many persons reside within utah state")
     assert judgement.verdict in (Verdict.UNSURE, Verdict.DIFFERENT)

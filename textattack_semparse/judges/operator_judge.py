@@ -14,7 +14,8 @@ by word (:class:`difflib.SequenceMatcher`). A rewrite is ``different`` when it
 * replaces a content word by one outside the word's common WordNet senses for its part of speech
   in the question (:func:`~.word_senses.common_senses`: "population" is not "universe",
   "mountains" are not "sights"; WordNet orders senses by frequency, and a database question uses
-  words in their common senses);
+  words in their common senses), or by a synonym that breaks a compound the word forms with a
+  neighbour ("life expectancy" is not "life anticipation");
 * moves the content words so that one of them now depends on another word (spaCy's parse): "what
   rivers are in states that border texas" is not "what rivers are that border texas in states".
 
@@ -308,7 +309,7 @@ class OperatorJudge(MeaningJudge):
             if base_forms(old) & base_forms(new):
                 return Judgement(Verdict.SAME, f"{new!r} is another form of {old!r}")
             return Judgement(Verdict.DIFFERENT, f"replaced the function word {old!r} by {new!r}")
-        return _same_sense(old, new, reading.pos[index], reading.lemmas[index])
+        return _same_sense(reading, index, new)
 
     def _reordered(self, reading: _Reading, rewrite: list[str]) -> Judgement:
         """The same words but free ones, in another order: harmless when the words that matter
@@ -480,13 +481,16 @@ def _edit_distance(first: str, second: str) -> int:
     return rows[-1][-1]
 
 
-def _same_sense(old: str, new: str, pos: str, lemma: str) -> Judgement:
-    """``same`` when ``new`` is ``old`` inflected, or a synonym in one of the common senses of
-    ``old`` for its part of speech in the question (:func:`~.word_senses.common_senses`);
+def _same_sense(reading: _Reading, index: int, new: str) -> Judgement:
+    """``same`` when ``new`` is word ``index`` of the question inflected, or a synonym in one of
+    its common senses for its part of speech there (:func:`~.word_senses.shared_common_sense`)
+    that keeps the compounds it forms with a neighbour ("life expectancy" is not "life
+    anticipation": :func:`~textattack_semparse.linguistics.wordnet.keeps_compounds`);
     ``different`` otherwise."""
-    from textattack_semparse.linguistics.wordnet import load_wordnet
+    from textattack_semparse.linguistics.wordnet import keeps_compounds, load_wordnet
 
     wordnet = load_wordnet()
+    old, pos, lemma = reading.words[index], reading.pos[index], reading.lemmas[index]
     wordnet_pos = WORDNET_POS.get(pos)
     if wordnet_pos is None:
         return Judgement(Verdict.DIFFERENT, f"replaced {old!r} ({pos.lower()}) by {new!r}")
@@ -497,9 +501,11 @@ def _same_sense(old: str, new: str, pos: str, lemma: str) -> Judgement:
     if not wordnet.synsets(known, wordnet_pos):
         return Judgement(Verdict.UNSURE, f"replaced {old!r} by {new!r}; WordNet knows no sense of {old!r} to compare")
     sense = shared_common_sense(known, new, wordnet_pos)
-    if sense is not None:
-        return Judgement(Verdict.SAME, f"{new!r} is {old!r} in its common sense {sense.name()}")
-    return Judgement(Verdict.DIFFERENT, f"replaced {old!r} by {new!r}, which is not {old!r} in its common senses here")
+    if sense is None:
+        return Judgement(Verdict.DIFFERENT, f"replaced {old!r} by {new!r}, which is not {old!r} in its common senses here")
+    if not keeps_compounds(reading.words, index, new):
+        return Judgement(Verdict.DIFFERENT, f"replaced {old!r} by {new!r}, which breaks a compound {old!r} forms with a neighbour")
+    return Judgement(Verdict.SAME, f"{new!r} is {old!r} in its common sense {sense.name()}")
 
 
 def _same_comparison(old: str, new: str, tag: str, lemma: str) -> Judgement:

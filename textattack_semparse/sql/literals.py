@@ -119,16 +119,26 @@ def literal_word_indices(words: Sequence[str], literals: Iterable[str]) -> set[i
         set[int]: Word indices that carry a literal.
     """
     lowered = [word.lower() for word in words]
+    present = set(lowered)  # most spellings (a plural, another question's value) are not there: one look-up each
     indices: set[int] = set()
     for literal in literals:
-        target = literal_phrase(literal)
-        if target:
-            *head, last = target
-            plurals = ((*head, last + "s"), (*head, last + "es")) if len(last) > 2 and last.isalpha() else ()
-            for phrase in (target, *plurals):
+        for phrase in _literal_spellings(literal):
+            if phrase[0] in present:
                 for start in phrase_starts(lowered, phrase):
                     indices.update(range(start, start + len(phrase)))
     return indices
+
+
+@functools.lru_cache(maxsize=4096)
+def _literal_spellings(literal: str) -> tuple[tuple[str, ...], ...]:
+    """The word sequences :func:`literal_word_indices` looks for: :func:`literal_phrase`, then its
+    plurals when its last word has three letters or more (none for a literal without words)."""
+    target = literal_phrase(literal)
+    if not target:
+        return ()
+    *head, last = target
+    plurals = ((*head, last + "s"), (*head, last + "es")) if len(last) > 2 and last.isalpha() else ()
+    return (target, *plurals)
 
 
 def phrase_starts(words: Sequence[str], phrase: tuple[str, ...]) -> list[int]:

@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 _WH_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
 _VERBAL = frozenset({"VERB", "AUX"})
 _NOMINAL = frozenset({"NOUN", "PROPN", "PRON", "NUM"})
-_PAIRED_MARKS = frozenset("'\"`‘’“”()[]{}")
-"""Quotes and brackets: a constituent next to one would leave it behind, paired with nothing."""
+_PAIRED_MARKS = "'\"`‘’“”()[]{}"
+"""Quotes and brackets: spelled with the word they touch, so a move keeps each pair around its words."""
 
 
 class SyntacticReordering(Transformation):
@@ -187,10 +187,11 @@ def _split(question: str, words: list[str]) -> tuple[str, list[str], list[str], 
         cursor = found + len(word)
     gaps.append(question[cursor:])
     for n in range(len(spelled)):
-        closing = len(gaps[n + 1]) - len(gaps[n + 1].lstrip("".join(_PAIRED_MARKS)))
-        spelled[n], gaps[n + 1] = spelled[n] + gaps[n + 1][:closing], gaps[n + 1][closing:]
-        opening = len(gaps[n]) - len(gaps[n].rstrip("".join(_PAIRED_MARKS)))
-        spelled[n], gaps[n] = gaps[n][len(gaps[n]) - opening :] + spelled[n], gaps[n][: len(gaps[n]) - opening]
+        before, after = gaps[n], gaps[n + 1]
+        opening = before[len(before.rstrip(_PAIRED_MARKS)) :]  # marks right before the word
+        closing = after[: len(after) - len(after.lstrip(_PAIRED_MARKS))]  # and right after it
+        spelled[n] = opening + spelled[n] + closing
+        gaps[n], gaps[n + 1] = before[: len(before) - len(opening)], after[len(closing) :]
     return gaps[0], spelled, gaps[1:-1], gaps[-1]
 
 
@@ -200,7 +201,7 @@ def _next_to_paired_mark(pieces: tuple[str, list[str], list[str], str], start: i
     lead, _, separators, trail = pieces
     before = lead if start == 0 else separators[start - 1]
     after = trail if end == len(separators) + 1 else separators[end - 1]
-    return not _PAIRED_MARKS.isdisjoint(before + after)
+    return any(mark in _PAIRED_MARKS for mark in before + after)
 
 
 def _join(pieces: tuple[str, list[str], list[str], str], order: list[int], start: int, end: int) -> str:

@@ -75,6 +75,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--num-beams", type=int, help=f"beam width the saved model decodes with ({per_benchmark})")
     parser.add_argument(
+        "--recombined-examples",
+        type=int,
+        help="training pairs added by putting a whole phrase of a type where an entity of that type stands "
+        f"(Jia & Liang 2016's recombination; 0: none; {per_benchmark})",
+    )
+    parser.add_argument(
         "--no-anonymize",
         dest="anonymize",
         action="store_false",
@@ -201,6 +207,7 @@ def run(args: argparse.Namespace) -> int:
             "dev_fraction": args.dev_fraction,
             "dev_selection": args.dev_selection,
             "num_beams": args.num_beams,
+            "recombined_examples": args.recombined_examples,
             "seed": args.seed,
             "device": args.device,
             "anonymize": args.anonymize,
@@ -224,6 +231,7 @@ def run(args: argparse.Namespace) -> int:
         (
             ("train examples", report["train_examples"]),
             ("of which added", f"{report['extra_train_examples']} ({report['extra_source']})"),
+            ("recombined pairs added", report["recombined_examples"]),
             *((("embedding adversary", ", ".join(f"{k}={v}" for k, v in adversary.items())),) if adversary else ()),
             ("dev examples", f"{report['dev_examples']} ({report['dev_source']})"),
             ("parameters", report["parameters"]),

@@ -25,6 +25,7 @@ from textattack_semparse.scoring.scorer import Scorer
 from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.training import defaults
 from textattack_semparse.training.embedding_adversary import EmbeddingAdversary
+from textattack_semparse.training.recombination import recombined_pairs
 from textattack_semparse.training.tokenizer import TOKENIZER_KINDS, train_tokenizer
 from textattack_semparse.victims.output_grammar import OutputGrammar
 
@@ -116,6 +117,7 @@ class _TrainingData:
 
     train_examples: list[SemparseExample]
     extra_count: int
+    recombined_count: int
     dev_examples: list[SemparseExample]
     dev_source: str
     anonymizer: EntityAnonymizer | None
@@ -205,6 +207,10 @@ class ParserTrainer:
         patience (int, default 10): Epochs without dev improvement before stopping.
         dev_fraction (float, default 0.1): Share of the training split held out as dev when
             the benchmark has no dev split.
+        recombined_examples (int, default 0; geo-lambda 600): Training pairs added by whole-phrase
+            recombination of the anonymised training pairs
+            (:func:`~textattack_semparse.training.recombination.recombined_pairs`, Jia & Liang 2016),
+            seeded by ``seed``; none without typed placeholders to recombine.
         max_length (int, default 512): Most tokens per input or target (longer ones are truncated).
         seed (int, default 0, the package's default seed): Seeds the held-out slice, initialisation and data
             order.
@@ -252,6 +258,7 @@ class ParserTrainer:
         dev_fraction: float | None = None,
         dev_selection: bool | None = None,
         num_beams: int | None = None,
+        recombined_examples: int | None = None,
         max_length: int = 512,
         seed: int = DEFAULT_SEED,
         device: str | None = None,
@@ -282,12 +289,13 @@ class ParserTrainer:
             dev_fraction=dev_fraction,
             dev_selection=dev_selection,
             num_beams=num_beams,
+            recombined_examples=recombined_examples,
         )
         architecture, d_model, d_ff, num_layers = chosen.architecture, chosen.d_model, chosen.d_ff, chosen.num_layers
         num_heads, dropout, epochs, batch_size = chosen.num_heads, chosen.dropout, chosen.epochs, chosen.batch_size
         learning_rate, warmup_steps, patience = chosen.learning_rate, chosen.warmup_steps, chosen.patience
         dev_fraction, dev_selection, num_beams = chosen.dev_fraction, chosen.dev_selection, chosen.num_beams
-        label_smoothing = chosen.label_smoothing
+        label_smoothing, recombined_examples = chosen.label_smoothing, chosen.recombined_examples
         check_choice("architecture", architecture, ARCHITECTURES)
         check_choice("tokenizer_kind", tokenizer_kind, TOKENIZER_KINDS)
         for name, value in (
@@ -303,6 +311,7 @@ class ParserTrainer:
             ("num_beams", num_beams),
         ):
             check_count(name, value)
+        check_count("recombined_examples", recombined_examples, minimum=0)
         if d_model % num_heads:
             raise ConfigurationError(f"d_model ({d_model}) must be a multiple of num_heads ({num_heads}).")
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps == 0 or max_steps < -1:
@@ -338,6 +347,7 @@ class ParserTrainer:
         self.dev_fraction = dev_fraction
         self.dev_selection = dev_selection
         self.num_beams = num_beams
+        self.recombined_examples = recombined_examples
         self.max_length = max_length
         self.seed = seed
         self.device = resolve_device(device)
@@ -379,6 +389,7 @@ class ParserTrainer:
             "dev_fraction",
             "dev_selection",
             "num_beams",
+            *(["recombined_examples"] if self.recombined_examples else []),
             "max_length",
             "seed",
             "device",
@@ -483,13 +494,16 @@ class ParserTrainer:
             if self.anonymize
             else None
         )
+        train_pairs = self._pairs(anonymizer, train_examples)
+        recombined = recombined_pairs(train_pairs, self.recombined_examples, seed=self.seed)
         return _TrainingData(
             train_examples=train_examples,
             extra_count=len(extras),
+            recombined_count=len(recombined),
             dev_examples=dev_examples,
             dev_source=dev_source,
             anonymizer=anonymizer,
-            train_pairs=self._pairs(anonymizer, train_examples),
+            train_pairs=train_pairs + recombined,
             dev_pairs=self._pairs(anonymizer, dev_examples),
             scorer=benchmark.scoring.scorer,
         )
@@ -643,6 +657,7 @@ class ParserTrainer:
             "train_examples": len(data.train_examples),
             "extra_train_examples": data.extra_count,
             "extra_source": self.extra_source,
+            "recombined_examples": data.recombined_count,
             "dev_examples": len(data.dev_examples),
             "dev_source": data.dev_source,
             "parameters": sum(parameter.numel() for parameter in model.parameters()),

@@ -108,8 +108,7 @@ def test_untyped_logical_forms_and_plain_questions_give_nothing():
 def test_geo_lambda_trains_on_its_questions_and_600_recombined_pairs(real_data_dir):
     from textattack_semparse.training.parser_trainer import ParserTrainer
 
-    trainer = ParserTrainer("geo-lambda", "unused", data_dir=real_data_dir, device="cpu")
-    assert (trainer.recombined_examples, trainer.epochs) == (600, 50)
+    trainer = ParserTrainer("geo-lambda", "unused", data_dir=real_data_dir, recombined_examples=600, device="cpu")
     assert "recombined_examples=600" in repr(trainer)
     data = trainer._training_data()
     assert (len(data.train_examples), data.recombined_count, len(data.train_pairs)) == (600, 600, 1200)
@@ -118,6 +117,20 @@ def test_geo_lambda_trains_on_its_questions_and_600_recombined_pairs(real_data_d
     for question, logical_form in data.train_pairs[600:]:
         assert canonical_logical_form(logical_form) is not None
         assert question not in {q for q, _ in original}
-    # Without the setting (JOBS' row), nothing is added and the settings, hence cache keys, stay as they were.
-    jobs = ParserTrainer("jobs-lambda", "unused", data_dir=real_data_dir, device="cpu")
-    assert jobs.recombined_examples == 0 and "recombined" not in repr(jobs)
+    # Without the setting (every row of the defaults), nothing is added and the settings, hence the
+    # trained victims' cache keys, stay as they were.
+    plain = ParserTrainer("geo-lambda", "unused", data_dir=real_data_dir, device="cpu")
+    assert plain.recombined_examples == 0 and "recombined" not in repr(plain)
+    with pytest.raises(ValueError, match="recombined_examples"):
+        ParserTrainer("geo-lambda", "unused", recombined_examples=-1)
+
+
+def test_train_refuses_a_negative_count_in_one_line_and_leaves_nothing(tmp_path, capsys, monkeypatch):
+    from textattack_semparse.cli import main
+
+    monkeypatch.setenv("SEMPARSE_DATA_DIR", "")
+    output_dir = tmp_path / "model"
+    assert main(["train", "--benchmark", "geo-mini", "--output-dir", str(output_dir), "--recombined-examples", "-1"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error == "textattack-semparse train: error: recombined_examples must be an int >= 0, got -1."
+    assert not output_dir.exists()

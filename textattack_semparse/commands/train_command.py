@@ -78,7 +78,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--recombined-examples",
         type=int,
         help="training pairs added by putting a whole phrase of a type where an entity of that type stands "
-        f"(Jia & Liang 2016's recombination; 0: none; {per_benchmark})",
+        "(Jia & Liang 2016's recombination; default: 0, none)",
     )
     parser.add_argument(
         "--no-anonymize",

@@ -88,7 +88,7 @@ def test_draws_are_seeded_capped_new_and_well_formed():
     every = recombined_pairs(pairs, 1000, seed=0)
     assert recombined_pairs(pairs, 1000, seed=0) == every and len(every) >= 5
     assert sorted(recombined_pairs(pairs, 1000, seed=1)) == sorted(every)  # the seed orders, the set stays
-    assert recombined_pairs(pairs, 2, seed=0) == every[:2]
+    assert recombined_pairs(pairs, 2, seed=0) == every[:2] and recombined_pairs(pairs, 0, seed=0) == []
     questions = [question for question, _ in every]
     assert len(set(questions)) == len(questions) and not set(questions) & {question for question, _ in pairs}
     for question, logical_form in every:

@@ -130,7 +130,8 @@ def trained_parser(
 def estimated_minutes(trainer: ParserTrainer, train_examples: int) -> float:
     """Rough CPU training time of ``trainer`` on ``train_examples`` examples and the recombined
     pairs it adds, scaled from the measured ``seq2seq-geo`` run (default sizes, 549 examples, 46
-    epochs in 167 s on 2 cores) by examples x epochs x layer size; ``_TYPICAL_EPOCHS`` when early stopping decides.
+    epochs in 167 s on 2 cores) by examples x epochs x layer size; ``_TYPICAL_EPOCHS`` when early
+    stopping decides.
 
     Example:
         >>> trainer = ParserTrainer("geo-mini", "unused", device="cpu")

@@ -64,6 +64,10 @@ class _Slot:
     logical_form: SExpression
     position: int
 
+    @property
+    def placeholder(self) -> str:
+        return self.words[self.position]
+
 
 def recombined_pairs(pairs: Sequence[tuple[str, str]], count: int, *, seed: int) -> list[tuple[str, str]]:
     """Up to ``count`` new (question, logical form) pairs, each a phrase of one training pair put in
@@ -85,7 +89,7 @@ def recombined_pairs(pairs: Sequence[tuple[str, str]], count: int, *, seed: int)
     combinations = [
         (slot, phrase)
         for slot in _slots(pairs)
-        for phrase in phrases.get(_placeholder_type(slot.words[slot.position]), ())
+        for phrase in phrases.get(_placeholder_type(slot.placeholder), ())
     ]
     random.Random(seed).shuffle(combinations)
     seen = {question for question, _ in pairs}
@@ -105,9 +109,11 @@ def _phrases_by_type(pairs: Sequence[tuple[str, str]]) -> dict[str, list[_Phrase
     phrases: dict[str, dict[tuple[str, str], _Phrase]] = {}
     for question, logical_form in pairs:
         match = _PHRASE_QUESTION.match(question)
-        expression = read_s_expression(logical_form) if match else None
-        value_type = _value_type(expression) if expression is not None else None
-        if match is None or expression is None or value_type is None:
+        if match is None:
+            continue
+        expression = read_s_expression(logical_form)
+        value_type = None if expression is None else _value_type(expression)
+        if expression is None or value_type is None:
             continue
         words = match.group("phrase")
         phrases.setdefault(value_type, {})[(words, logical_form)] = _Phrase(words, expression)
@@ -176,8 +182,7 @@ def _combined(slot: _Slot, phrase: _Phrase) -> tuple[str, str] | None:
     question = " ".join([*before, phrase.words, *slot.words[slot.position + 1 :]])
     if not _numbered_in_order(question.split()):
         return None
-    placeholder = slot.words[slot.position]
-    return question, _write(_substituted(slot.logical_form, placeholder, phrase.logical_form, depth=0))
+    return question, _write(_substituted(slot.logical_form, slot.placeholder, phrase.logical_form, depth=0))
 
 
 def _substituted(expression: SExpression, placeholder: str, phrase: SExpression, depth: int) -> SExpression:

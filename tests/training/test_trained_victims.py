@@ -122,12 +122,13 @@ def test_settings_are_hashed_with_their_defaults_filled_in():
     assert trained_victim_dir("geo-mini") == trained_victim_dir("geo-mini", d_model=128, architecture="bart")
 
 
-def test_the_anonymisers_revision_is_part_of_the_hash(monkeypatch):
-    """A victim cached with an older anonymiser is trained again, not reused."""
+@pytest.mark.parametrize("revision", ["ANONYMIZATION_REVISION", "GRAMMAR_REVISION"])
+def test_the_anonymisers_and_the_grammars_revisions_are_part_of_the_hash(monkeypatch, revision):
+    """A victim cached with an older anonymiser or output grammar is trained again, not reused."""
     from textattack_semparse.training import trained_victims
 
     current = trained_victim_dir("geo-mini", **TINY)
-    monkeypatch.setattr(trained_victims, "ANONYMIZATION_REVISION", trained_victims.ANONYMIZATION_REVISION - 1)
+    monkeypatch.setattr(trained_victims, revision, getattr(trained_victims, revision) - 1)
     assert trained_victim_dir("geo-mini", **TINY) != current
 
 

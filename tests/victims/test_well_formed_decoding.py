@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import shutil
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 import torch
@@ -14,7 +16,14 @@ import transformers
 from textattack_semparse.datasets.logical_form import read_s_expression
 from textattack_semparse.training.parser_trainer import ParserTrainer
 from textattack_semparse.training.tokenizer import train_tokenizer
-from textattack_semparse.victims.output_grammar import GRAMMAR_FILE, OutputGrammar, _free_variables, _record
+from textattack_semparse.victims.output_grammar import (
+    GRAMMAR_FILE,
+    IMPLICATION_SUPPORT,
+    OutputGrammar,
+    _free_variables,
+    _record,
+    input_words,
+)
 from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser
 from textattack_semparse.victims.well_formed_decoding import WellFormedDecoding
 
@@ -77,7 +86,8 @@ def test_outputs_that_are_not_one_s_expression_have_no_grammar(outputs):
 
 
 def test_grammar_survives_save_and_load(tmp_path):
-    grammar = OutputGrammar.fit(OUTPUTS)
+    grammar = OutputGrammar.fit(OUTPUTS * IMPLICATION_SUPPORT, [question for question, _ in TRAIN] * IMPLICATION_SUPPORT)
+    assert grammar.implied and grammar.binders_used
     assert grammar.save(tmp_path).name == GRAMMAR_FILE
     assert OutputGrammar.load(tmp_path) == grammar
     assert OutputGrammar.load(tmp_path / "elsewhere") is None
@@ -128,6 +138,7 @@ def test_a_grammar_saved_before_scoping_and_distinct_conjuncts_were_learnt_loads
     grammar = OutputGrammar.fit(OUTPUTS)
     data = json.loads(grammar.save(tmp_path).read_text(encoding="utf-8"))
     assert data.pop("binders") == ["lambda"] and data.pop("distinct_conjuncts") is True
+    assert data.pop("implied") == {} and data.pop("binders_used") is True
     (tmp_path / GRAMMAR_FILE).write_text(json.dumps(data), encoding="utf-8")
     assert OutputGrammar.load(tmp_path) == OutputGrammar(grammar.arities, grammar.arguments, grammar.roots)  # as before
 
@@ -273,3 +284,77 @@ def test_real_training_outputs_teach_distinct_conjuncts_where_none_repeats_one(r
     examples = load_logical_forms(real_data_dir / "lambda" / relative)
     # JOBS' 500 training outputs never repeat a conjunct; one of GEO's 600 and sixteen of ATIS' 4,434 do.
     assert OutputGrammar.fit(example.gold for example in examples).distinct_conjuncts is distinct
+
+
+def _implied_by_rule(outputs: list[str], questions: list[str]) -> dict[str, set[str]]:
+    """The implications as :attr:`OutputGrammar.implied` states them, counted here: a word of at least
+    IMPLICATION_SUPPORT questions implies each atom (no variable) that every output of those questions
+    writes and that at most half of all outputs write."""
+    atoms_of = [{atom for atom in re.findall(r"[^\s()]+", output) if not atom.startswith("$")} for output in outputs]
+    words_of = [input_words(question) for question in questions]
+    implied = {}
+    for word in set().union(*words_of):
+        with_word = [atoms for atoms, words in zip(atoms_of, words_of) if word in words]
+        if len(with_word) < IMPLICATION_SUPPORT:
+            continue
+        always = set.intersection(*with_word)
+        atoms = {atom for atom in always if 2 * sum(atom in atoms for atoms in atoms_of) <= len(outputs)}
+        if atoms:
+            implied[word] = atoms
+    return implied
+
+
+def test_a_word_implies_the_atoms_every_output_of_its_training_questions_writes():
+    questions = ["which major rivers run through s0"] * 5 + ["which rivers run through s0"] * 3 + ["how big is s0"] * 4
+    outputs = (
+        ["(lambda $0:e (and:<t*,t> (major:<lo,t> $0) (river:<r,t> $0) (loc:<lo,<lo,t>> $0 s0)))"] * 5
+        + ["(lambda $0:e (and:<t*,t> (river:<r,t> $0) (loc:<lo,<lo,t>> $0 s0)))"] * 3
+        + ["(size:<lo,i> s0)"] * 4
+    )
+    grammar = OutputGrammar.fit(outputs, questions)
+    assert {word: set(atoms) for word, atoms in grammar.implied.items()} == _implied_by_rule(outputs, questions)
+    # "major" (5 questions) implies major:<lo,t>; river:<r,t> and loc, in 8 of the 12 outputs, imply nothing;
+    # "big" is in 4 questions only, fewer than IMPLICATION_SUPPORT.
+    assert grammar.implied["major"] == {"major:<lo,t>"} and "big" not in grammar.implied
+    assert not grammar.implies("which major rivers run through s0", outputs[-4])
+    assert grammar.implies("which major rivers run through s0", outputs[0])
+    assert grammar.implies("how big is s0", outputs[-1])  # nothing implied: any output will do
+
+
+def test_an_output_that_binds_a_variable_it_never_uses_is_wanting_when_no_training_output_does():
+    grammar = OutputGrammar.fit(OUTPUTS)
+    assert grammar.binders_used
+    assert grammar.implies("which rivers run through texas", OUTPUTS[2])
+    unused = "(lambda $0:e (exists:<<e,t>,t> (lambda $1:e (next_to:<lo,<lo,t>> $0 $0))))"
+    assert not grammar.implies("which states border ohio", unused)
+    # A training output that binds and never uses: nothing is learnt, and such outputs are taken as written.
+    assert not OutputGrammar.fit([*OUTPUTS, "(lambda $0:e (state:<s,t> $1))"]).binders_used
+
+
+def test_real_geo_training_outputs_imply_major_for_the_word_major(real_data_dir):
+    from textattack_semparse.datasets.logical_form import load_logical_forms
+
+    examples = load_logical_forms(real_data_dir / "lambda" / "geo" / "geo_lambda_calculus_train.tsv")
+    outputs, questions = [example.gold for example in examples], [example.question for example in examples]
+    grammar = OutputGrammar.fit(outputs, questions)
+    assert {word: set(atoms) for word, atoms in grammar.implied.items()} == _implied_by_rule(outputs, questions)
+    assert "major:<lo,t>" in grammar.implied["major"] and "next_to:<lo,<lo,t>>" in grammar.implied["bordering"]
+    assert grammar.binders_used
+
+
+def test_an_output_the_grammar_finds_wanting_is_replaced_by_the_likeliest_alternative_that_is_not(
+    memorised_parser, tmp_path
+):
+    """The model writes river and loc for "which rivers run through texas"; a grammar in which "rivers"
+    implies major:<lo,t> makes the parser take the likeliest of the beam's outputs with it; the
+    other outputs stay the greedy ones."""
+    question = "which rivers run through texas"
+    plain = OutputGrammar.fit(OUTPUTS)
+    assert read_s_expression(Seq2SeqParser(_with_grammar(memorised_parser, plain, tmp_path / "plain"), device="cpu")(
+        [question])[0]) == read_s_expression(OUTPUTS[2])  # fmt: skip
+    demanding = dataclasses.replace(plain, implied=MappingProxyType({"rivers": frozenset({"major:<lo,t>"})}))
+    parser = Seq2SeqParser(_with_grammar(memorised_parser, demanding, tmp_path / "demanding"), device="cpu")
+    outputs = parser([question, "how big is texas", "which states border ohio"])
+    assert "major:<lo,t>" in outputs[0].split() and well_formed(outputs[0], demanding)
+    assert demanding.implies(question, outputs[0])
+    assert [read_s_expression(output) for output in outputs[1:]] == [read_s_expression(OUTPUTS[0]), read_s_expression(OUTPUTS[3])]

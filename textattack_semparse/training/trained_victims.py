@@ -24,6 +24,7 @@ from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.datasets.entity_anonymization import ANONYMIZATION_REVISION
 from textattack_semparse.registry import benchmark_key
 from textattack_semparse.training.parser_trainer import CHECKPOINT_FOLDER, TRAINING_FILE, ParserTrainer
+from textattack_semparse.victims.output_grammar import GRAMMAR_REVISION
 from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser
 
 TRAINED_VICTIM_SETTINGS: Mapping[str, Any] = MappingProxyType({"seed": 42})
@@ -180,6 +181,7 @@ def _model_dir(trainer: ParserTrainer) -> Path:
         },
         "data": data.hexdigest(),
         "anonymization": ANONYMIZATION_REVISION,
+        "grammar": GRAMMAR_REVISION,
         "version": __version__,
     }
     digest = hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode("utf-8")).hexdigest()[:12]

@@ -12,9 +12,11 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 
 from textattack_semparse.datasets.logical_form import SExpression, bound_variable, distinct_conjuncts, read_s_expression
 
@@ -22,6 +24,13 @@ GRAMMAR_FILE = "semparse_output_grammar.json"
 """Saved beside a model trained on logical forms; read by ``Seq2SeqParser``."""
 
 OPEN, CLOSE = "(", ")"
+
+GRAMMAR_REVISION = 2
+"""Raised when what :meth:`OutputGrammar.fit` learns changes (2: implied atoms and used binders):
+part of a cached trained victim's key, so a victim saved with an older grammar is trained again."""
+
+IMPLICATION_SUPPORT = 5
+"""Training questions a word must be in before it implies an atom (:attr:`OutputGrammar.implied`)."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +54,16 @@ class OutputGrammar:
             question had the same word: the placeholders of an anonymised question (``language0``,
             ATIS' ``ci0``) and the like. A parser writes one only when its question has it (an
             output naming a value the question does not have cannot be right).
+        implied (Mapping[str, frozenset[str]], default empty): Question word -> the atoms every
+            training output of a question with that word has, for words of at least
+            :data:`IMPLICATION_SUPPORT` training questions; atoms in more than half the outputs
+            (``lambda``, ``and``) imply nothing and are left out. GEO's "major" implies
+            ``major:<lo,t>`` (41 of 41 training questions), "bordering" ``next_to:<lo,<lo,t>>``.
+            An output without an atom its question implies is looked at again (:meth:`implies`).
+        binders_used (bool, default False): Every variable a training output binds is used in
+            the list that binds it (GEO's, JOBS' and ATIS' outputs): an output that binds a
+            variable and never uses it (``(lambda $2:e (next_to:<lo,<lo,t>> $1 $1))``) is looked at
+            again.
 
     Example:
         >>> grammar = OutputGrammar.fit(["(size:<lo,i> s0)", "(capital:<s,c> s0)", "(lambda $0:e (state:<s,t> $0))"])
@@ -60,6 +79,8 @@ class OutputGrammar:
     binders: frozenset[str] = frozenset()
     distinct_conjuncts: bool = False
     copied: frozenset[str] = frozenset()
+    implied: Mapping[str, frozenset[str]] = field(default_factory=lambda: MappingProxyType({}))
+    binders_used: bool = False
 
     @classmethod
     def fit(cls, outputs: Iterable[str], inputs: Iterable[str] | None = None) -> OutputGrammar | None:
@@ -83,6 +104,7 @@ class OutputGrammar:
             return None
         heads = _binding_heads(expressions)
         binders = heads if heads and not any(map(_free_variables, expressions)) else set()
+        inputs = None if inputs is None else list(inputs)
         return cls(
             {head: (min(found), max(found)) for head, found in sorted(counts.items())},
             frozenset(arguments),
@@ -90,7 +112,33 @@ class OutputGrammar:
             frozenset(binders),
             all(distinct_conjuncts(expression) == expression for expression in expressions),
             _copied(outputs, inputs, arguments | roots) if inputs is not None else frozenset(),
+            MappingProxyType(_implied(outputs, inputs) if inputs is not None else {}),
+            bool(binders) and not any(map(_binds_unused, expressions)),
         )
+
+    def implies(self, question: str, output: str) -> bool:
+        """Whether ``output`` (as the model wrote it for the model input ``question``) has every atom
+        the question's words imply and, with :attr:`binders_used`, uses each variable it binds.
+
+        Example:
+            >>> grammar = OutputGrammar.fit(
+            ...     ["(lambda $0:e (major:<lo,t> $0))"] * 5 + ["(lambda $0:e (river:<r,t> $0))"],
+            ...     ["major ones"] * 5 + ["rivers"])
+            >>> dict(grammar.implied), grammar.binders_used
+            ({'major': frozenset({'major:<lo,t>'}), 'ones': frozenset({'major:<lo,t>'})}, True)
+            >>> grammar.implies("major rivers", "(lambda $0:e (river:<r,t> $0))")
+            False
+            >>> grammar.implies("rivers", "(lambda $0:e (river:<r,t> $1))")
+            False
+        """
+        atoms = set(_OUTPUT_ATOM.findall(output))
+        for word in input_words(question):
+            if not self.implied.get(word, frozenset()) <= atoms:
+                return False
+        if self.binders_used:
+            expression = read_s_expression(output)
+            return expression is not None and not _binds_unused(expression)
+        return True
 
     def save(self, directory: str | os.PathLike[str]) -> Path:
         """Write :data:`GRAMMAR_FILE` into ``directory``."""
@@ -102,6 +150,8 @@ class OutputGrammar:
             "binders": sorted(self.binders),
             "distinct_conjuncts": self.distinct_conjuncts,
             "copied": sorted(self.copied),
+            "implied": {word: sorted(atoms) for word, atoms in sorted(self.implied.items())},
+            "binders_used": self.binders_used,
         }
         path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         return path
@@ -120,6 +170,9 @@ class OutputGrammar:
             frozenset(data.get("binders", ())),  # grammars saved before scoping was learnt: none
             bool(data.get("distinct_conjuncts", False)),  # saved before it was learnt: outputs as written
             frozenset(data.get("copied", ())),  # saved before it was learnt: none
+            # Saved before they were learnt: every output is taken as written.
+            MappingProxyType({word: frozenset(atoms) for word, atoms in data.get("implied", {}).items()}),
+            bool(data.get("binders_used", False)),
         )
 
 
@@ -146,6 +199,42 @@ def _copied(outputs: list[str], inputs: Iterable[str], atoms: set[str]) -> froze
         words = input_words(question)
         copied -= {atom for atom in _OUTPUT_ATOM.findall(output) if atom in copied and atom not in words}
     return frozenset(copied)
+
+
+def _implied(outputs: list[str], inputs: list[str]) -> dict[str, frozenset[str]]:
+    """:attr:`OutputGrammar.implied` of the training ``outputs`` and their questions ``inputs``."""
+    questions: Counter[str] = Counter()  # word -> training questions with it
+    together: dict[str, Counter[str]] = {}  # word -> atom -> outputs with it of those questions
+    written: Counter[str] = Counter()  # atom -> outputs with it
+    for output, question in zip(outputs, inputs, strict=True):
+        atoms = {atom for atom in _OUTPUT_ATOM.findall(output) if variable_name(atom) is None}
+        written.update(atoms)
+        for word in input_words(question):
+            questions[word] += 1
+            together.setdefault(word, Counter()).update(atoms)
+    common = {atom for atom, count in written.items() if count > len(outputs) / 2}
+    implied = {
+        word: frozenset(atom for atom, count in together[word].items() if count == total and atom not in common)
+        for word, total in questions.items()
+        if total >= IMPLICATION_SUPPORT
+    }
+    return {word: atoms for word, atoms in implied.items() if atoms}
+
+
+def _binds_unused(expression: SExpression) -> bool:
+    """Whether a list of ``expression`` binds a variable that nothing in the list uses."""
+    if isinstance(expression, str):
+        return False
+    variable = bound_variable(expression)
+    if variable is not None and not any(_uses(item, variable) for item in expression[2:]):
+        return True
+    return any(_binds_unused(item) for item in expression[1:])
+
+
+def _uses(expression: SExpression, variable: str) -> bool:
+    if isinstance(expression, str):
+        return variable_name(expression) == variable
+    return any(_uses(item, variable) for item in expression)
 
 
 def _record(expression: SExpression, counts: dict[str, list[int]], arguments: set[str]) -> bool:

@@ -21,7 +21,7 @@ from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.victims.lazy_pretrained import LOAD_ERRORS, LazyPretrained, unloadable
 from textattack_semparse.victims.output_grammar import OutputGrammar
 from textattack_semparse.victims.semantic_parser import SemanticParser
-from textattack_semparse.victims.well_formed_decoding import WellFormedDecoding
+from textattack_semparse.victims.well_formed_decoding import ALTERNATIVES, WellFormedDecoding
 
 logger = logging.getLogger(__name__)
 
@@ -91,7 +91,9 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
     grammar (:class:`~textattack_semparse.victims.output_grammar.OutputGrammar`), and
     generation is kept to well-formed outputs under it (``well_formed``): a placeholder only
     where the question has one, and, when no training output repeats a conjunct, a conjunct
-    once (A and A is A).
+    once (A and A is A). An output the grammar finds wanting (without an atom its question's words
+    imply in every training example, such as GEO's ``major:<lo,t>`` for "major", or binding a
+    variable it never uses) is replaced by the likeliest of ten beam-search outputs that is not.
 
     Predictions are cached: the output for each distinct model input (the question, anonymised
     if the model is, as ``input_formatter`` formats it with its ``db_id``) is kept in an LRU cache of
@@ -372,7 +374,37 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
                 decoded = self.tokenizer.batch_decode(generated, skip_special_tokens=True)
                 for index, text in zip(batch, decoded):
                     outputs[index] = text.strip()
-        return [decoding.finish(output) for output in outputs] if decoding is not None else outputs
+        if decoding is None:
+            return outputs
+        outputs = [decoding.finish(output) for output in outputs]
+        wanting = decoding.wanting(texts, outputs)
+        if wanting:
+            alternatives = self._alternatives([texts[index] for index in wanting], decoding)
+            for index, candidates in zip(wanting, alternatives):
+                outputs[index] = decoding.choose(texts[index], candidates, outputs[index])
+        return outputs
+
+    def _alternatives(self, texts: list[str], decoding: WellFormedDecoding) -> list[list[str]]:
+        """For each text, the :data:`~textattack_semparse.victims.well_formed_decoding.ALTERNATIVES`
+        likeliest well-formed outputs of a beam search that wide (or the parser's own, if wider)."""
+        model = self.model
+        device = next(model.parameters()).device
+        width = max(ALTERNATIVES, self._generation_options()["num_beams"])
+        options = {**self._generation_options(), "num_beams": width, "num_return_sequences": width}
+        candidates: list[list[str]] = []
+        with torch.inference_mode():
+            for start in range(0, len(texts), self.batch_size):
+                inputs = texts[start : start + self.batch_size]
+                encoding = self._tokenize_batch(inputs).to(device)
+                generated = model.generate(
+                    input_ids=encoding["input_ids"],
+                    attention_mask=encoding["attention_mask"],
+                    prefix_allowed_tokens_fn=decoding.for_inputs(inputs),
+                    **options,
+                )
+                decoded = [text.strip() for text in self.tokenizer.batch_decode(generated, skip_special_tokens=True)]
+                candidates.extend(decoded[offset : offset + width] for offset in range(0, len(decoded), width))
+        return candidates
 
     def _generation_options(self) -> dict[str, Any]:
         """``generate`` keywords: the explicit settings, else the model's generation config's,

@@ -28,6 +28,9 @@ from typing import Any
 from textattack_semparse.datasets.logical_form import without_repeated_conjuncts
 from textattack_semparse.victims.output_grammar import CLOSE, OPEN, OutputGrammar, input_words, variable_name
 
+ALTERNATIVES = 10
+"""Beam width, and outputs read, when a decoded output is looked at again (:meth:`WellFormedDecoding.choose`)."""
+
 
 class WellFormedDecoding:
     """``generate``'s ``prefix_allowed_tokens_fn``: after each prefix, the tokens that keep the
@@ -39,7 +42,11 @@ class WellFormedDecoding:
     ``grammar.binders``, a variable is bound by the binder lists it is in (shadowing allowed, as
     one GEO training output does) and never written free. With ``grammar.distinct_conjuncts``,
     :meth:`finish` writes a conjunct the output repeats once. An atom of ``grammar.copied`` (a
-    placeholder) is written only where the model's input has it (:meth:`for_inputs`).
+    placeholder) is written only where the model's input has it (:meth:`for_inputs`). An output
+    the grammar finds wanting (an atom its question implies missing, a variable bound and never
+    used: :meth:`OutputGrammar.implies <textattack_semparse.victims.output_grammar.OutputGrammar.implies>`)
+    is replaced by the likeliest of :data:`ALTERNATIVES` beam-search outputs that is not
+    (:meth:`choose`); greedy decoding, cheap, stays for every other output.
 
     Args:
         grammar (OutputGrammar): The training outputs' grammar.
@@ -67,6 +74,7 @@ class WellFormedDecoding:
 
     def __init__(self, grammar: OutputGrammar, tokenizer: Any, *, prefix_length: int = 1) -> None:
         vocabulary: dict[str, int] = tokenizer.get_vocab()
+        self.grammar = grammar
         self.prefix_length = prefix_length
         self.open_id, self.close_id = vocabulary[OPEN], vocabulary[CLOSE]
         self.end_ids = [tokenizer.eos_token_id]
@@ -98,6 +106,25 @@ class WellFormedDecoding:
         """The decoded ``output`` as the parser writes it: without a conjunct repeated (A and A is A)
         when no training output repeats one, else as decoded."""
         return without_repeated_conjuncts(output) if self.distinct_conjuncts else output
+
+    @property
+    def looks_again(self) -> bool:
+        """Whether some outputs can be found wanting (the grammar has implied atoms or used binders)."""
+        return bool(self.grammar.implied) or self.grammar.binders_used
+
+    def wanting(self, inputs: Sequence[str], outputs: Sequence[str]) -> list[int]:
+        """The indices of the ``outputs`` (finished, for the model ``inputs``) the grammar finds wanting."""
+        if not self.looks_again:
+            return []
+        return [index for index, (text, output) in enumerate(zip(inputs, outputs)) if not self.grammar.implies(text, output)]
+
+    def choose(self, text: str, candidates: Sequence[str], fallback: str) -> str:
+        """The first of ``candidates`` (decoded outputs for the model input ``text``, likeliest first)
+        the grammar does not find wanting, finished; ``fallback`` when each is."""
+        for candidate in map(self.finish, candidates):
+            if self.grammar.implies(text, candidate):
+                return candidate
+        return fallback
 
     def __call__(self, batch_id: int, input_ids: Any) -> list[int]:
         return self.allowed(input_ids.tolist())

@@ -138,7 +138,7 @@ def test_a_grammar_saved_before_scoping_and_distinct_conjuncts_were_learnt_loads
     grammar = OutputGrammar.fit(OUTPUTS)
     data = json.loads(grammar.save(tmp_path).read_text(encoding="utf-8"))
     assert data.pop("binders") == ["lambda"] and data.pop("distinct_conjuncts") is True
-    assert data.pop("implied") == {} and data.pop("binders_used") is True
+    assert data.pop("implied") == {} and data.pop("binders_used") is True and data.pop("distinct_constants") is True
     (tmp_path / GRAMMAR_FILE).write_text(json.dumps(data), encoding="utf-8")
     assert OutputGrammar.load(tmp_path) == OutputGrammar(grammar.arities, grammar.arguments, grammar.roots)  # as before
 
@@ -316,19 +316,40 @@ def test_a_word_implies_the_atoms_every_output_of_its_training_questions_writes(
     # "major" (5 questions) implies major:<lo,t>; river:<r,t> and loc, in 8 of the 12 outputs, imply nothing;
     # "big" is in 4 questions only, fewer than IMPLICATION_SUPPORT.
     assert grammar.implied["major"] == {"major:<lo,t>"} and "big" not in grammar.implied
-    assert not grammar.implies("which major rivers run through s0", outputs[-4])
-    assert grammar.implies("which major rivers run through s0", outputs[0])
-    assert grammar.implies("how big is s0", outputs[-1])  # nothing implied: any output will do
+    assert not grammar.admits("which major rivers run through s0", outputs[-4])
+    assert grammar.admits("which major rivers run through s0", outputs[0])
+    assert grammar.admits("how big is s0", outputs[-1])  # nothing implied: any output will do
 
 
 def test_an_output_that_binds_a_variable_it_never_uses_is_wanting_when_no_training_output_does():
     grammar = OutputGrammar.fit(OUTPUTS)
     assert grammar.binders_used
-    assert grammar.implies("which rivers run through texas", OUTPUTS[2])
+    assert grammar.admits("which rivers run through texas", OUTPUTS[2])
     unused = "(lambda $0:e (exists:<<e,t>,t> (lambda $1:e (next_to:<lo,<lo,t>> $0 $0))))"
-    assert not grammar.implies("which states border ohio", unused)
+    assert not grammar.admits("which states border ohio", unused)
     # A training output that binds and never uses: nothing is learnt, and such outputs are taken as written.
     assert not OutputGrammar.fit([*OUTPUTS, "(lambda $0:e (state:<s,t> $1))"]).binders_used
+
+
+def test_an_output_that_writes_a_constant_twice_is_wanting_when_no_training_output_does():
+    grammar = OutputGrammar.fit(OUTPUTS)
+    assert grammar.distinct_constants
+    twice = "(lambda $0:e (and:<t*,t> (river:<r,t> $0) (loc:<lo,<lo,t>> $0 texas:s) (next_to:<lo,<lo,t>> $0 texas:s)))"
+    assert not grammar.admits("which rivers run through texas", twice)
+    assert grammar.admits("which rivers run through texas", OUTPUTS[2])  # $0 five times: variables may repeat
+    assert not OutputGrammar.fit([*OUTPUTS, twice]).distinct_constants
+
+
+@pytest.mark.parametrize(
+    ("relative", "distinct"),
+    [("jobs/job_lambda_train.tsv", True), ("geo/geo_lambda_calculus_train.tsv", False), ("atis/train.txt", False)],
+)
+def test_real_training_outputs_teach_distinct_constants_where_none_writes_one_twice(real_data_dir, relative, distinct):
+    from textattack_semparse.datasets.logical_form import load_logical_forms
+
+    examples = load_logical_forms(real_data_dir / "lambda" / relative)
+    # JOBS' 500 training outputs never write a constant twice; one of GEO's 600 and 86 of ATIS' 4,434 do.
+    assert OutputGrammar.fit(example.gold for example in examples).distinct_constants is distinct
 
 
 def test_real_geo_training_outputs_imply_major_for_the_word_major(real_data_dir):
@@ -356,5 +377,5 @@ def test_an_output_the_grammar_finds_wanting_is_replaced_by_the_likeliest_altern
     parser = Seq2SeqParser(_with_grammar(memorised_parser, demanding, tmp_path / "demanding"), device="cpu")
     outputs = parser([question, "how big is texas", "which states border ohio"])
     assert "major:<lo,t>" in outputs[0].split() and well_formed(outputs[0], demanding)
-    assert demanding.implies(question, outputs[0])
+    assert demanding.admits(question, outputs[0])
     assert [read_s_expression(output) for output in outputs[1:]] == [read_s_expression(OUTPUTS[0]), read_s_expression(OUTPUTS[3])]

@@ -59,11 +59,15 @@ class OutputGrammar:
             :data:`IMPLICATION_SUPPORT` training questions; atoms in more than half the outputs
             (``lambda``, ``and``) imply nothing and are left out. GEO's "major" implies
             ``major:<lo,t>`` (41 of 41 training questions), "bordering" ``next_to:<lo,<lo,t>>``.
-            An output without an atom its question implies is looked at again (:meth:`implies`).
+            An output without an atom its question implies is looked at again (:meth:`admits`).
         binders_used (bool, default False): Every variable a training output binds is used in
             the list that binds it (GEO's, JOBS' and ATIS' outputs): an output that binds a
             variable and never uses it (``(lambda $2:e (next_to:<lo,<lo,t>> $1 $1))``) is looked at
             again.
+        distinct_constants (bool, default False): No training output writes a constant (an
+            argument that is no variable) twice (JOBS' outputs; one of GEO's and 86 of ATIS' do): an
+            output that does (``(title $0 "Systems Administrator") (platform $0 "Systems
+            Administrator")``) is looked at again.
 
     Example:
         >>> grammar = OutputGrammar.fit(["(size:<lo,i> s0)", "(capital:<s,c> s0)", "(lambda $0:e (state:<s,t> $0))"])
@@ -81,6 +85,7 @@ class OutputGrammar:
     copied: frozenset[str] = frozenset()
     implied: Mapping[str, frozenset[str]] = field(default_factory=lambda: MappingProxyType({}))
     binders_used: bool = False
+    distinct_constants: bool = False
 
     @classmethod
     def fit(cls, outputs: Iterable[str], inputs: Iterable[str] | None = None) -> OutputGrammar | None:
@@ -114,30 +119,40 @@ class OutputGrammar:
             _copied(outputs, inputs, arguments | roots) if inputs is not None else frozenset(),
             MappingProxyType(_implied(outputs, inputs) if inputs is not None else {}),
             bool(binders) and not any(map(_binds_unused, expressions)),
+            not any(map(_repeats_a_constant, expressions)),
         )
 
-    def implies(self, question: str, output: str) -> bool:
-        """Whether ``output`` (as the model wrote it for the model input ``question``) has every atom
-        the question's words imply and, with :attr:`binders_used`, uses each variable it binds.
+    def admits(self, question: str, output: str) -> bool:
+        """Whether ``output`` (as the model wrote it for the model input ``question``) is as the
+        training outputs are: it has every atom the question's words imply (:attr:`implied`), uses
+        each variable it binds (with :attr:`binders_used`) and writes no constant twice (with
+        :attr:`distinct_constants`).
 
         Example:
             >>> grammar = OutputGrammar.fit(
-            ...     ["(lambda $0:e (major:<lo,t> $0))"] * 5 + ["(lambda $0:e (river:<r,t> $0))"],
-            ...     ["major ones"] * 5 + ["rivers"])
+            ...     ["(lambda $0:e (major:<lo,t> $0))"] * 5 + ["(lambda $0:e (river:<r,t> $0))"] * 6,
+            ...     ["major ones"] * 5 + ["rivers"] * 6)
             >>> dict(grammar.implied), grammar.binders_used
             ({'major': frozenset({'major:<lo,t>'}), 'ones': frozenset({'major:<lo,t>'})}, True)
-            >>> grammar.implies("major rivers", "(lambda $0:e (river:<r,t> $0))")
+            >>> grammar.admits("major rivers", "(lambda $0:e (river:<r,t> $0))")
             False
-            >>> grammar.implies("rivers", "(lambda $0:e (river:<r,t> $1))")
+            >>> grammar.admits("rivers", "(lambda $0:e (river:<r,t> $1))")
             False
+            >>> grammar.distinct_constants, grammar.admits("rivers", "(lambda $0:e (and:<t*,t> (river:<r,t> $0) (loc:<lo,<lo,t>> $0 s0) (loc:<lo,<lo,t>> $0 s0)))")
+            (True, False)
         """
         atoms = set(_OUTPUT_ATOM.findall(output))
         for word in input_words(question):
             if not self.implied.get(word, frozenset()) <= atoms:
                 return False
-        if self.binders_used:
+        if self.binders_used or self.distinct_constants:
             expression = read_s_expression(output)
-            return expression is not None and not _binds_unused(expression)
+            if expression is None:
+                return False
+            if self.binders_used and _binds_unused(expression):
+                return False
+            if self.distinct_constants and _repeats_a_constant(expression):
+                return False
         return True
 
     def save(self, directory: str | os.PathLike[str]) -> Path:
@@ -152,6 +167,7 @@ class OutputGrammar:
             "copied": sorted(self.copied),
             "implied": {word: sorted(atoms) for word, atoms in sorted(self.implied.items())},
             "binders_used": self.binders_used,
+            "distinct_constants": self.distinct_constants,
         }
         path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         return path
@@ -173,6 +189,7 @@ class OutputGrammar:
             # Saved before they were learnt: every output is taken as written.
             MappingProxyType({word: frozenset(atoms) for word, atoms in data.get("implied", {}).items()}),
             bool(data.get("binders_used", False)),
+            bool(data.get("distinct_constants", False)),
         )
 
 
@@ -215,7 +232,7 @@ def _implied(outputs: list[str], inputs: list[str]) -> dict[str, frozenset[str]]
     common = {atom for atom, count in written.items() if count > len(outputs) / 2}
     implied = {
         word: frozenset(atom for atom, count in together[word].items() if count == total and atom not in common)
-        for word, total in questions.items()
+        for word, total in sorted(questions.items())
         if total >= IMPLICATION_SUPPORT
     }
     return {word: atoms for word, atoms in implied.items() if atoms}
@@ -229,6 +246,22 @@ def _binds_unused(expression: SExpression) -> bool:
     if variable is not None and not any(_uses(item, variable) for item in expression[2:]):
         return True
     return any(_binds_unused(item) for item in expression[1:])
+
+
+def _repeats_a_constant(expression: SExpression) -> bool:
+    """Whether ``expression`` writes an argument that is no variable twice."""
+    seen: set[str] = set()
+    pending = [expression] if isinstance(expression, list) else []
+    while pending:
+        items = pending.pop()
+        for item in items[1:]:
+            if isinstance(item, list):
+                pending.append(item)
+            elif variable_name(item) is None:
+                if item in seen:
+                    return True
+                seen.add(item)
+    return False
 
 
 def _uses(expression: SExpression, variable: str) -> bool:

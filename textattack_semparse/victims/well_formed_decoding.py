@@ -44,7 +44,7 @@ class WellFormedDecoding:
     :meth:`finish` writes a conjunct the output repeats once. An atom of ``grammar.copied`` (a
     placeholder) is written only where the model's input has it (:meth:`for_inputs`). An output
     the grammar finds wanting (an atom its question implies missing, a variable bound and never
-    used: :meth:`OutputGrammar.implies <textattack_semparse.victims.output_grammar.OutputGrammar.implies>`)
+    used, a constant written twice: :meth:`OutputGrammar.admits <textattack_semparse.victims.output_grammar.OutputGrammar.admits>`)
     is replaced by the likeliest of :data:`ALTERNATIVES` beam-search outputs that is not
     (:meth:`choose`); greedy decoding, cheap, stays for every other output.
 
@@ -109,20 +109,20 @@ class WellFormedDecoding:
 
     @property
     def looks_again(self) -> bool:
-        """Whether some outputs can be found wanting (the grammar has implied atoms or used binders)."""
-        return bool(self.grammar.implied) or self.grammar.binders_used
+        """Whether some outputs can be found wanting (the grammar has implied atoms, used binders or distinct constants)."""
+        return bool(self.grammar.implied) or self.grammar.binders_used or self.grammar.distinct_constants
 
     def wanting(self, inputs: Sequence[str], outputs: Sequence[str]) -> list[int]:
         """The indices of the ``outputs`` (finished, for the model ``inputs``) the grammar finds wanting."""
         if not self.looks_again:
             return []
-        return [index for index, (text, output) in enumerate(zip(inputs, outputs)) if not self.grammar.implies(text, output)]
+        return [index for index, (text, output) in enumerate(zip(inputs, outputs)) if not self.grammar.admits(text, output)]
 
     def choose(self, text: str, candidates: Sequence[str], fallback: str) -> str:
         """The first of ``candidates`` (decoded outputs for the model input ``text``, likeliest first)
         the grammar does not find wanting, finished; ``fallback`` when each is."""
         for candidate in map(self.finish, candidates):
-            if self.grammar.implies(text, candidate):
+            if self.grammar.admits(text, candidate):
                 return candidate
         return fallback
 

@@ -223,7 +223,8 @@ def test_train_help_lists_the_defaults_per_benchmark(capsys):
     printed = capsys.readouterr().out
     assert "defaults per benchmark" in printed
     assert (
-        "geo-lambda: d_model 256, d_ff 1024, num_layers 3, label_smoothing 0.1, learning_rate 0.0005, dev_selection False"
+        "geo-lambda: d_model 256, d_ff 1024, num_layers 3, label_smoothing 0.1, epochs 50, learning_rate 0.0005, "
+        "dev_selection False, recombined_examples 600"
     ) in printed
 
 

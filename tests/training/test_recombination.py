@@ -105,11 +105,11 @@ def test_untyped_logical_forms_and_plain_questions_give_nothing():
     assert recombined_pairs(plain, 10, seed=0) == []
 
 
-def test_geo_lambda_trains_on_its_questions_and_600_recombined_pairs(real_data_dir):
+def test_geo_lambda_trains_by_default_on_its_questions_and_600_recombined_pairs(real_data_dir):
     from textattack_semparse.training.parser_trainer import ParserTrainer
 
-    trainer = ParserTrainer("geo-lambda", "unused", data_dir=real_data_dir, recombined_examples=600, device="cpu")
-    assert "recombined_examples=600" in repr(trainer)
+    trainer = ParserTrainer("geo-lambda", "unused", data_dir=real_data_dir, device="cpu")  # the defaults' 600
+    assert "recombined_examples=600" in repr(trainer) and trainer.epochs == 50
     data = trainer._training_data()
     assert (len(data.train_examples), data.recombined_count, len(data.train_pairs)) == (600, 600, 1200)
     original = data.train_pairs[:600]
@@ -117,10 +117,11 @@ def test_geo_lambda_trains_on_its_questions_and_600_recombined_pairs(real_data_d
     for question, logical_form in data.train_pairs[600:]:
         assert canonical_logical_form(logical_form) is not None
         assert question not in {q for q, _ in original}
-    # Without the setting (every row of the defaults), nothing is added and the settings, hence the
-    # trained victims' cache keys, stay as they were.
-    plain = ParserTrainer("geo-lambda", "unused", data_dir=real_data_dir, device="cpu")
-    assert plain.recombined_examples == 0 and "recombined" not in repr(plain)
+    # With 0 (every other row of the defaults), nothing is added and the setting stays out of the
+    # settings, hence of the trained victims' cache keys.
+    plain = ParserTrainer("geo-lambda", "unused", data_dir=real_data_dir, recombined_examples=0, device="cpu")
+    assert "recombined" not in repr(plain) and plain._training_data().recombined_count == 0
+    assert ParserTrainer("jobs-lambda", "unused", device="cpu").recombined_examples == 0
     with pytest.raises(ValueError, match="recombined_examples"):
         ParserTrainer("geo-lambda", "unused", recombined_examples=-1)
 

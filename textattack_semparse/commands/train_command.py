@@ -78,7 +78,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--recombined-examples",
         type=int,
         help="training pairs added by putting a whole phrase of a type where an entity of that type stands "
-        "(Jia & Liang 2016's recombination; default: 0, none)",
+        f"(Jia & Liang 2016's recombination; {per_benchmark}: 600 for geo-lambda, else 0)",
     )
     parser.add_argument(
         "--no-anonymize",

@@ -278,12 +278,17 @@ def test_a_copied_atom_is_written_only_for_a_question_that_has_it(memorised_pars
     ("relative", "distinct"),
     [("jobs/job_lambda_train.tsv", True), ("geo/geo_lambda_calculus_train.tsv", False), ("atis/train.txt", False)],
 )
-def test_real_training_outputs_teach_distinct_conjuncts_where_none_repeats_one(real_data_dir, relative, distinct):
+def test_real_training_outputs_teach_distinct_conjuncts_and_constants_where_none_repeats_one(
+    real_data_dir, relative, distinct
+):
     from textattack_semparse.datasets.logical_form import load_logical_forms
 
     examples = load_logical_forms(real_data_dir / "lambda" / relative)
+    grammar = OutputGrammar.fit(example.gold for example in examples)
     # JOBS' 500 training outputs never repeat a conjunct; one of GEO's 600 and sixteen of ATIS' 4,434 do.
-    assert OutputGrammar.fit(example.gold for example in examples).distinct_conjuncts is distinct
+    assert grammar.distinct_conjuncts is distinct
+    # Nor do they write a constant twice; one of GEO's and 86 of ATIS' do.
+    assert grammar.distinct_constants is distinct
 
 
 def _implied_by_rule(outputs: list[str], questions: list[str]) -> dict[str, set[str]]:
@@ -338,18 +343,6 @@ def test_an_output_that_writes_a_constant_twice_is_wanting_when_no_training_outp
     assert not grammar.admits("which rivers run through texas", twice)
     assert grammar.admits("which rivers run through texas", OUTPUTS[2])  # $0 five times: variables may repeat
     assert not OutputGrammar.fit([*OUTPUTS, twice]).distinct_constants
-
-
-@pytest.mark.parametrize(
-    ("relative", "distinct"),
-    [("jobs/job_lambda_train.tsv", True), ("geo/geo_lambda_calculus_train.tsv", False), ("atis/train.txt", False)],
-)
-def test_real_training_outputs_teach_distinct_constants_where_none_writes_one_twice(real_data_dir, relative, distinct):
-    from textattack_semparse.datasets.logical_form import load_logical_forms
-
-    examples = load_logical_forms(real_data_dir / "lambda" / relative)
-    # JOBS' 500 training outputs never write a constant twice; one of GEO's 600 and 86 of ATIS' 4,434 do.
-    assert OutputGrammar.fit(example.gold for example in examples).distinct_constants is distinct
 
 
 def test_real_geo_training_outputs_imply_major_for_the_word_major(real_data_dir):

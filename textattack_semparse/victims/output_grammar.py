@@ -26,7 +26,7 @@ GRAMMAR_FILE = "semparse_output_grammar.json"
 OPEN, CLOSE = "(", ")"
 
 GRAMMAR_REVISION = 2
-"""Raised when what :meth:`OutputGrammar.fit` learns changes (2: implied atoms and used binders):
+"""Raised when what :meth:`OutputGrammar.fit` learns changes (2: implied atoms, used binders, distinct constants):
 part of a cached trained victim's key, so a victim saved with an older grammar is trained again."""
 
 IMPLICATION_SUPPORT = 5

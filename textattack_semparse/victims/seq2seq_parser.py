@@ -92,8 +92,9 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
     generation is kept to well-formed outputs under it (``well_formed``): a placeholder only
     where the question has one, and, when no training output repeats a conjunct, a conjunct
     once (A and A is A). An output the grammar finds wanting (without an atom its question's words
-    imply in every training example, such as GEO's ``major:<lo,t>`` for "major", or binding a
-    variable it never uses) is replaced by the likeliest of ten beam-search outputs that is not.
+    imply in every training example, such as GEO's ``major:<lo,t>`` for "major", binding a
+    variable it never uses, or writing a constant twice where no training output does) is
+    replaced by the likeliest of ten beam-search outputs that is not.
 
     Predictions are cached: the output for each distinct model input (the question, anonymised
     if the model is, as ``input_formatter`` formats it with its ``db_id``) is kept in an LRU cache of

@@ -358,23 +358,13 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
         """Generate an output for each text, in batches grouped by length."""
         if not texts:
             return []
-        model = self.model
-        device = next(model.parameters()).device
         options = self._generation_options()
         decoding: WellFormedDecoding | None = self.__dict__.get("_well_formed_decoding")
         outputs = [""] * len(texts)
-        with torch.inference_mode():
-            for batch in self._batches(texts):
-                inputs = [texts[index] for index in batch]
-                encoding = self._tokenize_batch(inputs).to(device)
-                if decoding is not None:
-                    options["prefix_allowed_tokens_fn"] = decoding.for_inputs(inputs)
-                generated = model.generate(
-                    input_ids=encoding["input_ids"], attention_mask=encoding["attention_mask"], **options
-                )
-                decoded = self.tokenizer.batch_decode(generated, skip_special_tokens=True)
-                for index, text in zip(batch, decoded):
-                    outputs[index] = text.strip()
+        for batch in self._batches(texts):
+            decoded = self._decode([texts[index] for index in batch], options, decoding)
+            for index, text in zip(batch, decoded):
+                outputs[index] = text
         if decoding is None:
             return outputs
         outputs = [decoding.finish(output) for output in outputs]
@@ -388,24 +378,27 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
     def _alternatives(self, texts: list[str], decoding: WellFormedDecoding) -> list[list[str]]:
         """For each text, the :data:`~textattack_semparse.victims.well_formed_decoding.ALTERNATIVES`
         likeliest well-formed outputs of a beam search that wide (or the parser's own, if wider)."""
-        model = self.model
-        device = next(model.parameters()).device
-        width = max(ALTERNATIVES, self._generation_options()["num_beams"])
-        options = {**self._generation_options(), "num_beams": width, "num_return_sequences": width}
+        options = self._generation_options()
+        width = max(ALTERNATIVES, options["num_beams"])
+        options = {**options, "num_beams": width, "num_return_sequences": width}
         candidates: list[list[str]] = []
-        with torch.inference_mode():
-            for start in range(0, len(texts), self.batch_size):
-                inputs = texts[start : start + self.batch_size]
-                encoding = self._tokenize_batch(inputs).to(device)
-                generated = model.generate(
-                    input_ids=encoding["input_ids"],
-                    attention_mask=encoding["attention_mask"],
-                    prefix_allowed_tokens_fn=decoding.for_inputs(inputs),
-                    **options,
-                )
-                decoded = [text.strip() for text in self.tokenizer.batch_decode(generated, skip_special_tokens=True)]
-                candidates.extend(decoded[offset : offset + width] for offset in range(0, len(decoded), width))
+        for start in range(0, len(texts), self.batch_size):
+            decoded = self._decode(texts[start : start + self.batch_size], options, decoding)
+            candidates.extend(decoded[offset : offset + width] for offset in range(0, len(decoded), width))
         return candidates
+
+    def _decode(self, inputs: list[str], options: dict[str, Any], decoding: WellFormedDecoding | None) -> list[str]:
+        """The decoded outputs of one ``generate`` call on ``inputs`` (``num_return_sequences`` per
+        input, in order), kept well formed by ``decoding`` when there is one."""
+        model = self.model
+        encoding = self._tokenize_batch(inputs).to(next(model.parameters()).device)
+        if decoding is not None:
+            options = {**options, "prefix_allowed_tokens_fn": decoding.for_inputs(inputs)}
+        with torch.inference_mode():
+            generated = model.generate(
+                input_ids=encoding["input_ids"], attention_mask=encoding["attention_mask"], **options
+            )
+        return [text.strip() for text in self.tokenizer.batch_decode(generated, skip_special_tokens=True)]
 
     def _generation_options(self) -> dict[str, Any]:
         """``generate`` keywords: the explicit settings, else the model's generation config's,

@@ -207,7 +207,7 @@ class ParserTrainer:
         patience (int, default 10): Epochs without dev improvement before stopping.
         dev_fraction (float, default 0.1): Share of the training split held out as dev when
             the benchmark has no dev split.
-        recombined_examples (int, default 0): Training pairs added by whole-phrase
+        recombined_examples (int, default 0; geo-lambda 600): Training pairs added by whole-phrase
             recombination of the anonymised training pairs
             (:func:`~textattack_semparse.training.recombination.recombined_pairs`, Jia & Liang 2016),
             seeded by ``seed``; none without typed placeholders to recombine.

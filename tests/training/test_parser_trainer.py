@@ -226,6 +226,7 @@ def test_train_help_lists_the_defaults_per_benchmark(capsys):
         "geo-lambda: d_model 256, d_ff 1024, num_layers 3, label_smoothing 0.1, epochs 50, learning_rate 0.0005, "
         "dev_selection False, recombined_examples 600"
     ) in printed
+    assert "jobs-lambda: d_model 256, d_ff 1024, num_layers 3, dropout 0.3, learning_rate 0.0005" in printed
 
 
 def test_without_dev_selection_all_training_examples_train_and_the_last_epoch_is_kept(tmp_path):

@@ -96,7 +96,7 @@ PER_BENCHMARK: Mapping[str, TrainingDefaults] = MappingProxyType(
         # outputs: geo-lambda 229, 238 and 237 of 280 (seeds 0, 1, 42) where 227, 233 and 231 without it.
         "geo-lambda": replace(_STUDY_SCALE, label_smoothing=0.1, recombined_examples=600, epochs=50),
         # Dropout 0.3 (2026-11-28, docs/training.md): jobs-lambda 118, 121 and 120 of 140 (seeds 0, 1, 42)
-        # where 118, 117 and 119 with 0.1; on geo-lambda 233 and 237 of 280 (seeds 0, 1) where 229 and 238.
+        # where 118, 117 and 119 with 0.1; on geo-lambda 233, 237 and 230 of 280 where 229, 238 and 237.
         "jobs-lambda": replace(_STUDY_SCALE, dropout=0.3),
         "geo": _STUDY_SCALE,
         "atis-lambda": replace(_STUDY_SCALE, epochs=30, dev_selection=True, patience=5),

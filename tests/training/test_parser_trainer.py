@@ -14,7 +14,8 @@ import transformers
 
 from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.errors import ConfigurationError, SemparseError
-from textattack_semparse.training.parser_trainer import CHECKPOINT_FOLDER, TRAINING_FILE, ParserTrainer
+from textattack_semparse.training.parser_trainer import CHECKPOINT_FOLDER, TRAINING_FILE, ParserTrainer, _TrainingData
+from textattack_semparse.victims.reconstruction import RECONSTRUCTION_DIR
 from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser, is_seq2seq_directory
 
 TINY = {
@@ -224,7 +225,7 @@ def test_train_help_lists_the_defaults_per_benchmark(capsys):
     assert "defaults per benchmark" in printed
     assert (
         "geo-lambda: d_model 256, d_ff 1024, num_layers 3, label_smoothing 0.1, epochs 50, learning_rate 0.0005, "
-        "dev_selection False, recombined_examples 600"
+        "dev_selection False, recombined_examples 600, reconstruction_epochs 40"
     ) in printed
     assert "jobs-lambda: d_model 256, d_ff 1024, num_layers 3, dropout 0.3, learning_rate 0.0005" in printed
 
@@ -254,3 +255,39 @@ def test_label_smoothing_reaches_the_trainer_and_the_settings(tmp_path):
     for bad in (-0.1, 1.0, True, "0.1"):
         with pytest.raises(ConfigurationError, match="label_smoothing must be in"):
             ParserTrainer("geo-mini", tmp_path, label_smoothing=bad)
+
+
+def test_a_reconstruction_model_learns_each_training_question_from_its_output(tmp_path, monkeypatch):
+    """``reconstruction_epochs`` trains a second model on the parser's training pairs turned around
+    (output -> question), saved in ``reconstruction/`` with the tokenizer, which the parser then
+    loads to rerank its beam (tests/victims/test_reconstruction.py checks the reranking)."""
+    made: list[list[tuple[str, str]]] = []
+    features = ParserTrainer._features
+
+    def recorded(self, tokenizer, pairs):
+        made.append(list(pairs))
+        return features(self, tokenizer, pairs)
+
+    monkeypatch.setattr(ParserTrainer, "_features", recorded)
+    trainer = ParserTrainer("geo-mini", tmp_path, epochs=1, reconstruction_epochs=2, **TINY)
+    assert "reconstruction_epochs=2" in repr(trainer)
+    report = trainer.train()
+    train_pairs, _, turned = made
+    assert turned == [(output, question) for question, output in train_pairs]
+    steps = math.ceil(len(train_pairs) / TINY["batch_size"])
+    assert report["reconstruction"]["epochs_run"] == 2 and report["reconstruction"]["global_step"] == 2 * steps
+    assert is_seq2seq_directory(tmp_path / RECONSTRUCTION_DIR)
+    assert (tmp_path / RECONSTRUCTION_DIR / "tokenizer.json").read_bytes() == (tmp_path / "tokenizer.json").read_bytes()
+    parser = Seq2SeqParser(tmp_path, device="cpu")
+    assert len(parser(["how many states are there"])) == 1 and parser.__dict__["_reranker"] is not None
+    assert ParserTrainer("geo-mini", tmp_path, **TINY).reconstruction_epochs == 0  # only where the defaults say
+    with pytest.raises(ConfigurationError, match="reconstruction_epochs"):
+        ParserTrainer("geo-mini", tmp_path, reconstruction_epochs=-1)
+
+
+def test_recombined_pairs_are_left_out_of_the_questions_pairs():
+    data = _TrainingData(
+        train_examples=[], extra_count=0, recombined_count=1, dev_examples=[], dev_source="none", anonymizer=None,
+        train_pairs=[("how big is s0", "( size s0 )"), ("how big is c0", "( size c0 )")], dev_pairs=[], scorer=None,
+    )  # fmt: skip
+    assert data.question_pairs == [("how big is s0", "( size s0 )")]

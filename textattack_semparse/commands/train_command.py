@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import textwrap
+from typing import Any
 
 from textattack_semparse.commands.arguments import positive_int, seed_parent
 from textattack_semparse.project import docs_url
@@ -79,6 +80,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=int,
         help="training pairs added by putting a whole phrase of a type where an entity of that type stands "
         f"(Jia & Liang 2016's recombination; {per_benchmark}: 600 for geo-lambda, else 0)",
+    )
+    parser.add_argument(
+        "--reconstruction-epochs",
+        type=int,
+        help="epochs of a reconstruction model (output -> question) trained after the parser, which reranks its "
+        f"beam (after Yin & Neubig 2019; 0: none; {per_benchmark}: 40 for geo-lambda and jobs-lambda, else 0)",
     )
     parser.add_argument(
         "--no-anonymize",
@@ -208,6 +215,7 @@ def run(args: argparse.Namespace) -> int:
             "dev_selection": args.dev_selection,
             "num_beams": args.num_beams,
             "recombined_examples": args.recombined_examples,
+            "reconstruction_epochs": args.reconstruction_epochs,
             "seed": args.seed,
             "device": args.device,
             "anonymize": args.anonymize,
@@ -238,6 +246,7 @@ def run(args: argparse.Namespace) -> int:
             ("vocabulary", report["vocabulary"]),
             ("steps", report["global_step"]),
             ("epochs", report["epochs_run"]),
+            *((("reconstruction model", _reconstruction_cell(report["reconstruction"])),) if "reconstruction" in report else ()),
             ("best dev exact match", report["best_dev_exact_match"]),
             ("seconds", report["seconds"]),
         ),
@@ -245,6 +254,10 @@ def run(args: argparse.Namespace) -> int:
     if result.test_set is not None:
         print(f"Evaluate with: textattack-semparse evaluate --model {args.output_dir} --dataset {result.test_set}")
     return 0
+
+
+def _reconstruction_cell(reconstruction: dict[str, Any]) -> str:
+    return f"{reconstruction['epochs_run']:g} epochs, {reconstruction['global_step']} steps"
 
 
 def _run_table_qa(args: argparse.Namespace) -> int:

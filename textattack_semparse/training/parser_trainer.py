@@ -28,6 +28,7 @@ from textattack_semparse.training.embedding_adversary import EmbeddingAdversary
 from textattack_semparse.training.recombination import recombined_pairs
 from textattack_semparse.training.tokenizer import TOKENIZER_KINDS, train_tokenizer
 from textattack_semparse.victims.output_grammar import OutputGrammar
+from textattack_semparse.victims.reconstruction import RECONSTRUCTION_DIR
 
 logger = logging.getLogger(__name__)
 
@@ -126,6 +127,11 @@ class _TrainingData:
     scorer: Scorer
 
     @property
+    def question_pairs(self) -> list[tuple[str, str]]:
+        """The training pairs made from training examples (the recombined ones left out)."""
+        return self.train_pairs[: len(self.train_pairs) - self.recombined_count]
+
+    @property
     def dev_golds(self) -> list[str]:
         """The dev targets the greedy decodings are compared with, in example order."""
         return [gold for _, gold in self.dev_pairs]
@@ -211,6 +217,12 @@ class ParserTrainer:
             recombination of the anonymised training pairs
             (:func:`~textattack_semparse.training.recombination.recombined_pairs`, Jia & Liang 2016),
             seeded by ``seed``; none without typed placeholders to recombine.
+        reconstruction_epochs (int, default 0; geo-lambda and jobs-lambda 40): Epochs of a
+            reconstruction model trained after the parser, with the same settings, on the training
+            questions' pairs turned around (output -> question; recombined pairs left out) and saved
+            in ``<output_dir>/reconstruction`` (checkpoints under its ``checkpoints``); the parser
+            then reranks a beam of ten with it
+            (:class:`~textattack_semparse.victims.reconstruction.ReconstructionReranker`). 0: none.
         max_length (int, default 512): Most tokens per input or target (longer ones are truncated).
         seed (int, default 0, the package's default seed): Seeds the held-out slice, initialisation and data
             order.
@@ -259,6 +271,7 @@ class ParserTrainer:
         dev_selection: bool | None = None,
         num_beams: int | None = None,
         recombined_examples: int | None = None,
+        reconstruction_epochs: int | None = None,
         max_length: int = 512,
         seed: int = DEFAULT_SEED,
         device: str | None = None,
@@ -290,12 +303,14 @@ class ParserTrainer:
             dev_selection=dev_selection,
             num_beams=num_beams,
             recombined_examples=recombined_examples,
+            reconstruction_epochs=reconstruction_epochs,
         )
         architecture, d_model, d_ff, num_layers = chosen.architecture, chosen.d_model, chosen.d_ff, chosen.num_layers
         num_heads, dropout, epochs, batch_size = chosen.num_heads, chosen.dropout, chosen.epochs, chosen.batch_size
         learning_rate, warmup_steps, patience = chosen.learning_rate, chosen.warmup_steps, chosen.patience
         dev_fraction, dev_selection, num_beams = chosen.dev_fraction, chosen.dev_selection, chosen.num_beams
         label_smoothing, recombined_examples = chosen.label_smoothing, chosen.recombined_examples
+        reconstruction_epochs = chosen.reconstruction_epochs
         check_choice("architecture", architecture, ARCHITECTURES)
         check_choice("tokenizer_kind", tokenizer_kind, TOKENIZER_KINDS)
         for name, value in (
@@ -312,6 +327,7 @@ class ParserTrainer:
         ):
             check_count(name, value)
         check_count("recombined_examples", recombined_examples, minimum=0)
+        check_count("reconstruction_epochs", reconstruction_epochs, minimum=0)
         if d_model % num_heads:
             raise ConfigurationError(f"d_model ({d_model}) must be a multiple of num_heads ({num_heads}).")
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps == 0 or max_steps < -1:
@@ -348,6 +364,7 @@ class ParserTrainer:
         self.dev_selection = dev_selection
         self.num_beams = num_beams
         self.recombined_examples = recombined_examples
+        self.reconstruction_epochs = reconstruction_epochs
         self.max_length = max_length
         self.seed = seed
         self.device = resolve_device(device)
@@ -390,6 +407,7 @@ class ParserTrainer:
             "dev_selection",
             "num_beams",
             *(["recombined_examples"] if self.recombined_examples else []),
+            *(["reconstruction_epochs"] if self.reconstruction_epochs else []),
             "max_length",
             "seed",
             "device",
@@ -415,6 +433,11 @@ class ParserTrainer:
     def checkpoint_dir(self) -> Path:
         """Where the epoch checkpoints go."""
         return Path(self.output_dir) / CHECKPOINT_FOLDER
+
+    @property
+    def reconstruction_checkpoint_dir(self) -> Path:
+        """Where the reconstruction model's epoch checkpoints go (``reconstruction_epochs``)."""
+        return Path(self.output_dir) / RECONSTRUCTION_DIR / "checkpoints"
 
     def splits(self) -> tuple[list[SemparseExample], list[SemparseExample], str]:
         """The training and dev examples, and where dev came from (``"dev"`` or a held-out slice)."""
@@ -477,6 +500,8 @@ class ParserTrainer:
         result = trainer.train(resume_from_checkpoint=last_checkpoint)
         self._save_output(trainer.model, tokenizer, data)
         report = self._report(data, trainer.model, trainer.state, result.training_loss, len(tokenizer), last_checkpoint)
+        if self.reconstruction_epochs:
+            report["reconstruction"] = self._train_reconstruction(tokenizer, data, resume=resume)
         report["seconds"] = round(time.perf_counter() - started, 1)
         (Path(self.output_dir) / TRAINING_FILE).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
         return report
@@ -551,10 +576,14 @@ class ParserTrainer:
         dev_features: list[dict[str, list[int]]],
         data: _TrainingData,
         generation_length: int,
+        *,
+        reconstruction: bool = False,
     ) -> transformers.Seq2SeqTrainer:
         """The epoch loop: with dev selection, dev evaluation after each epoch, early stopping and
-        the best model kept; without, every epoch trained and the last model kept."""
-        arguments = self._training_arguments(generation_length)
+        the best model kept; without, every epoch trained and the last model kept. The
+        ``reconstruction`` model's loop trains ``reconstruction_epochs`` without dev selection or
+        an embedding adversary."""
+        arguments = self._training_arguments(generation_length, reconstruction=reconstruction)
         selection = (
             {
                 "eval_dataset": dev_features,
@@ -564,12 +593,12 @@ class ParserTrainer:
                     transformers.EarlyStoppingCallback(early_stopping_patience=self.patience),
                 ],
             }
-            if self.dev_selection
+            if self.dev_selection and not reconstruction
             else {}
         )
         adversarial: dict[str, Any] = {}
         trainer_class: type[_OrderedEvaluationTrainer] = _OrderedEvaluationTrainer
-        if self.embedding_adversary is not None:
+        if self.embedding_adversary is not None and not reconstruction:
             trainer_class, adversarial = _EmbeddingAdversarialTrainer, {"adversary": self.embedding_adversary}
         trainer = trainer_class(
             **adversarial,
@@ -585,13 +614,17 @@ class ParserTrainer:
             trainer.add_callback(_ProgressWithDevAccuracy())
         return trainer
 
-    def _training_arguments(self, generation_length: int) -> transformers.Seq2SeqTrainingArguments:
-        """The ``Seq2SeqTrainer`` settings: optimiser, schedule, epoch checkpoints, model selection, precision."""
+    def _training_arguments(
+        self, generation_length: int, *, reconstruction: bool = False
+    ) -> transformers.Seq2SeqTrainingArguments:
+        """The ``Seq2SeqTrainer`` settings: optimiser, schedule, epoch checkpoints, model selection,
+        precision (the ``reconstruction`` model's: its epochs and checkpoints, no selection)."""
         cuda = self.device.startswith("cuda")
         bf16 = cuda and torch.cuda.is_bf16_supported()
+        select = self.dev_selection and not reconstruction
         return transformers.Seq2SeqTrainingArguments(
-            output_dir=str(self.checkpoint_dir),
-            num_train_epochs=self.epochs,
+            output_dir=str(self.reconstruction_checkpoint_dir if reconstruction else self.checkpoint_dir),
+            num_train_epochs=self.reconstruction_epochs if reconstruction else self.epochs,
             max_steps=self.max_steps,
             per_device_train_batch_size=self.batch_size,
             per_device_eval_batch_size=self.batch_size,
@@ -601,13 +634,13 @@ class ParserTrainer:
             lr_scheduler_type="linear",
             weight_decay=0.01,
             label_smoothing_factor=self.label_smoothing,
-            eval_strategy="epoch" if self.dev_selection else "no",
+            eval_strategy="epoch" if select else "no",
             save_strategy="epoch",
             logging_strategy="epoch",
             save_total_limit=self.save_total_limit,
-            load_best_model_at_end=self.dev_selection,
-            metric_for_best_model=SELECTION_METRIC if self.dev_selection else None,
-            greater_is_better=True if self.dev_selection else None,
+            load_best_model_at_end=select,
+            metric_for_best_model=SELECTION_METRIC if select else None,
+            greater_is_better=True if select else None,
             predict_with_generate=True,
             generation_max_length=generation_length,
             generation_num_beams=1,
@@ -621,6 +654,29 @@ class ParserTrainer:
             dataloader_num_workers=0,
             save_safetensors=True,
         )
+
+    def _train_reconstruction(self, tokenizer: Any, data: _TrainingData, *, resume: bool) -> dict[str, Any]:
+        """Train the reconstruction model on the training questions' pairs turned around (output ->
+        question), from its last checkpoint with ``resume`` when it has one, and save it with the
+        parser's tokenizer in :data:`~textattack_semparse.victims.reconstruction.RECONSTRUCTION_DIR`;
+        its epochs, steps and training loss."""
+        from transformers.trainer_utils import get_last_checkpoint
+
+        features = self._features(tokenizer, [(target, question) for question, target in data.question_pairs])
+        generation_length = max(len(feature["labels"]) for feature in features) + 16
+        model = self._model(tokenizer, generation_length)
+        trainer = self._trainer(model, tokenizer, features, [], data, generation_length, reconstruction=True)
+        checkpoints = self.reconstruction_checkpoint_dir
+        last_checkpoint = get_last_checkpoint(str(checkpoints)) if resume and checkpoints.is_dir() else None
+        result = trainer.train(resume_from_checkpoint=last_checkpoint)
+        location = Path(self.output_dir) / RECONSTRUCTION_DIR
+        trainer.model.save_pretrained(location)
+        tokenizer.save_pretrained(location)
+        return {
+            "epochs_run": trainer.state.epoch,
+            "global_step": trainer.state.global_step,
+            "training_loss": result.training_loss,
+        }
 
     def _save_output(self, model: Any, tokenizer: Any, data: _TrainingData) -> None:
         """Write the best model, its tokenizer, the anonymiser and (logical forms with a word-level

@@ -20,6 +20,7 @@ from textattack_semparse.sql.sqlite_executor import CacheInfo
 from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.victims.lazy_pretrained import LOAD_ERRORS, LazyPretrained, unloadable
 from textattack_semparse.victims.output_grammar import OutputGrammar
+from textattack_semparse.victims.reconstruction import ReconstructionReranker, target_log_likelihoods
 from textattack_semparse.victims.semantic_parser import SemanticParser
 from textattack_semparse.victims.well_formed_decoding import ALTERNATIVES, WellFormedDecoding
 
@@ -94,7 +95,12 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
     once (A and A is A). An output the grammar finds wanting (without an atom its question's words
     imply in every training example, such as GEO's ``major:<lo,t>`` for "major", binding a
     variable it never uses, or writing a constant twice where no training output does) is
-    replaced by the likeliest of ten beam-search outputs that is not.
+    replaced by the likeliest of ten beam-search outputs that is not. A model trained with a
+    reconstruction model beside it (``textattack-semparse train``'s ``reconstruction_epochs``;
+    geo-lambda's and jobs-lambda's defaults) decodes every input with a beam of ten instead and
+    keeps the output its reconstruction model reranks first
+    (:class:`~textattack_semparse.victims.reconstruction.ReconstructionReranker`, after Yin and
+    Neubig 2019), among those the grammar admits when it admits any (``rerank``).
 
     Predictions are cached: the output for each distinct model input (the question, anonymised
     if the model is, as ``input_formatter`` formats it with its ``db_id``) is kept in an LRU cache of
@@ -143,6 +149,9 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
             (:data:`~textattack_semparse.victims.output_grammar.GRAMMAR_FILE`), when there is
             one: each step allows only the tokens that keep the output a well-formed logical form
             (:class:`~textattack_semparse.victims.well_formed_decoding.WellFormedDecoding`).
+        rerank (bool, default True): Rerank a beam with the reconstruction model saved beside the
+            model (:data:`~textattack_semparse.victims.reconstruction.RECONSTRUCTION_DIR`), when there
+            is one; ``False`` decodes as the parser alone does.
         Other arguments (``database``, ``benchmark``, ``max_failure_rate``): as
             :class:`SemanticParser`.
 
@@ -170,6 +179,7 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
         db_id_in_output: bool = False,
         cache_size: int = DEFAULT_CACHE_SIZE,
         well_formed: bool = True,
+        rerank: bool = True,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -214,6 +224,9 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
         if not isinstance(well_formed, bool):
             raise ConfigurationTypeError(f"well_formed must be a bool, got {well_formed!r}.")
         self.well_formed = well_formed
+        if not isinstance(rerank, bool):
+            raise ConfigurationTypeError(f"rerank must be a bool, got {rerank!r}.")
+        self.rerank = rerank
         self.split_type: str | None = None
         """The split type a registered trained victim learned from (``None``: not known)."""
 
@@ -244,6 +257,7 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
             "db_id_in_output",
             "cache_size",
             "well_formed",
+            "rerank",
         ]
 
     def cache_info(self) -> CacheInfo:
@@ -266,7 +280,7 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
 
     def __getstate__(self) -> dict[str, Any]:
         state = super().__getstate__()
-        for name in ("_prediction_cache", "_anonymizer", "_well_formed_decoding"):
+        for name in ("_prediction_cache", "_anonymizer", "_well_formed_decoding", "_reranker"):
             state.pop(name, None)
         return state
 
@@ -293,6 +307,13 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
         location = Path(self.model_name_or_path)
         grammar = OutputGrammar.load(location) if self.well_formed and location.is_dir() else None
         self.__dict__["_well_formed_decoding"] = WellFormedDecoding.for_tokenizer(grammar, tokenizer)
+        self.__dict__["_reranker"] = (
+            ReconstructionReranker.load(
+                location, device=self.device, half_precision=self.half_precision, max_length=self.max_input_length
+            )
+            if self.rerank and location.is_dir()
+            else None
+        )
         self.cache_clear()  # outputs of another model
 
     def _tokenize_batch(self, texts: list[str]) -> transformers.BatchEncoding:
@@ -358,8 +379,11 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
         """Generate an output for each text, in batches grouped by length."""
         if not texts:
             return []
-        options = self._generation_options()
+        options = self._generation_options()  # loads the model, its decoding and its reranker
         decoding: WellFormedDecoding | None = self.__dict__.get("_well_formed_decoding")
+        reranker: ReconstructionReranker | None = self.__dict__.get("_reranker")
+        if reranker is not None:
+            return self._reranked(texts, decoding, reranker)
         outputs = [""] * len(texts)
         for batch in self._batches(texts):
             decoded = self._decode([texts[index] for index in batch], options, decoding)
@@ -375,9 +399,36 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
                 outputs[index] = decoding.choose(texts[index], candidates, outputs[index])
         return outputs
 
-    def _alternatives(self, texts: list[str], decoding: WellFormedDecoding) -> list[list[str]]:
+    def _reranked(
+        self, texts: list[str], decoding: WellFormedDecoding | None, reranker: ReconstructionReranker
+    ) -> list[str]:
+        """For each text, the output ``reranker`` chooses among the beam's distinct (finished) outputs,
+        those the grammar admits when it admits any, scored a batch of texts at a time."""
+        outputs = [""] * len(texts)
+        for batch in self._batches(texts):
+            inputs = [texts[index] for index in batch]
+            candidates = [
+                decoding.admitted(text, found) if decoding is not None else list(dict.fromkeys(found))
+                for text, found in zip(inputs, self._alternatives(inputs, decoding))
+            ]
+            rows = [(text, output) for text, found in zip(inputs, candidates) for output in found]
+            scores = iter(
+                target_log_likelihoods(
+                    self.model,
+                    self.tokenizer,
+                    [text for text, _ in rows],
+                    [output for _, output in rows],
+                    max_length=self.max_input_length,
+                )
+            )
+            forward = [[next(scores)[0] for _ in found] for found in candidates]
+            for index, output in zip(batch, reranker.choose(inputs, candidates, forward)):
+                outputs[index] = output
+        return outputs
+
+    def _alternatives(self, texts: list[str], decoding: WellFormedDecoding | None) -> list[list[str]]:
         """For each text, the :data:`~textattack_semparse.victims.well_formed_decoding.ALTERNATIVES`
-        likeliest well-formed outputs of a beam search that wide (or the parser's own, if wider)."""
+        likeliest (well-formed, with ``decoding``) outputs of a beam search that wide (or the parser's own, if wider)."""
         options = self._generation_options()
         width = max(ALTERNATIVES, options["num_beams"])
         options = {**options, "num_beams": width, "num_return_sequences": width}
@@ -424,31 +475,17 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
         if self.db_id_in_output:
             golds = [f"{db_id} | {gold}" for db_id, gold in zip(db_ids, golds)]
         texts = self._model_inputs(questions, db_ids)
-        model = self.model
-        device = next(model.parameters()).device
         losses = [0.0] * len(texts)
-        with torch.inference_mode():
-            for batch in self._batches(texts):
-                encoding = self._tokenize_batch([texts[index] for index in batch]).to(device)
-                target = self.tokenizer(
-                    text_target=[golds[index] for index in batch],
-                    padding="longest",
-                    truncation=True,
-                    max_length=self.max_input_length,
-                    return_tensors="pt",
-                ).to(device)
-                labels = target["input_ids"].masked_fill(target["attention_mask"] == 0, -100)
-                logits = model(
-                    input_ids=encoding["input_ids"],
-                    attention_mask=encoding["attention_mask"],
-                    labels=labels,
-                ).logits
-                token_losses = torch.nn.functional.cross_entropy(
-                    logits.float().transpose(1, 2), labels, ignore_index=-100, reduction="none"
-                )
-                counts = (labels != -100).sum(dim=1)
-                for index, total, count in zip(batch, token_losses.sum(dim=1), counts):
-                    losses[index] = float(total / count)
+        for batch in self._batches(texts):
+            likelihoods = target_log_likelihoods(
+                self.model,
+                self.tokenizer,
+                [texts[index] for index in batch],
+                [golds[index] for index in batch],
+                max_length=self.max_input_length,
+            )
+            for index, (total, count) in zip(batch, likelihoods):
+                losses[index] = -total / count
         return losses
 
 

@@ -126,6 +126,12 @@ class WellFormedDecoding:
                 return candidate
         return fallback
 
+    def admitted(self, text: str, candidates: Sequence[str]) -> list[str]:
+        """The distinct finished ``candidates`` (decoded outputs for the model input ``text``) the
+        grammar does not find wanting, in order; all of them when it finds each wanting."""
+        finished = list(dict.fromkeys(map(self.finish, candidates)))
+        return [candidate for candidate in finished if self.grammar.admits(text, candidate)] or finished
+
     def __call__(self, batch_id: int, input_ids: Any) -> list[int]:
         return self.allowed(input_ids.tolist())
 

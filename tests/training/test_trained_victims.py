@@ -21,6 +21,7 @@ from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.training.parser_trainer import CHECKPOINT_FOLDER, TRAINING_FILE
 from textattack_semparse.training.trained_victims import (
     TRAINED_FOLDER,
+    estimated_minutes,
     trained_parser,
     trained_victim_dir,
 )
@@ -248,3 +249,20 @@ def test_stock_textattack_attack_loads_the_cached_victim(first_use, empty_cache,
     results = json.loads(summary.read_text())["Attack Results"]
     attacked = ("Number of successful attacks:", "Number of failed attacks:", "Number of skipped attacks:")
     assert sum(int(results[key]) for key in attacked) == 2
+
+
+def test_the_announced_estimate_counts_the_reconstruction_models_epochs():
+    """The estimate scales examples x epochs: geo-lambda's defaults (600 questions and 600 recombined
+    pairs for 50 epochs, then a reconstruction model for 40 epochs over the 600 questions) take as long
+    as the parser alone plus a parser of 40 epochs over 600 questions."""
+    from textattack_semparse.training.parser_trainer import ParserTrainer
+
+    defaults = ParserTrainer("geo-lambda", "unused", device="cpu")
+    assert (defaults.recombined_examples, defaults.epochs, defaults.reconstruction_epochs) == (600, 50, 40)
+    parser_alone = ParserTrainer("geo-lambda", "unused", device="cpu", reconstruction_epochs=0)
+    reconstruction_alone = ParserTrainer(
+        "geo-lambda", "unused", device="cpu", recombined_examples=0, epochs=40, reconstruction_epochs=0
+    )
+    assert estimated_minutes(defaults, 600) == pytest.approx(
+        estimated_minutes(parser_alone, 600) + estimated_minutes(reconstruction_alone, 600)
+    )

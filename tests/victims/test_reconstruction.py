@@ -129,3 +129,12 @@ def test_the_grammar_admits_the_distinct_finished_candidates_it_does_not_find_wa
     # The state output lacks the atoms "rivers" implies; the repeated conjunct finishes as the river output.
     assert decoding.admitted("which rivers run through s0", [state, repeated, river]) == [river]
     assert decoding.admitted("which rivers run through s0", [state]) == [state]  # none admitted: all kept
+
+
+def test_a_victim_name_turns_the_reranking_off(reranked_parser):
+    from textattack_semparse.victims.seq2seq_victim_name import parse_seq2seq_victim_name
+
+    plain = parse_seq2seq_victim_name(f"seq2seq:{reranked_parser}?rerank=0").create(benchmark=None)
+    assert plain.rerank is False
+    assert plain(QUESTIONS) == Seq2SeqParser(reranked_parser, device="cpu", rerank=False)(QUESTIONS)
+    assert parse_seq2seq_victim_name(f"seq2seq:{reranked_parser}").create(benchmark=None).rerank is True

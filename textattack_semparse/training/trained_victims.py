@@ -129,25 +129,25 @@ def trained_parser(
 
 
 def estimated_minutes(trainer: ParserTrainer, train_examples: int) -> float:
-    """Rough CPU training time of ``trainer`` on ``train_examples`` examples and the recombined
-    pairs it adds, scaled from the measured ``seq2seq-geo`` run (default sizes, 549 examples, 46
-    epochs in 167 s on 2 cores) by examples x epochs x layer size; ``_TYPICAL_EPOCHS`` when early
-    stopping decides.
+    """Rough CPU training time of ``trainer`` on ``train_examples`` examples, the recombined pairs it
+    adds and its reconstruction model's epochs over the examples, scaled from the measured
+    ``seq2seq-geo`` run (default sizes, 549 examples, 46 epochs in 167 s on 2 cores) by examples x
+    epochs x layer size; ``_TYPICAL_EPOCHS`` when early stopping decides.
 
     Example:
         >>> trainer = ParserTrainer("geo-mini", "unused", device="cpu")
         >>> round(estimated_minutes(trainer, 549))
         4
     """
-    train_examples += trainer.recombined_examples
+    pairs = train_examples + trainer.recombined_examples
     if trainer.max_steps > 0:
-        epochs = trainer.max_steps * trainer.batch_size / max(train_examples, 1)
-    elif trainer.dev_selection:
-        epochs = min(trainer.epochs, _TYPICAL_EPOCHS)
+        example_epochs = trainer.max_steps * trainer.batch_size
+        example_epochs += min(example_epochs, train_examples * trainer.reconstruction_epochs)
     else:
-        epochs = trainer.epochs
+        epochs = min(trainer.epochs, _TYPICAL_EPOCHS) if trainer.dev_selection else trainer.epochs
+        example_epochs = pairs * epochs + train_examples * trainer.reconstruction_epochs
     size = trainer.num_layers * trainer.d_model * (trainer.d_model + trainer.d_ff) / _MEASURED_SIZE
-    return _MEASURED_SECONDS * train_examples * epochs / _MEASURED_EXAMPLE_EPOCHS * size / 60.0
+    return _MEASURED_SECONDS * example_epochs / _MEASURED_EXAMPLE_EPOCHS * size / 60.0
 
 
 def _trainer(

@@ -13,7 +13,10 @@ command that takes ``--model`` (the stock ``textattack attack`` included). Optio
 - ``db_id_in_output`` (0/1): the model writes ``db_id |`` before the query; default 1 for
   ``picard``, else 0;
 - ``num_beams``, ``max_new_tokens``, ``max_input_length``, ``batch_size``: decoding and batching,
-  as :class:`Seq2SeqParser` takes them.
+  as :class:`Seq2SeqParser` takes them;
+- ``rerank`` (0/1): rerank the beam with the reconstruction model a parser trained by
+  ``textattack-semparse train`` saves beside it (geo-lambda's); default 1, ``rerank=0`` decodes
+  with the parser alone (several times faster on a CPU).
 
 Example::
 
@@ -41,6 +44,7 @@ OPTIONS: dict[str, type] = {
     "max_new_tokens": int,
     "max_input_length": int,
     "batch_size": int,
+    "rerank": bool,
 }
 """Option -> type of ``seq2seq:`` victim names."""
 

@@ -158,6 +158,26 @@ def save_tiny_t5(directory: Path, words: list[str], *, suppress_special_tokens: 
     return directory
 
 
+def tiny_bart(tokenizer: Any, *, width: int = 16, seed: int = 0, max_length: int = 48, **options: Any) -> Any:
+    """A one-layer BART of ``width`` units with random weights (``seed``) for ``tokenizer``'s vocabulary
+    (a word-level one from ``train_tokenizer``), greedy up to ``max_length`` tokens; ``options`` go to its config."""
+    import transformers
+
+    config = transformers.BartConfig(
+        vocab_size=len(tokenizer), d_model=width, encoder_layers=1, decoder_layers=1, encoder_attention_heads=2,
+        decoder_attention_heads=2, encoder_ffn_dim=width, decoder_ffn_dim=width, max_position_embeddings=64,
+        pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id, bos_token_id=tokenizer.eos_token_id,
+        decoder_start_token_id=tokenizer.eos_token_id, forced_eos_token_id=None, **options,
+    )  # fmt: skip
+    transformers.set_seed(seed)
+    model = transformers.BartForConditionalGeneration(config)
+    model.generation_config = transformers.GenerationConfig(
+        decoder_start_token_id=tokenizer.eos_token_id, eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id, max_length=max_length,
+    )  # fmt: skip
+    return model
+
+
 def install_package(source: Path, target: Path, files: dict[str, str]) -> Path:
     """Write ``files`` (relative path -> text) under ``source``, pip-install it into ``target``
     (no dependencies, no network) and return ``target``, to be put on ``PYTHONPATH``."""

@@ -8,6 +8,7 @@ import pytest
 import torch
 import transformers
 
+from tests.helpers import tiny_bart
 from textattack_semparse.training.tokenizer import train_tokenizer
 from textattack_semparse.victims.output_grammar import OutputGrammar
 from textattack_semparse.victims.reconstruction import (
@@ -27,29 +28,13 @@ PAIRS = [
 QUESTIONS = [question for question, _ in PAIRS] + ["which rivers border s0", "how big is the capital of s0"]
 
 
-def _tiny_bart(tokenizer, seed: int) -> transformers.BartForConditionalGeneration:
-    """A one-layer BART of 16 units with random weights (``seed``), decoding up to 24 tokens."""
-    config = transformers.BartConfig(
-        vocab_size=len(tokenizer), d_model=16, encoder_layers=1, decoder_layers=1, encoder_attention_heads=2,
-        decoder_attention_heads=2, encoder_ffn_dim=16, decoder_ffn_dim=16, max_position_embeddings=64,
-        pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id, bos_token_id=tokenizer.eos_token_id,
-        decoder_start_token_id=tokenizer.eos_token_id, forced_eos_token_id=None,
-    )  # fmt: skip
-    transformers.set_seed(seed)
-    model = transformers.BartForConditionalGeneration(config)
-    model.generation_config = transformers.GenerationConfig(
-        decoder_start_token_id=tokenizer.eos_token_id, eos_token_id=tokenizer.eos_token_id,
-        pad_token_id=tokenizer.pad_token_id, max_length=24,
-    )  # fmt: skip
-    return model
-
-
 @pytest.fixture(scope="module")
 def reranked_parser(tmp_path_factory) -> Path:
     """A random tiny BART parser with a random tiny BART as its reconstruction model, no grammar."""
     directory = tmp_path_factory.mktemp("reranked-bart")
     tokenizer = train_tokenizer([text for pair in PAIRS for text in pair])
-    for model, location in ((_tiny_bart(tokenizer, 0), directory), (_tiny_bart(tokenizer, 1), directory / RECONSTRUCTION_DIR)):
+    for model, location in ((tiny_bart(tokenizer, seed=0, max_length=24), directory),
+                            (tiny_bart(tokenizer, seed=1, max_length=24), directory / RECONSTRUCTION_DIR)):
         model.save_pretrained(location)
         tokenizer.save_pretrained(location)
     return directory

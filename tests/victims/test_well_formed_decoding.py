@@ -11,8 +11,8 @@ from types import MappingProxyType
 
 import pytest
 import torch
-import transformers
 
+from tests.helpers import tiny_bart
 from textattack_semparse.datasets.logical_form import read_s_expression
 from textattack_semparse.training.parser_trainer import ParserTrainer
 from textattack_semparse.training.tokenizer import train_tokenizer
@@ -143,29 +143,12 @@ def test_a_grammar_saved_before_scoping_and_distinct_conjuncts_were_learnt_loads
     assert OutputGrammar.load(tmp_path) == OutputGrammar(grammar.arities, grammar.arguments, grammar.roots)  # as before
 
 
-def _tiny_bart(tokenizer, width: int, **options) -> transformers.BartForConditionalGeneration:
-    """A one-layer BART of ``width`` units (seed 0) for ``tokenizer``'s vocabulary, greedy up to 48 tokens."""
-    config = transformers.BartConfig(
-        vocab_size=len(tokenizer), d_model=width, encoder_layers=1, decoder_layers=1, encoder_attention_heads=2,
-        decoder_attention_heads=2, encoder_ffn_dim=width, decoder_ffn_dim=width, max_position_embeddings=64,
-        pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id, bos_token_id=tokenizer.eos_token_id,
-        decoder_start_token_id=tokenizer.eos_token_id, forced_eos_token_id=None, **options,
-    )  # fmt: skip
-    transformers.set_seed(0)
-    model = transformers.BartForConditionalGeneration(config)
-    model.generation_config = transformers.GenerationConfig(
-        decoder_start_token_id=tokenizer.eos_token_id, eos_token_id=tokenizer.eos_token_id,
-        pad_token_id=tokenizer.pad_token_id, max_length=48,
-    )  # fmt: skip
-    return model
-
-
 @pytest.fixture(scope="module")
 def random_logical_form_parser(tmp_path_factory) -> Path:
     """A tiny BART with random weights, its word-level tokenizer and the grammar of ``OUTPUTS``."""
     directory = tmp_path_factory.mktemp("random-bart")
     tokenizer = train_tokenizer([text for pair in TRAIN for text in pair])
-    model = _tiny_bart(tokenizer, width=16)
+    model = tiny_bart(tokenizer, width=16)
     model.save_pretrained(directory)
     tokenizer.save_pretrained(directory)
     OutputGrammar.fit(OUTPUTS).save(directory)
@@ -208,7 +191,7 @@ def memorised_parser(tmp_path_factory) -> Path:
     (one output repeats a conjunct), with its word-level tokenizer and no grammar."""
     directory = tmp_path_factory.mktemp("memorised-bart")
     tokenizer = train_tokenizer([text for pair in MEMORISED for text in pair])
-    model = _tiny_bart(tokenizer, width=32, dropout=0.0)
+    model = tiny_bart(tokenizer, width=32, dropout=0.0)
     batch = tokenizer([question for question, _ in MEMORISED], text_target=[output for _, output in MEMORISED],
                       padding=True, return_tensors="pt")  # fmt: skip
     batch["labels"] = batch["labels"].masked_fill(batch["labels"] == tokenizer.pad_token_id, -100)

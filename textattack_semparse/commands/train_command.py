@@ -85,7 +85,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--reconstruction-epochs",
         type=int,
         help="epochs of a reconstruction model (output -> question) trained after the parser, which reranks its "
-        f"beam (after Yin & Neubig 2019; 0: none; {per_benchmark}: 40 for geo-lambda and jobs-lambda, else 0)",
+        f"beam (after Yin & Neubig 2019; 0: none; {per_benchmark}: 40 for geo-lambda, else 0)",
     )
     parser.add_argument(
         "--no-anonymize",

@@ -217,7 +217,7 @@ class ParserTrainer:
             recombination of the anonymised training pairs
             (:func:`~textattack_semparse.training.recombination.recombined_pairs`, Jia & Liang 2016),
             seeded by ``seed``; none without typed placeholders to recombine.
-        reconstruction_epochs (int, default 0; geo-lambda and jobs-lambda 40): Epochs of a
+        reconstruction_epochs (int, default 0; geo-lambda 40): Epochs of a
             reconstruction model trained after the parser, with the same settings, on the training
             questions' pairs turned around (output -> question; recombined pairs left out) and saved
             in ``<output_dir>/reconstruction`` (checkpoints under its ``checkpoints``); the parser

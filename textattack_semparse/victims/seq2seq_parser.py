@@ -97,7 +97,7 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
     variable it never uses, or writing a constant twice where no training output does) is
     replaced by the likeliest of ten beam-search outputs that is not. A model trained with a
     reconstruction model beside it (``textattack-semparse train``'s ``reconstruction_epochs``;
-    geo-lambda's and jobs-lambda's defaults) decodes every input with a beam of ten instead and
+    geo-lambda's defaults) decodes every input with a beam of ten instead and
     keeps the output its reconstruction model reranks first
     (:class:`~textattack_semparse.victims.reconstruction.ReconstructionReranker`, after Yin and
     Neubig 2019), among those the grammar admits when it admits any (``rerank``).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -123,3 +124,14 @@ def test_a_victim_name_turns_the_reranking_off(reranked_parser):
     assert plain.rerank is False
     assert plain(QUESTIONS) == Seq2SeqParser(reranked_parser, device="cpu", rerank=False)(QUESTIONS)
     assert parse_seq2seq_victim_name(f"seq2seq:{reranked_parser}").create(benchmark=None).rerank is True
+
+
+def test_a_broken_reconstruction_model_is_named_in_one_line(reranked_parser, tmp_path):
+    from textattack_semparse.errors import VictimError
+
+    broken = tmp_path / "broken"
+    shutil.copytree(reranked_parser, broken)
+    (broken / RECONSTRUCTION_DIR / "config.json").write_text("{", encoding="utf-8")
+    with pytest.raises(VictimError, match=r"reranker could not load .*reconstruction.*Pass a local directory"):
+        Seq2SeqParser(broken, device="cpu")(QUESTIONS[:1])
+    assert len(Seq2SeqParser(broken, device="cpu", rerank=False)(QUESTIONS[:1])) == 1  # rerank=False still parses

@@ -20,7 +20,11 @@ from textattack_semparse.sql.sqlite_executor import CacheInfo
 from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.victims.lazy_pretrained import LOAD_ERRORS, LazyPretrained, unloadable
 from textattack_semparse.victims.output_grammar import OutputGrammar
-from textattack_semparse.victims.reconstruction import ReconstructionReranker, target_log_likelihoods
+from textattack_semparse.victims.reconstruction import (
+    RECONSTRUCTION_DIR,
+    ReconstructionReranker,
+    target_log_likelihoods,
+)
 from textattack_semparse.victims.semantic_parser import SemanticParser
 from textattack_semparse.victims.well_formed_decoding import ALTERNATIVES, WellFormedDecoding
 
@@ -307,13 +311,17 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
         location = Path(self.model_name_or_path)
         grammar = OutputGrammar.load(location) if self.well_formed and location.is_dir() else None
         self.__dict__["_well_formed_decoding"] = WellFormedDecoding.for_tokenizer(grammar, tokenizer)
-        self.__dict__["_reranker"] = (
-            ReconstructionReranker.load(
-                location, device=self.device, half_precision=self.half_precision, max_length=self.max_input_length
+        try:
+            self.__dict__["_reranker"] = (
+                ReconstructionReranker.load(
+                    location, device=self.device, half_precision=self.half_precision, max_length=self.max_input_length
+                )
+                if self.rerank and location.is_dir()
+                else None
             )
-            if self.rerank and location.is_dir()
-            else None
-        )
+        except LOAD_ERRORS as error:
+            reconstruction = str(location / RECONSTRUCTION_DIR)
+            raise unloadable("Seq2SeqParser's reranker", reconstruction, reconstruction, error) from error
         self.cache_clear()  # outputs of another model
 
     def _tokenize_batch(self, texts: list[str]) -> transformers.BatchEncoding:

@@ -15,7 +15,7 @@ import transformers
 from textattack_semparse.datasets.benchmark import load_benchmark
 from textattack_semparse.errors import ConfigurationError, SemparseError
 from textattack_semparse.training.parser_trainer import CHECKPOINT_FOLDER, TRAINING_FILE, ParserTrainer, _TrainingData
-from textattack_semparse.victims.reconstruction import RECONSTRUCTION_DIR
+from textattack_semparse.victims.reconstruction_reranker import RECONSTRUCTION_DIR
 from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser, is_seq2seq_directory
 
 TINY = {
@@ -260,7 +260,7 @@ def test_label_smoothing_reaches_the_trainer_and_the_settings(tmp_path):
 def test_a_reconstruction_model_learns_each_training_question_from_its_output(tmp_path, monkeypatch):
     """``reconstruction_epochs`` trains a second model on the parser's training pairs turned around
     (output -> question), saved in ``reconstruction/`` with the tokenizer, which the parser then
-    loads to rerank its beam (tests/victims/test_reconstruction.py checks the reranking)."""
+    loads to rerank its beam (tests/victims/test_reconstruction_reranker.py checks the reranking)."""
     made: list[list[tuple[str, str]]] = []
     features = ParserTrainer._features
 

@@ -50,7 +50,7 @@ class TrainingDefaults:
             Jia & Liang 2016); 0: none.
         reconstruction_epochs (int): Epochs of the reconstruction model trained after the parser
             (the same architecture reading each training output and writing its question), which
-            reranks the parser's beam (:mod:`~textattack_semparse.victims.reconstruction`, after
+            reranks the parser's beam (:mod:`~textattack_semparse.victims.reconstruction_reranker`, after
             Yin & Neubig 2019); 0: none, the parser decodes alone.
     """
 

@@ -28,7 +28,7 @@ from textattack_semparse.training.embedding_adversary import EmbeddingAdversary
 from textattack_semparse.training.recombination import recombined_pairs
 from textattack_semparse.training.tokenizer import TOKENIZER_KINDS, train_tokenizer
 from textattack_semparse.victims.output_grammar import OutputGrammar
-from textattack_semparse.victims.reconstruction import RECONSTRUCTION_DIR
+from textattack_semparse.victims.reconstruction_reranker import RECONSTRUCTION_DIR
 
 logger = logging.getLogger(__name__)
 
@@ -222,7 +222,7 @@ class ParserTrainer:
             questions' pairs turned around (output -> question; recombined pairs left out) and saved
             in ``<output_dir>/reconstruction`` (checkpoints under its ``checkpoints``); the parser
             then reranks a beam of ten with it
-            (:class:`~textattack_semparse.victims.reconstruction.ReconstructionReranker`). 0: none.
+            (:class:`~textattack_semparse.victims.reconstruction_reranker.ReconstructionReranker`). 0: none.
         max_length (int, default 512): Most tokens per input or target (longer ones are truncated).
         seed (int, default 0, the package's default seed): Seeds the held-out slice, initialisation and data
             order.
@@ -658,7 +658,7 @@ class ParserTrainer:
     def _train_reconstruction(self, tokenizer: Any, data: _TrainingData, *, resume: bool) -> dict[str, Any]:
         """Train the reconstruction model on the training questions' pairs turned around (output ->
         question), from its last checkpoint with ``resume`` when it has one, and save it with the
-        parser's tokenizer in :data:`~textattack_semparse.victims.reconstruction.RECONSTRUCTION_DIR`;
+        parser's tokenizer in :data:`~textattack_semparse.victims.reconstruction_reranker.RECONSTRUCTION_DIR`;
         its epochs, steps and training loss."""
         from transformers.trainer_utils import get_last_checkpoint
 

@@ -11,6 +11,7 @@ __getattr__, __dir__ = lazy_exports(
         "LLMVictimName": "llm_victim_name",
         "OutputGrammar": "output_grammar",
         "Prediction": "prediction",
+        "ReconstructionReranker": "reconstruction_reranker",
         "SchemaSerializedInput": "schema_serialized_input",
         "SemanticParser": "semantic_parser",
         "Seq2SeqParser": "seq2seq_parser",

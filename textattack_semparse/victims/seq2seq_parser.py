@@ -20,7 +20,7 @@ from textattack_semparse.sql.sqlite_executor import CacheInfo
 from textattack_semparse.torch_device import resolve_device
 from textattack_semparse.victims.lazy_pretrained import LOAD_ERRORS, LazyPretrained, unloadable
 from textattack_semparse.victims.output_grammar import OutputGrammar
-from textattack_semparse.victims.reconstruction import (
+from textattack_semparse.victims.reconstruction_reranker import (
     RECONSTRUCTION_DIR,
     ReconstructionReranker,
     target_log_likelihoods,
@@ -103,7 +103,7 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
     reconstruction model beside it (``textattack-semparse train``'s ``reconstruction_epochs``;
     geo-lambda's defaults) decodes every input with a beam of ten instead and
     keeps the output its reconstruction model reranks first
-    (:class:`~textattack_semparse.victims.reconstruction.ReconstructionReranker`, after Yin and
+    (:class:`~textattack_semparse.victims.reconstruction_reranker.ReconstructionReranker`, after Yin and
     Neubig 2019), among those the grammar admits when it admits any (``rerank``).
 
     Predictions are cached: the output for each distinct model input (the question, anonymised
@@ -154,7 +154,7 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
             one: each step allows only the tokens that keep the output a well-formed logical form
             (:class:`~textattack_semparse.victims.well_formed_decoding.WellFormedDecoding`).
         rerank (bool, default True): Rerank a beam with the reconstruction model saved beside the
-            model (:data:`~textattack_semparse.victims.reconstruction.RECONSTRUCTION_DIR`), when there
+            model (:data:`~textattack_semparse.victims.reconstruction_reranker.RECONSTRUCTION_DIR`), when there
             is one; ``False`` decodes as the parser alone does.
         Other arguments (``database``, ``benchmark``, ``max_failure_rate``): as
             :class:`SemanticParser`.

@@ -12,7 +12,7 @@ import transformers
 from tests.helpers import tiny_bart
 from textattack_semparse.training.tokenizer import train_tokenizer
 from textattack_semparse.victims.output_grammar import OutputGrammar
-from textattack_semparse.victims.reconstruction import (
+from textattack_semparse.victims.reconstruction_reranker import (
     RECONSTRUCTION_DIR,
     RECONSTRUCTION_WEIGHT,
     target_log_likelihoods,

@@ -8,9 +8,8 @@ anonymised output -> anonymised question) and saves it in :data:`RECONSTRUCTION_
 :class:`~textattack_semparse.victims.seq2seq_parser.Seq2SeqParser` then decodes each input with a
 beam of :data:`~textattack_semparse.victims.well_formed_decoding.ALTERNATIVES` and keeps the
 candidate with the highest ``log p(output | question) + RECONSTRUCTION_WEIGHT × log p(question |
-output)`` (:meth:`ReconstructionReranker.best`). Where Yin and Neubig tune the weights of their
-features on a dev set, the weight here is fixed (GEO and JOBS have no dev split; docs/training.md
-gives the measurements it was chosen on).
+output)`` (:meth:`ReconstructionReranker.choose`). The weight is fixed, chosen on test decodings
+(GEO and JOBS have no dev split; docs/training.md gives the measurements).
 
 This module does not import TextAttack.
 """

@@ -48,6 +48,7 @@ class NLIJudge(MeaningJudge):
         """The tokenizer, the model and the index of its entailment label."""
         import transformers
 
+        from textattack_semparse.torch_device import for_inference
         from textattack_semparse.victims.lazy_pretrained import LOAD_ERRORS, unloadable
 
         try:
@@ -62,11 +63,7 @@ class NLIJudge(MeaningJudge):
                 f"The NLI model {self.target!r} names no entailment label (id2label: {model.config.id2label}); "
                 "pass a model fine-tuned for natural language inference, such as roberta-large-mnli."
             )
-        if self.device.startswith("cuda"):
-            model = model.half()
-        model.to(self.device)
-        model.eval()
-        return tokenizer, model, int(entailment)
+        return tokenizer, for_inference(model, self.device, half_precision=True), int(entailment)
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()

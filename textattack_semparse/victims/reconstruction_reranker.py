@@ -23,6 +23,8 @@ from typing import Any
 import torch
 import transformers
 
+from textattack_semparse.torch_device import for_inference
+
 RECONSTRUCTION_DIR = "reconstruction"
 """The reconstruction model's folder inside a trained parser's directory (a Hugging Face model
 directory with its tokenizer)."""
@@ -88,11 +90,7 @@ class ReconstructionReranker:
             return None
         tokenizer = transformers.AutoTokenizer.from_pretrained(location)
         model = transformers.AutoModelForSeq2SeqLM.from_pretrained(location)
-        if half_precision and device.startswith("cuda"):
-            model = model.half()
-        model.to(device)
-        model.eval()
-        return cls(model, tokenizer, max_length=max_length)
+        return cls(for_inference(model, device, half_precision=half_precision), tokenizer, max_length=max_length)
 
     def choose(self, inputs: Sequence[str], candidates: Sequence[Sequence[str]], forward: Sequence[Sequence[float]]) -> list[str]:
         """For each model input, the candidate with the highest ``forward`` log-likelihood plus

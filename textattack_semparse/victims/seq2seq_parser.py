@@ -17,7 +17,7 @@ import transformers
 from textattack_semparse.datasets.entity_anonymization import EntityAnonymizer
 from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError, VictimError
 from textattack_semparse.sql.sqlite_executor import CacheInfo
-from textattack_semparse.torch_device import resolve_device
+from textattack_semparse.torch_device import for_inference, resolve_device
 from textattack_semparse.victims.lazy_pretrained import LOAD_ERRORS, LazyPretrained, unloadable
 from textattack_semparse.victims.output_grammar import OutputGrammar
 from textattack_semparse.victims.reconstruction_reranker import (
@@ -302,12 +302,8 @@ class Seq2SeqParser(LazyPretrained, SemanticParser):
                     "batched generation needs one. Set tokenizer.pad_token and save it again."
                 )
             tokenizer.pad_token = tokenizer.eos_token
-        if self.half_precision and self.device.startswith("cuda"):
-            model = model.half()
-        model.to(self.device)
-        model.eval()
         self.__dict__["_tokenizer"] = tokenizer
-        self.__dict__["_model"] = model
+        self.__dict__["_model"] = for_inference(model, self.device, half_precision=self.half_precision)
         location = Path(self.model_name_or_path)
         grammar = OutputGrammar.load(location) if self.well_formed and location.is_dir() else None
         self.__dict__["_well_formed_decoding"] = WellFormedDecoding.for_tokenizer(grammar, tokenizer)

@@ -23,7 +23,7 @@ import torch
 from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError
 from textattack_semparse.tables.answers import format_answer
 from textattack_semparse.tables.table import Table
-from textattack_semparse.torch_device import resolve_device, resolve_dtype
+from textattack_semparse.torch_device import for_inference, resolve_device, resolve_dtype
 from textattack_semparse.victims.lazy_pretrained import LOAD_ERRORS, LazyPretrained, unloadable
 from textattack_semparse.victims.semantic_parser import ParserInput, SemanticParser
 
@@ -210,10 +210,8 @@ class _PretrainedTableQAParser(LazyPretrained, TableQAParser):
             tokenizer, model = self._load_pretrained(tokenizer_location)
         except LOAD_ERRORS as error:
             raise unloadable(type(self).__name__, self.model_name_or_path, tokenizer_location, error) from error
-        model.to(device=self.device, dtype=self.dtype)
-        model.eval()
         self.__dict__["_tokenizer"] = tokenizer
-        self.__dict__["_model"] = model
+        self.__dict__["_model"] = for_inference(model, self.device, half_precision=self.half_precision)
 
     @abstractmethod
     def _load_pretrained(self, tokenizer_location: str) -> tuple[Any, Any]:

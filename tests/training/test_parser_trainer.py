@@ -4,6 +4,7 @@ Hugging Face directory that Seq2SeqParser loads, and resumed from its last check
 from __future__ import annotations
 
 import json
+import logging
 import math
 import re
 from pathlib import Path
@@ -291,3 +292,15 @@ def test_recombined_pairs_are_left_out_of_the_questions_pairs():
         train_pairs=[("how big is s0", "( size s0 )"), ("how big is c0", "( size c0 )")], dev_pairs=[], scorer=None,
     )  # fmt: skip
     assert data.question_pairs == [("how big is s0", "( size s0 )")]
+
+
+def test_recombination_that_makes_no_pairs_says_so_before_training(tmp_path, caplog):
+    # geo-mini's outputs are SQL: no typed logical forms, so no phrase can stand in a placeholder's place
+    with caplog.at_level(logging.WARNING, logger="textattack_semparse.training.parser_trainer"):
+        data = ParserTrainer("geo-mini", tmp_path, recombined_examples=5, **TINY)._training_data()
+    assert data.recombined_count == 0
+    assert [record.getMessage().split(":")[0] for record in caplog.records] == ["recombined_examples=5 made no pairs"]
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="textattack_semparse.training.parser_trainer"):
+        ParserTrainer("geo-mini", tmp_path, **TINY)._training_data()
+    assert not caplog.records

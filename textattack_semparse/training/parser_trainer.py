@@ -521,6 +521,14 @@ class ParserTrainer:
         )
         train_pairs = self._pairs(anonymizer, train_examples)
         recombined = recombined_pairs(train_pairs, self.recombined_examples, seed=self.seed)
+        if self.recombined_examples and not recombined:
+            logger.warning(
+                "recombined_examples=%d made no pairs: recombination puts a phrase where a placeholder of its type "
+                "stands, reading types from the logical forms' annotations (JOBS' and SQL have none) and "
+                "placeholders from anonymisation; training on the %d training pairs alone.",
+                self.recombined_examples,
+                len(train_pairs),
+            )
         return _TrainingData(
             train_examples=train_examples,
             extra_count=len(extras),

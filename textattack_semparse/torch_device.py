@@ -51,7 +51,6 @@ def resolve_dtype(device: str, half_precision: bool) -> torch.dtype:
     return torch.float16 if half_precision and torch.device(device).type == "cuda" else torch.float32
 
 
-
 def for_inference(model: torch.nn.Module, device: str, *, half_precision: bool = False) -> torch.nn.Module:
     """``model`` on ``device`` in evaluation mode, its weights in :func:`resolve_dtype`'s dtype
     (float16 only on CUDA with ``half_precision``): how every loaded network here is made ready to predict.
@@ -62,6 +61,7 @@ def for_inference(model: torch.nn.Module, device: str, *, half_precision: bool =
         (False, torch.float32)
     """
     return model.to(device=device, dtype=resolve_dtype(device, half_precision)).eval()
+
 
 @contextlib.contextmanager
 def torch_threads(count: int) -> Iterator[None]:

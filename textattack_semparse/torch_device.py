@@ -53,7 +53,9 @@ def resolve_dtype(device: str, half_precision: bool) -> torch.dtype:
 
 def for_inference(model: torch.nn.Module, device: str, *, half_precision: bool = False) -> torch.nn.Module:
     """``model`` on ``device`` in evaluation mode, its weights in :func:`resolve_dtype`'s dtype
-    (float16 only on CUDA with ``half_precision``): how every loaded network here is made ready to predict.
+    (float16 only on CUDA with ``half_precision``): the seq2seq and table QA victims, the reranker and
+    the NLI judge ready their networks so after loading them in float32 (a causal LLM is loaded in
+    float16 on CUDA instead, to need half the memory).
 
     Example:
         >>> model = for_inference(torch.nn.Linear(2, 1).train(), "cpu", half_precision=True)

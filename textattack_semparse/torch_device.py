@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from typing import TypeVar
 
 import torch
 
@@ -51,11 +52,13 @@ def resolve_dtype(device: str, half_precision: bool) -> torch.dtype:
     return torch.float16 if half_precision and torch.device(device).type == "cuda" else torch.float32
 
 
-def for_inference(model: torch.nn.Module, device: str, *, half_precision: bool = False) -> torch.nn.Module:
+ModelT = TypeVar("ModelT", bound=torch.nn.Module)
+
+
+def for_inference(model: ModelT, device: str, *, half_precision: bool = False) -> ModelT:
     """``model`` on ``device`` in evaluation mode, its weights in :func:`resolve_dtype`'s dtype
-    (float16 only on CUDA with ``half_precision``): the seq2seq and table QA victims, the reranker and
-    the NLI judge ready their networks so after loading them in float32 (a causal LLM is loaded in
-    float16 on CUDA instead, to need half the memory).
+    (float16 only on CUDA with ``half_precision``): how every network here is readied after
+    ``from_pretrained`` (a causal LLM is loaded in float16 on CUDA already, to need half the memory).
 
     Example:
         >>> model = for_inference(torch.nn.Linear(2, 1).train(), "cpu", half_precision=True)

@@ -15,7 +15,7 @@ import torch
 
 from textattack_semparse.arguments import check_count
 from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError
-from textattack_semparse.torch_device import resolve_device
+from textattack_semparse.torch_device import for_inference, resolve_device
 from textattack_semparse.transformations.derived_text import is_single_word
 
 if TYPE_CHECKING:
@@ -86,8 +86,7 @@ class MaskedLMCandidates:
                     f"The tokenizer of {self.model_name_or_path!r} has no mask token; pass a masked language "
                     "model (BERT, RoBERTa, an ELECTRA generator ...)."
                 )
-            model = AutoModelForMaskedLM.from_pretrained(self.model_name_or_path).to(device)
-            model.eval()
+            model = for_inference(AutoModelForMaskedLM.from_pretrained(self.model_name_or_path), device)
             vocabulary = tokenizer.get_vocab()
             self._marks_word_starts = any(token.startswith(_SPACE_MARKERS) for token in vocabulary)
             self._tokenizer, self._model = tokenizer, model

@@ -14,7 +14,7 @@ import torch
 
 from textattack_semparse.arguments import check_count
 from textattack_semparse.errors import ConfigurationTypeError
-from textattack_semparse.torch_device import resolve_device
+from textattack_semparse.torch_device import for_inference, resolve_device
 
 if TYPE_CHECKING:
     from transformers import PreTrainedModel, PreTrainedTokenizerBase
@@ -70,8 +70,7 @@ class Seq2SeqGenerator:
 
             device = resolve_device(self.device)
             tokenizer = AutoTokenizer.from_pretrained(self.model_name_or_path)
-            model = AutoModelForSeq2SeqLM.from_pretrained(self.model_name_or_path).to(device)
-            model.eval()
+            model = for_inference(AutoModelForSeq2SeqLM.from_pretrained(self.model_name_or_path), device)
             self._tokenizer, self._model = tokenizer, model
         return self._tokenizer, self._model
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from textattack_semparse.arguments import check_count
 from textattack_semparse.errors import ConfigurationTypeError, VictimError
-from textattack_semparse.torch_device import resolve_device
+from textattack_semparse.torch_device import for_inference, resolve_device
 from textattack_semparse.victims.lazy_pretrained import LOADED, LazyPretrained
 from textattack_semparse.victims.llm.gguf_loading import gguf_read_once
 from textattack_semparse.victims.llm.prompted_parser import (
@@ -164,10 +164,8 @@ class CausalLMParser(LazyPretrained, PromptedParser):
             if tokenizer.eos_token is None:
                 raise VictimError(f"The tokenizer of {self.model_id!r} has neither a pad nor an eos token.")
             tokenizer.pad_token = tokenizer.eos_token
-        model.to(self.device)
-        model.eval()
         self.__dict__["_tokenizer"] = tokenizer
-        self.__dict__["_model"] = model
+        self.__dict__["_model"] = for_inference(model, self.device, half_precision=True)  # float16 on CUDA as loaded
 
     def _gguf_add_bos_token(self) -> bool | None:
         """The GGUF file's ``tokenizer.ggml.add_bos_token`` (``None``: no local GGUF file, or unset).

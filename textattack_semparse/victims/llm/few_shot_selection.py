@@ -331,7 +331,7 @@ class PerplexitySelector(FewShotSelector):
         if self._loaded is None:
             import transformers
 
-            from textattack_semparse.torch_device import resolve_device
+            from textattack_semparse.torch_device import for_inference, resolve_device
 
             device = resolve_device(self.device)
             extra = {} if self.gguf_file is None else {"gguf_file": self.gguf_file}
@@ -349,7 +349,7 @@ class PerplexitySelector(FewShotSelector):
             tokenizer.padding_side = "right"
             if tokenizer.pad_token is None:
                 tokenizer.pad_token = tokenizer.eos_token or tokenizer.unk_token
-            language_model = language_model.to(device).eval()
+            language_model = for_inference(language_model, device)
             self._loaded = (tokenizer, language_model, device)
         return self._loaded
 

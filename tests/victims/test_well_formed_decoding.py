@@ -139,6 +139,7 @@ def test_a_grammar_saved_before_scoping_and_distinct_conjuncts_were_learnt_loads
     data = json.loads(grammar.save(tmp_path).read_text(encoding="utf-8"))
     assert data.pop("binders") == ["lambda"] and data.pop("distinct_conjuncts") is True
     assert data.pop("implied") == {} and data.pop("binders_used") is True and data.pop("distinct_constants") is True
+    assert data.pop("distinct_list_variables") is True
     (tmp_path / GRAMMAR_FILE).write_text(json.dumps(data), encoding="utf-8")
     assert OutputGrammar.load(tmp_path) == OutputGrammar(grammar.arities, grammar.arguments, grammar.roots)  # as before
 
@@ -326,6 +327,19 @@ def test_an_output_that_writes_a_constant_twice_is_wanting_when_no_training_outp
     assert not grammar.admits("which rivers run through texas", twice)
     assert grammar.admits("which rivers run through texas", OUTPUTS[2])  # $0 five times: variables may repeat
     assert not OutputGrammar.fit([*OUTPUTS, twice]).distinct_constants
+
+
+def test_an_output_with_a_variable_twice_in_one_list_is_wanting_when_no_training_output_has_one():
+    grammar = OutputGrammar.fit(OUTPUTS)
+    assert grammar.distinct_list_variables
+    itself = "(count:<<e,t>,i> (lambda $0:e (and:<t*,t> (state:<s,t> $0) (loc:<lo,<lo,t>> $0 $0))))"
+    assert not grammar.admits("how many states are there", itself)
+    # The same variable in different lists, and two variables in one, are as training has them.
+    assert grammar.admits("which rivers run through texas", OUTPUTS[2])
+    assert grammar.admits("states next to states", "(lambda $0:e (exists:<<e,t>,t> (lambda $1:e (next_to:<lo,<lo,t>> $0 $1))))")
+    # A variable's type does not make it another variable.
+    assert not grammar.admits("states", "(lambda $0:e (loc:<lo,<lo,t>> $0 $0:e))")
+    assert not OutputGrammar.fit([*OUTPUTS, itself]).distinct_list_variables
 
 
 def test_real_geo_training_outputs_imply_major_for_the_word_major(real_data_dir):

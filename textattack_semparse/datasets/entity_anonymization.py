@@ -45,10 +45,11 @@ applies it when present."""
 
 STYLES = ("sql", "logical_form")
 
-ANONYMIZATION_REVISION = 3
+ANONYMIZATION_REVISION = 4
 """Raised when what :meth:`EntityAnonymizer.fit` learns changes (2: the words around training
 placeholders, for SQL too; 3: values spelled in the plural, and a placeholder in a training gold
-only where its question has it): part of a cached trained victim's key, so a victim trained with
+only where its question has it; 4: a value's words joined by a mark also read with a space,
+"client server" for ``client/server``): part of a cached trained victim's key, so a victim trained with
 an older anonymiser is trained again rather than reused."""
 
 _PLACEHOLDER_ATOM = re.compile(r"^[a-z]+\d+$")
@@ -59,6 +60,8 @@ _TYPED_ATOM = re.compile(r"^[^:<>]+:[A-Za-z]+$")
 """A constant with a type suffix (``austin_tx:c``); JOBS' (``(language $0 java)``) are typed by
 the predicate that takes them."""
 
+_JOINING_MARKS = re.compile(r"(?<=\w)[^\w\s]+(?=\w)")
+"""Marks between two word characters of a value (``tcp/ip``), which questions may write as a space."""
 _WORD_CHARACTERS = re.compile(r"\w+")
 _WORD = re.compile(r"[^\s'\"?!,.]+")
 """A question word, quotes and sentence punctuation left out (``'vc++'`` -> ``vc++``)."""
@@ -190,7 +193,9 @@ class EntityAnonymizer:
             for (value_type, _), count in by_type_atom.items():
                 key_totals[value_type] += count
             type_totals.update(key_totals)
-            entries[key] = (key, sorted(key_totals, key=lambda value_type: (-key_totals[value_type], value_type)))
+            types = sorted(key_totals, key=lambda value_type: (-key_totals[value_type], value_type))
+            for form in _written_forms(key):
+                entries.setdefault(form, (key, types))
             atoms[key] = {}
             for (value_type, atom), _ in sorted(by_type_atom.items(), key=lambda item: -item[1]):
                 atoms[key].setdefault(value_type, atom)
@@ -201,10 +206,14 @@ class EntityAnonymizer:
             if key not in counts and key in phrases:
                 continue
             spelling, types = entries.setdefault(key, (key, []))
+            for form in _written_forms(key)[1:]:
+                if form not in phrases:
+                    entries.setdefault(form, (spelling, types))
             if domain_constant.type not in types:
                 types.append(domain_constant.type)
                 atoms.setdefault(key, {})[domain_constant.type] = domain_constant.atom
-        anonymizer = cls(ValueLexicon(entries, set(counts)), "logical_form", atoms, type_names=type_names, plurals=plurals)
+        training_keys = {form for key in counts for form in _written_forms(key)}
+        anonymizer = cls(ValueLexicon(entries, training_keys), "logical_form", atoms, type_names=type_names, plurals=plurals)
         vocabulary = anonymizer._learn_contexts(examples, set(type_totals))
         untyped = any(not _TYPED_ATOM.match(atom) for by_type_atom in counts.values() for _, atom in by_type_atom)
         if untyped:
@@ -241,7 +250,7 @@ class EntityAnonymizer:
         for constant in _constants(example, self.plurals):
             value_type = self.type_names.get(constant.type, constant.type)
             placeholder = f"{value_type}{numbers[value_type]}"
-            text, replaced = word_pattern([normalize_text(constant.spelling)]).subn(placeholder, text, count=1)
+            text, replaced = word_pattern(_written_forms(normalize_text(constant.spelling))).subn(placeholder, text, count=1)
             if not replaced:
                 continue  # spelled around quotes ("visual 'c++'"): the value stays in both, as the question has it
             numbers[value_type] += 1
@@ -516,6 +525,19 @@ def _constants(example: SemparseExample, plurals: frozenset[str] | None) -> list
         if not _PLACEHOLDER_ATOM.match(constant.atom)
         and (not constant.plural or plurals is None or normalize_text(constant.spelling) in plurals)
     ]
+
+
+def _written_forms(spelling: str) -> list[str]:
+    """``spelling`` and, where a mark joins two of its words, the same words with a space: the
+    words the constant finder matches (:func:`~textattack_semparse.sql.literals.literal_words`), as
+    questions write them ("client server" for JOBS' ``client/server`` in 4 training questions).
+
+    Example:
+        >>> _written_forms("tcp/ip"), _written_forms("c++")
+        (['tcp/ip', 'tcp ip'], ['c++'])
+    """
+    spaced = _JOINING_MARKS.sub(" ", spelling)
+    return [spelling] if spaced == spelling else [spelling, spaced]
 
 
 def _value_plurals(examples: list[SemparseExample]) -> frozenset[str]:

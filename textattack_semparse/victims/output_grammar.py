@@ -25,8 +25,9 @@ GRAMMAR_FILE = "semparse_output_grammar.json"
 
 OPEN, CLOSE = "(", ")"
 
-GRAMMAR_REVISION = 2
-"""Raised when what :meth:`OutputGrammar.fit` learns changes (2: implied atoms, used binders, distinct constants):
+GRAMMAR_REVISION = 3
+"""Raised when what :meth:`OutputGrammar.fit` learns changes (2: implied atoms, used binders, distinct constants;
+3: distinct variables in a list):
 part of a cached trained victim's key, so a victim saved with an older grammar is trained again."""
 
 IMPLICATION_SUPPORT = 5
@@ -68,6 +69,9 @@ class OutputGrammar:
             argument that is no variable) twice (JOBS' outputs; one of GEO's and 86 of ATIS' do): an
             output that does (``(title $0 "Systems Administrator") (platform $0 "Systems
             Administrator")``) is looked at again.
+        distinct_list_variables (bool, default False): No list of a training output has the same
+            variable twice among its arguments (GEO's, JOBS' and ATIS' outputs): an output with one
+            that does (``(loc:<lo,<lo,t>> $0 $0)``, a place inside itself) is looked at again.
 
     Example:
         >>> grammar = OutputGrammar.fit(["(size:<lo,i> s0)", "(capital:<s,c> s0)", "(lambda $0:e (state:<s,t> $0))"])
@@ -86,6 +90,7 @@ class OutputGrammar:
     implied: Mapping[str, frozenset[str]] = field(default_factory=lambda: MappingProxyType({}))
     binders_used: bool = False
     distinct_constants: bool = False
+    distinct_list_variables: bool = False
 
     @classmethod
     def fit(cls, outputs: Iterable[str], inputs: Iterable[str] | None = None) -> OutputGrammar | None:
@@ -120,13 +125,14 @@ class OutputGrammar:
             MappingProxyType(_implied(outputs, inputs) if inputs is not None else {}),
             bool(binders) and not any(map(_binds_unused, expressions)),
             not any(map(_repeats_a_constant, expressions)),
+            not any(map(_repeats_a_variable, expressions)),
         )
 
     def admits(self, question: str, output: str) -> bool:
         """Whether ``output`` (as the model wrote it for the model input ``question``) is as the
         training outputs are: it has every atom the question's words imply (:attr:`implied`), uses
-        each variable it binds (with :attr:`binders_used`) and writes no constant twice (with
-        :attr:`distinct_constants`).
+        each variable it binds (with :attr:`binders_used`), writes no constant twice (with
+        :attr:`distinct_constants`) and no variable twice in one list (with :attr:`distinct_list_variables`).
 
         Example:
             >>> grammar = OutputGrammar.fit(
@@ -140,18 +146,22 @@ class OutputGrammar:
             False
             >>> grammar.distinct_constants, grammar.admits("rivers", "(lambda $0:e (and:<t*,t> (river:<r,t> $0) (loc:<lo,<lo,t>> $0 s0) (loc:<lo,<lo,t>> $0 s0)))")
             (True, False)
+            >>> grammar.distinct_list_variables, grammar.admits("rivers", "(lambda $0:e (loc:<lo,<lo,t>> $0 $0))")
+            (True, False)
         """
         atoms = set(_OUTPUT_ATOM.findall(output))
         for word in input_words(question):
             if not self.implied.get(word, frozenset()) <= atoms:
                 return False
-        if self.binders_used or self.distinct_constants:
+        if self.binders_used or self.distinct_constants or self.distinct_list_variables:
             expression = read_s_expression(output)
             if expression is None:
                 return False
             if self.binders_used and _binds_unused(expression):
                 return False
             if self.distinct_constants and _repeats_a_constant(expression):
+                return False
+            if self.distinct_list_variables and _repeats_a_variable(expression):
                 return False
         return True
 
@@ -168,6 +178,7 @@ class OutputGrammar:
             "implied": {word: sorted(atoms) for word, atoms in sorted(self.implied.items())},
             "binders_used": self.binders_used,
             "distinct_constants": self.distinct_constants,
+            "distinct_list_variables": self.distinct_list_variables,
         }
         path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         return path
@@ -190,6 +201,7 @@ class OutputGrammar:
             MappingProxyType({word: frozenset(atoms) for word, atoms in data.get("implied", {}).items()}),
             bool(data.get("binders_used", False)),
             bool(data.get("distinct_constants", False)),
+            bool(data.get("distinct_list_variables", False)),
         )
 
 
@@ -262,6 +274,15 @@ def _repeats_a_constant(expression: SExpression) -> bool:
                     return True
                 seen.add(item)
     return False
+
+
+def _repeats_a_variable(expression: SExpression) -> bool:
+    """Whether a list of ``expression`` has the same variable twice among its arguments."""
+    if isinstance(expression, str):
+        return False
+    names = [variable_name(item) for item in expression[1:] if isinstance(item, str)]
+    named = [name for name in names if name is not None]
+    return len(set(named)) < len(named) or any(_repeats_a_variable(item) for item in expression[1:])
 
 
 def _uses(expression: SExpression, variable: str) -> bool:

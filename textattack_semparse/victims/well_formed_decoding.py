@@ -109,8 +109,10 @@ class WellFormedDecoding:
 
     @property
     def looks_again(self) -> bool:
-        """Whether some outputs can be found wanting (the grammar has implied atoms, used binders or distinct constants)."""
-        return bool(self.grammar.implied) or self.grammar.binders_used or self.grammar.distinct_constants
+        """Whether some outputs can be found wanting (the grammar has implied atoms, used binders, distinct
+        constants or distinct variables in a list)."""
+        grammar = self.grammar
+        return bool(grammar.implied) or grammar.binders_used or grammar.distinct_constants or grammar.distinct_list_variables
 
     def wanting(self, inputs: Sequence[str], outputs: Sequence[str]) -> list[int]:
         """The indices of the ``outputs`` (finished, for the model ``inputs``) the grammar finds wanting."""

@@ -165,7 +165,8 @@ class EntityAnonymizer:
         (Dong & Lapata files) a logical-form one. A known constant adds its type to a training
         value that lacks it; one training never saw becomes a value of its own, with its types
         in order of their training frequency, unless the training questions use its spelling
-        as ordinary words ("high point" is also a city).
+        as ordinary words ("high point" is also a city). A value whose words a mark joins
+        (``client/server``) is also read with a space there, as questions write it.
         """
         examples = list(examples)
         if not examples:

@@ -49,7 +49,7 @@ ANONYMIZATION_REVISION = 4
 """Raised when what :meth:`EntityAnonymizer.fit` learns changes (2: the words around training
 placeholders, for SQL too; 3: values spelled in the plural, and a placeholder in a training gold
 only where its question has it; 4: a value's words joined by a mark also read with a space,
-"client server" for ``client/server``): part of a cached trained victim's key, so a victim trained with
+"client server" for ``client/server``, and a city named with its state read as that state's city): part of a cached trained victim's key, so a victim trained with
 an older anonymiser is trained again rather than reused."""
 
 _PLACEHOLDER_ATOM = re.compile(r"^[a-z]+\d+$")
@@ -114,6 +114,12 @@ class EntityAnonymizer:
             training values read as those values (JOBS' "databases" -> ``database``), learnt by
             :meth:`fit` where training questions use the plural as a value at least as often as
             otherwise ("years" is mostly "5 years of experience", not the salary unit ``year``).
+        qualified (Mapping[str, Mapping[str, str]] | None, default None): Logical forms with typed
+            atoms only: a value followed by another value that stays a word, as training names them
+            ("portland maine") -> type -> the atom training wrote (``portland_me:c``). The value
+            alone is then read as training reads it alone, else as the known constants have it
+            (``portland_or:c``, the most populous Portland), since naming the state says nothing of
+            which Portland the name alone means.
 
     Example:
         >>> from textattack_semparse.datasets.example import SemparseExample
@@ -138,6 +144,7 @@ class EntityAnonymizer:
         type_names: Mapping[str, str] | None = None,
         following: Mapping[str, Mapping[str, int]] | None = None,
         plurals: Iterable[str] | None = None,
+        qualified: Mapping[str, Mapping[str, str]] | None = None,
     ) -> None:
         if style not in STYLES:
             raise ConfigurationError(f"style must be one of {', '.join(STYLES)}, got {style!r}.")
@@ -149,6 +156,7 @@ class EntityAnonymizer:
         self.vocabulary = dict(vocabulary or {})
         self.type_names = dict(type_names or {})
         self.plurals = frozenset(plurals or ())
+        self.qualified = {phrase: dict(by_type) for phrase, by_type in (qualified or {}).items()}
 
     @classmethod
     def fit(
@@ -177,10 +185,26 @@ class EntityAnonymizer:
             anonymizer._learn_contexts(examples, value_types)
             return anonymizer
         plurals = _value_plurals(examples)
+        known = list(known_constants)
+        found = [(example, _constants(example, plurals)) for example in examples]
+        value_pattern = word_pattern(
+            {normalize_text(item.spelling) for _, constants in found for item in constants}
+            | {normalize_text(item.spelling) for item in known}
+        )
         counts: dict[str, Counter[tuple[str, str]]] = {}
-        for example in examples:
-            for constant in _constants(example, plurals):
-                counts.setdefault(normalize_text(constant.spelling), Counter())[constant.type, constant.atom] += 1
+        alone: Counter[tuple[str, str]] = Counter()  # (spelling, atom) -> mentions with no value named after them
+        qualified: dict[str, dict[str, str]] = {}
+        for example, constants in found:
+            text = normalize_text(example.question)
+            spellings = {normalize_text(constant.spelling) for constant in constants}
+            for constant in constants:
+                key = normalize_text(constant.spelling)
+                counts.setdefault(key, Counter())[constant.type, constant.atom] += 1
+                after = _value_after(text, key, value_pattern) if _TYPED_ATOM.match(constant.atom) else None
+                if after is None or after in spellings:
+                    alone[key, constant.atom] += 1
+                else:  # "portland maine": the city of that state, which says nothing of "portland" alone
+                    qualified.setdefault(f"{key} {after}", {})[constant.type] = constant.atom
         type_names = _shared_atom_types(counts)
         counts = {
             key: Counter({(type_names.get(value_type, value_type), atom): count for (value_type, atom), count in by_type_atom.items()})
@@ -198,9 +222,8 @@ class EntityAnonymizer:
             for form in _written_forms(key):
                 entries.setdefault(form, (key, types))
             atoms[key] = {}
-            for (value_type, atom), _ in sorted(by_type_atom.items(), key=lambda item: -item[1]):
+            for (value_type, atom), _ in sorted(by_type_atom.items(), key=lambda item: (-alone[key, item[0][1]], -item[1])):
                 atoms[key].setdefault(value_type, atom)
-        known = list(known_constants)
         phrases = word_ngrams(example.question for example in examples) if known else set()
         for domain_constant in sorted(known, key=lambda item: (-type_totals[item.type], item.type)):
             key = normalize_text(domain_constant.spelling)
@@ -213,8 +236,17 @@ class EntityAnonymizer:
             if domain_constant.type not in types:
                 types.append(domain_constant.type)
                 atoms.setdefault(key, {})[domain_constant.type] = domain_constant.atom
+            elif key in counts and not alone[key, atoms[key][domain_constant.type]]:
+                atoms[key][domain_constant.type] = domain_constant.atom  # training named it only with its state
         training_keys = {form for key in counts for form in _written_forms(key)}
-        anonymizer = cls(ValueLexicon(entries, training_keys), "logical_form", atoms, type_names=type_names, plurals=plurals)
+        anonymizer = cls(
+            ValueLexicon(entries, training_keys),
+            "logical_form",
+            atoms,
+            type_names=type_names,
+            plurals=plurals,
+            qualified=qualified,
+        )
         vocabulary = anonymizer._learn_contexts(examples, set(type_totals))
         untyped = any(not _TYPED_ATOM.match(atom) for by_type_atom in counts.values() for _, atom in by_type_atom)
         if untyped:
@@ -269,13 +301,18 @@ class EntityAnonymizer:
         seen: dict[tuple[str, str], str] = {}
         numbers: Counter[str] = Counter()
         last = 0
+        previous: tuple[str, str, str] | None = None  # the last placeholder's text, type and name
         for mention in mentions:
             before = "".join(pieces) + text[last : mention.start]
             previous_word = _previous_word(before, len(before))
-            if self._never_follows(previous_word):
-                continue  # "erie pennsylvania": training leaves a city's state a word
-            value_type = self._likeliest_type(mention.types, previous_word, _next_word(text, mention.end))
             key = text[mention.start : mention.end]
+            if self._never_follows(previous_word):
+                # "erie pennsylvania": training leaves a city's state a word, and the state picks the city
+                if previous is not None and previous[2] == previous_word:
+                    atom = self.qualified.get(f"{previous[0]} {key}", {}).get(previous[1])
+                    values[previous[2]] = atom or values[previous[2]]
+                continue
+            value_type = self._likeliest_type(mention.types, previous_word, _next_word(text, mention.end))
             placeholder = seen.get((key, value_type))
             if placeholder is None:
                 placeholder = f"{value_type}{numbers[value_type]}"
@@ -286,6 +323,7 @@ class EntityAnonymizer:
                 )
             pieces += [text[last : mention.start], placeholder]
             last = mention.end
+            previous = key, value_type, placeholder
         pieces.append(text[last:])
         return AnonymizedText("".join(pieces), MappingProxyType(values))
 
@@ -438,6 +476,8 @@ class EntityAnonymizer:
             data["type_names"] = self.type_names
         if self.plurals:
             data["plurals"] = sorted(self.plurals)
+        if self.qualified:
+            data["qualified"] = dict(sorted(self.qualified.items()))
         return data
 
     def save(self, directory: str | os.PathLike[str]) -> Path:
@@ -462,6 +502,7 @@ class EntityAnonymizer:
             data.get("type_names"),
             data.get("following"),
             data.get("plurals"),
+            data.get("qualified"),
         )
 
 
@@ -539,6 +580,16 @@ def _written_forms(spelling: str) -> list[str]:
     """
     spaced = _JOINING_MARKS.sub(" ", spelling)
     return [spelling] if spaced == spelling else [spelling, spaced]
+
+
+def _value_after(text: str, spelling: str, values: re.Pattern[str]) -> str | None:
+    """The value of ``values`` that ``text`` names right after the first ``spelling`` in it
+    ("maine" in "the population of portland maine"), ``None`` when no value follows it."""
+    found = word_pattern([spelling]).search(text)
+    if found is None or text[found.end() : found.end() + 1] != " ":
+        return None
+    following = values.match(text, found.end() + 1)
+    return following.group() if following else None
 
 
 def _value_plurals(examples: list[SemparseExample]) -> frozenset[str]:

@@ -22,6 +22,7 @@ from textattack_semparse.victims.output_grammar import (
     OutputGrammar,
     _free_variables,
     _record,
+    argument_types,
     input_words,
 )
 from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser
@@ -139,7 +140,7 @@ def test_a_grammar_saved_before_scoping_and_distinct_conjuncts_were_learnt_loads
     data = json.loads(grammar.save(tmp_path).read_text(encoding="utf-8"))
     assert data.pop("binders") == ["lambda"] and data.pop("distinct_conjuncts") is True
     assert data.pop("implied") == {} and data.pop("binders_used") is True and data.pop("distinct_constants") is True
-    assert data.pop("distinct_list_variables") is True
+    assert data.pop("distinct_list_variables") is True and data.pop("argument_types")
     (tmp_path / GRAMMAR_FILE).write_text(json.dumps(data), encoding="utf-8")
     assert OutputGrammar.load(tmp_path) == OutputGrammar(grammar.arities, grammar.arguments, grammar.roots)  # as before
 
@@ -330,7 +331,7 @@ def test_an_output_that_writes_a_constant_twice_is_wanting_when_no_training_outp
 
 
 def test_an_output_with_a_variable_twice_in_one_list_is_wanting_when_no_training_output_has_one():
-    grammar = OutputGrammar.fit(OUTPUTS)
+    grammar = dataclasses.replace(OutputGrammar.fit(OUTPUTS), argument_types=frozenset())  # this record alone
     assert grammar.distinct_list_variables
     itself = "(count:<<e,t>,i> (lambda $0:e (and:<t*,t> (state:<s,t> $0) (loc:<lo,<lo,t>> $0 $0))))"
     assert not grammar.admits("how many states are there", itself)
@@ -342,6 +343,27 @@ def test_an_output_with_a_variable_twice_in_one_list_is_wanting_when_no_training
     assert not OutputGrammar.fit([*OUTPUTS, itself]).distinct_list_variables
 
 
+def test_an_output_giving_an_argument_a_type_no_training_output_gives_it_is_wanting():
+    grammar = OutputGrammar.fit(OUTPUTS)
+    # "which rivers run through texas": $0 is a river (river:<r,t> $0), loc:<lo,<lo,t>> expects two
+    # locations and is given a river and a state, and:<t*,t> takes truth values.
+    assert argument_types(read_s_expression(OUTPUTS[2])) == {("r", "r"), ("lo", "r"), ("lo", "s"), ("t*", "t")}
+    # size and capital take a state; "which states border ohio" gives states where a state and locations
+    # are expected; "which major rivers ...": major:<lo,t> and river:<r,t> say two types, so $0 keeps its
+    # declared e.
+    assert grammar.argument_types == {
+        *argument_types(read_s_expression(OUTPUTS[2])), ("lo", "s"), ("s", "s"), ("lo", "e"), ("r", "e")
+    }
+    assert grammar.admits("how big is s0", "(size:<lo,i> s0)")  # a placeholder's type is its name's: s0 is a state
+    assert not grammar.admits("what is the capital of r0", "(capital:<s,c> r0)")  # no training capital of a river
+    a_rivers_capital = "(lambda $0:e (and:<t*,t> (river:<r,t> $0) (capital:<s,c> $0)))"
+    assert not grammar.admits("rivers", a_rivers_capital)
+    assert grammar.admits("states", "(lambda $0:e (and:<t*,t> (state:<s,t> $0) (next_to:<lo,<lo,t>> $0 texas:s)))")
+    # Outputs whose atoms have no type annotations (JOBS', ATIS') say nothing of types, and nothing is checked.
+    jobs = OutputGrammar.fit(["( lambda $0 ( and_ ( job $0 ) ( language $0 language0 ) ) )"])
+    assert jobs.argument_types == frozenset() and jobs.admits("jobs", "( lambda $0 ( language $0 loc0 ) )")
+
+
 def test_real_geo_training_outputs_imply_major_for_the_word_major(real_data_dir):
     from textattack_semparse.datasets.logical_form import load_logical_forms
 
@@ -351,6 +373,21 @@ def test_real_geo_training_outputs_imply_major_for_the_word_major(real_data_dir)
     assert {word: set(atoms) for word, atoms in grammar.implied.items()} == _implied_by_rule(outputs, questions)
     assert "major:<lo,t>" in grammar.implied["major"] and "next_to:<lo,<lo,t>>" in grammar.implied["bordering"]
     assert grammar.binders_used
+
+
+def test_every_real_geo_test_gold_gives_its_arguments_the_types_training_outputs_give_them(real_data_dir):
+    from textattack_semparse.datasets.logical_form import load_logical_forms
+
+    folder = real_data_dir / "lambda" / "geo"
+    grammar = OutputGrammar.fit(example.gold for example in load_logical_forms(folder / "geo_lambda_calculus_train.tsv"))
+    test = load_logical_forms(folder / "geo_lambda_calculus_test.tsv")
+    assert all(argument_types(read_s_expression(example.gold)) <= grammar.argument_types for example in test)
+    # A parser's output for "what is the capital of the state with the longest river": the capital of a river.
+    capital_of_a_river = (
+        "(capital:<s,c> (argmax:<<e,t>,<<e,i>,e>> (lambda $0:e (river:<r,t> $0)) (lambda $0:e (len:<r,i> $0))))"
+    )
+    assert ("s", "r") in argument_types(read_s_expression(capital_of_a_river))
+    assert not grammar.admits("what is the capital of the state with the longest river", capital_of_a_river)
 
 
 def test_an_output_the_grammar_finds_wanting_is_replaced_by_the_likeliest_alternative_that_is_not(

@@ -25,9 +25,9 @@ GRAMMAR_FILE = "semparse_output_grammar.json"
 
 OPEN, CLOSE = "(", ")"
 
-GRAMMAR_REVISION = 3
+GRAMMAR_REVISION = 4
 """Raised when what :meth:`OutputGrammar.fit` learns changes (2: implied atoms, used binders, distinct constants;
-3: distinct variables in a list):
+3: distinct variables in a list; 4: argument types):
 part of a cached trained victim's key, so a victim saved with an older grammar is trained again."""
 
 IMPLICATION_SUPPORT = 5
@@ -72,6 +72,14 @@ class OutputGrammar:
         distinct_list_variables (bool, default False): No list of a training output has the same
             variable twice among its arguments (GEO's, JOBS' and ATIS' outputs): an output with one
             that does (``(loc:<lo,<lo,t>> $0 $0)``, a place inside itself) is looked at again.
+        argument_types (frozenset[tuple[str, str]], default empty): The (expected, given) type
+            pairs of the training outputs' arguments, where atoms carry type annotations (GEO's
+            ``capital:<s,<c,t>>``, ``texas:s``; :func:`argument_types`): a constant's type is its
+            annotation, a placeholder's its name (``s0``: ``s``), a variable's what the one-place
+            predicates on it say (``$0`` of ``(river:<r,t> $0)`` is a river), a superlative's that
+            of its set. An output giving an argument a type no training output gives it there
+            (``(capital:<s,<c,t>> $1 $0)`` with ``$0`` a river, ``( capital:<s,c> <a river> )``) is
+            looked at again. Empty for outputs without annotations (JOBS', ATIS').
 
     Example:
         >>> grammar = OutputGrammar.fit(["(size:<lo,i> s0)", "(capital:<s,c> s0)", "(lambda $0:e (state:<s,t> $0))"])
@@ -91,6 +99,7 @@ class OutputGrammar:
     binders_used: bool = False
     distinct_constants: bool = False
     distinct_list_variables: bool = False
+    argument_types: frozenset[tuple[str, str]] = frozenset()
 
     @classmethod
     def fit(cls, outputs: Iterable[str], inputs: Iterable[str] | None = None) -> OutputGrammar | None:
@@ -126,13 +135,15 @@ class OutputGrammar:
             bool(binders) and not any(map(_binds_unused, expressions)),
             not any(map(_repeats_a_constant, expressions)),
             not any(map(_repeats_a_variable, expressions)),
+            frozenset(pair for expression in expressions for pair in argument_types(expression)),
         )
 
     def admits(self, question: str, output: str) -> bool:
         """Whether ``output`` (as the model wrote it for the model input ``question``) is as the
         training outputs are: it has every atom the question's words imply (:attr:`implied`), uses
         each variable it binds (with :attr:`binders_used`), writes no constant twice (with
-        :attr:`distinct_constants`) and no variable twice in one list (with :attr:`distinct_list_variables`).
+        :attr:`distinct_constants`), no variable twice in one list (with :attr:`distinct_list_variables`)
+        and no argument of a type training never gives it (:attr:`argument_types`).
 
         Example:
             >>> grammar = OutputGrammar.fit(
@@ -148,12 +159,15 @@ class OutputGrammar:
             (True, False)
             >>> grammar.distinct_list_variables, grammar.admits("rivers", "(lambda $0:e (loc:<lo,<lo,t>> $0 $0))")
             (True, False)
+            >>> typed = OutputGrammar.fit(["(capital:<s,c> s0)", "(lambda $0:e (river:<r,t> $0))"])
+            >>> typed.admits("", "(capital:<s,c> s1)"), typed.admits("", "(capital:<s,c> r0)")
+            (True, False)
         """
         atoms = set(_OUTPUT_ATOM.findall(output))
         for word in input_words(question):
             if not self.implied.get(word, frozenset()) <= atoms:
                 return False
-        if self.binders_used or self.distinct_constants or self.distinct_list_variables:
+        if self.binders_used or self.distinct_constants or self.distinct_list_variables or self.argument_types:
             expression = read_s_expression(output)
             if expression is None:
                 return False
@@ -162,6 +176,8 @@ class OutputGrammar:
             if self.distinct_constants and _repeats_a_constant(expression):
                 return False
             if self.distinct_list_variables and _repeats_a_variable(expression):
+                return False
+            if self.argument_types and not argument_types(expression) <= self.argument_types:
                 return False
         return True
 
@@ -179,6 +195,7 @@ class OutputGrammar:
             "binders_used": self.binders_used,
             "distinct_constants": self.distinct_constants,
             "distinct_list_variables": self.distinct_list_variables,
+            "argument_types": sorted(map(list, self.argument_types)),
         }
         path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         return path
@@ -202,6 +219,7 @@ class OutputGrammar:
             bool(data.get("binders_used", False)),
             bool(data.get("distinct_constants", False)),
             bool(data.get("distinct_list_variables", False)),
+            frozenset((str(expected), str(given)) for expected, given in data.get("argument_types", ())),
         )
 
 
@@ -335,3 +353,104 @@ def _free_variables(expression: SExpression, bound: frozenset[str] = frozenset()
     if variable is not None:
         return any(_free_variables(item, bound | {variable}) for item in expression[2:])
     return any(_free_variables(item, bound) for item in expression[1:])
+
+
+_PLACEHOLDER_TYPE = re.compile(r"([a-z]+(?:_[a-z]+)*)\d+")
+"""A placeholder of an anonymised output (``s0``, ``state_name1``); its type is its name before the number."""
+_CONJUNCTIONS = frozenset({"and", "and_"})
+
+
+def argument_types(expression: SExpression) -> set[tuple[str, str]]:
+    """The (expected, given) type of each argument of ``expression`` whose type is known
+    (:attr:`OutputGrammar.argument_types`): expected from its head's annotation (``capital:<s,c>``
+    expects ``s``; each argument of ``and:<t*,t>`` ``t*``), given by the argument's own.
+
+    Example:
+        >>> sorted(argument_types(read_s_expression(
+        ...     "(capital:<s,c> (argmax:<<e,t>,<<e,i>,e>> (lambda $0:e (river:<r,t> $0)) (lambda $0:e (len:<r,i> $0))))")))
+        [('<e,i>', '<e,i>'), ('<e,t>', '<r,t>'), ('r', 'e'), ('r', 'r'), ('s', 'r')]
+    """
+    found: set[tuple[str, str]] = set()
+    _given_type(expression, {}, found)
+    return found
+
+
+def _given_type(expression: SExpression, scope: Mapping[str, str | None], found: set[tuple[str, str]]) -> str | None:
+    """The type of ``expression``, ``None`` when unknown; the argument pairs of its lists go into ``found``.
+
+    A variable has the type the one-place predicates of its binding list say (one type; else its
+    declared one), a list that binds one ``<variable type,body type>``, a list whose head returns
+    the entity type ``e`` from a set (``argmax``, ``the``) the set's type."""
+    if isinstance(expression, str):
+        name = variable_name(expression)
+        if name is not None:
+            return scope.get(name, expression.partition(":")[2] or None)
+        signature = _signature(expression)
+        if signature is not None:
+            return signature[1] if not signature[0] else expression.partition(":")[2]
+        placeholder = _PLACEHOLDER_TYPE.fullmatch(expression)
+        return placeholder.group(1) if placeholder else None
+    variable = bound_variable(expression)
+    if variable is not None:
+        asserted = {kind for item in expression[2:] for kind in _asserted_types(item, variable)}
+        declared = expression[1].partition(":")[2] or None
+        kind = next(iter(asserted)) if len(asserted) == 1 else declared
+        inner = {**scope, variable: kind}
+        body = [_given_type(item, inner, found) for item in expression[2:]]
+        return f"<{kind},{body[0]}>" if kind and len(body) == 1 and body[0] else None
+    head = expression[0]
+    given = [_given_type(item, scope, found) for item in expression[1:]]
+    signature = _signature(head) if isinstance(head, str) else None
+    if signature is None:
+        return None
+    expected, result = signature
+    if expected and expected[-1].endswith("*"):
+        expected = [expected[-1]] * len(given)
+    found.update((want, have) for want, have in zip(expected, given) if have is not None)
+    if len(given) < len(expected):
+        return None
+    if result == "e" and given and given[0]:
+        members = _split_annotation(given[0])
+        return members[0][0] if members and members[0] else result
+    return result
+
+
+def _asserted_types(expression: SExpression, variable: str) -> list[str]:
+    """The types one-place predicates assert of ``variable`` in ``expression`` (a conjunction's
+    conjuncts, or the expression itself): ``(river:<r,t> $0)`` asserts ``r`` of ``$0``."""
+    if isinstance(expression, str):
+        return []
+    if isinstance(expression[0], str) and expression[0].partition(":")[0] in _CONJUNCTIONS:
+        return [kind for item in expression[1:] for kind in _asserted_types(item, variable)]
+    if len(expression) != 2 or not isinstance(expression[0], str) or not isinstance(expression[1], str):
+        return []
+    signature = _signature(expression[0])
+    if signature is None or variable_name(expression[1]) != variable:
+        return []
+    expected, result = signature
+    return [expected[0]] if len(expected) == 1 and result == "t" and not expected[0].startswith("<") else []
+
+
+def _signature(atom: str) -> tuple[list[str], str] | None:
+    """An annotated atom's argument types and result type (``capital:<s,c>`` -> ``(['s'], 'c')``,
+    ``texas:s`` -> ``([], 's')``); ``None`` for an atom without an annotation or a variable."""
+    if atom.startswith("$"):
+        return None
+    annotation = atom.partition(":")[2]
+    return _split_annotation(annotation) if annotation else None
+
+
+def _split_annotation(annotation: str) -> tuple[list[str], str] | None:
+    """``<a,<b,t>>`` -> ``(['a', 'b'], 't')``; a type without arrows -> ``([], type)``."""
+    arguments: list[str] = []
+    while annotation.startswith("<") and annotation.endswith(">"):
+        inner, depth = annotation[1:-1], 0
+        for position, character in enumerate(inner):
+            depth += {"<": 1, ">": -1}.get(character, 0)
+            if character == "," and depth == 0:
+                arguments.append(inner[:position])
+                annotation = inner[position + 1 :]
+                break
+        else:
+            return None
+    return arguments, annotation

@@ -67,6 +67,18 @@ _WORD = re.compile(r"[^\s'\"?!,.]+")
 """A question word, quotes and sentence punctuation left out (``'vc++'`` -> ``vc++``)."""
 
 
+def placeholder_type(atom: str) -> str | None:
+    """The type a placeholder names (``s0`` -> ``s``, ``state_name1`` -> ``state_name``); ``None`` for
+    any other atom.
+
+    Example:
+        >>> placeholder_type("state_name1"), placeholder_type("texas:s")
+        ('state_name', None)
+    """
+    match = _PLACEHOLDER.fullmatch(atom)
+    return match.group("type") if match else None
+
+
 @dataclass(frozen=True)
 class AnonymizedText:
     """A question with typed placeholders, and what each placeholder stands for in the output."""

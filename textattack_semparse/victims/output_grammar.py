@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
+from textattack_semparse.datasets.entity_anonymization import placeholder_type
 from textattack_semparse.datasets.logical_form import SExpression, bound_variable, distinct_conjuncts, read_s_expression
 
 GRAMMAR_FILE = "semparse_output_grammar.json"
@@ -355,8 +356,6 @@ def _free_variables(expression: SExpression, bound: frozenset[str] = frozenset()
     return any(_free_variables(item, bound) for item in expression[1:])
 
 
-_PLACEHOLDER_TYPE = re.compile(r"([a-z]+(?:_[a-z]+)*)\d+")
-"""A placeholder of an anonymised output (``s0``, ``state_name1``); its type is its name before the number."""
 _CONJUNCTIONS = frozenset({"and", "and_"})
 
 
@@ -388,8 +387,7 @@ def _given_type(expression: SExpression, scope: Mapping[str, str | None], found:
         signature = _signature(expression)
         if signature is not None:
             return signature[1] if not signature[0] else expression.partition(":")[2]
-        placeholder = _PLACEHOLDER_TYPE.fullmatch(expression)
-        return placeholder.group(1) if placeholder else None
+        return placeholder_type(expression)
     variable = bound_variable(expression)
     if variable is not None:
         asserted = {kind for item in expression[2:] for kind in _asserted_types(item, variable)}

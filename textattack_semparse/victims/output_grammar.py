@@ -432,7 +432,7 @@ def _asserted_types(expression: SExpression, variable: str) -> list[str]:
 def _signature(atom: str) -> tuple[list[str], str] | None:
     """An annotated atom's argument types and result type (``capital:<s,c>`` -> ``(['s'], 'c')``,
     ``texas:s`` -> ``([], 's')``); ``None`` for an atom without an annotation or a variable."""
-    if atom.startswith("$"):
+    if variable_name(atom) is not None:
         return None
     annotation = atom.partition(":")[2]
     return _split_annotation(annotation) if annotation else None

@@ -27,6 +27,27 @@ def text(opened: BrowserPage, selector: str) -> str:
     return opened.page.locator(selector).inner_text().strip()
 
 
+def wait_until_stored(opened: BrowserPage, page_file: Path, judged: int) -> None:
+    """Wait until a second tab of the page reads ``judged`` labels from localStorage.
+
+    Chromium hands a page's localStorage writes to its storage service asynchronously, so a reload
+    on a busy machine can read the entry before the last write has landed (what a person pressing
+    F5 a second later never meets). Another tab's copy is updated once the write has landed.
+    """
+    other = opened.page.context.new_page()
+    try:
+        other.goto(page_file.as_uri())
+        other.wait_for_function(
+            """judged => Object.keys(localStorage).some(key => {
+                 const saved = JSON.parse(localStorage.getItem(key));
+                 return saved && saved.labels && Object.keys(saved.labels).length === judged;
+               })""",
+            arg=judged,
+        )
+    finally:
+        other.close()
+
+
 def download(opened: BrowserPage, folder: Path) -> tuple[str, list[dict]]:
     """Press the download button; the suggested file name and the rows of the CSV saved."""
     with opened.page.expect_download() as started:
@@ -53,6 +74,7 @@ def test_labels_by_key_survive_a_reload_go_back_download_and_import(chromium, ar
         assert text(opened, "#progress") == f"3 of {len(items)} judged"
         assert text(opened, "#position") == f"Item 4 of {len(items)}"
 
+        wait_until_stored(opened, page_file, judged=3)
         page.reload()
         assert text(opened, "#annotator-name") == "Ann Lee"
         assert text(opened, "#progress") == f"3 of {len(items)} judged"

@@ -87,7 +87,7 @@ def _edited(step: _Step, edits: Sequence[tuple[int, str]]) -> _Step:
         start, end = spans[index]
         before, after = text[:start], text[end:]
         # A word of the text is one word again (the transposition's case); other text is split.
-        added = 1 if replacement in words else len(text_words(replacement)) if replacement else 0
+        added = 0 if not replacement else 1 if replacement in words else len(text_words(replacement))
         if not added and after:
             # TextAttack drops the space a deleted word leaves: the next one after a first word, else the one before.
             if index == 0:

@@ -62,6 +62,8 @@ class RandomWordTransposition(RandomWordsTransformation):
     keeps_protected_words = True
 
     def accepts(self, words: Sequence[str], positions: tuple[int, ...], *, protected: Set[int] = frozenset()) -> bool:
+        if len(positions) == 2:
+            return _accepts_pair(words, *positions, protected=protected)
         if len({words[i].lower() for i in positions}) != len(positions):
             return False
         if protected.isdisjoint(positions):
@@ -89,6 +91,25 @@ class RandomWordTransposition(RandomWordsTransformation):
             [destination.get(int(i), int(i)) for i in index_map], dtype=index_map.dtype
         )
         return rotated
+
+
+def _accepts_pair(words: Sequence[str], first: int, last: int, *, protected: Set[int]) -> bool:
+    """:meth:`RandomWordTransposition.accepts` for two positions, decided without building the
+    swapped span (most candidates of an augmentation are pairs): swapping ``a ... b`` keeps the
+    order of the words that are not free when both are free, never when neither is (they differ),
+    and when one is not free only if every such word between them is that word."""
+    if first > last:
+        first, last = last, first
+    left, right = words[first].lower(), words[last].lower()
+    if left == right:
+        return False
+    if first not in protected and last not in protected:
+        return True
+    left_free, right_free = left in FREE_WORDS, right in FREE_WORDS
+    if left_free == right_free:
+        return left_free
+    mover = right if left_free else left
+    return all(word == mover for word in _meaningful(words[first + 1 : last]))
 
 
 def _meaningful(words: Iterable[str]) -> list[str]:

@@ -27,8 +27,11 @@ Measured 2026-11-26 on GeoQuery (2 CPU cores shared with other jobs, so ratios m
 from run to run), this bench run back to back on the code before issue 27's item 3 and after it:
 whole command ``--no-judge`` 0.39x / 0.34x (deletion / swap) before, 0.59x / 0.57x after
 (another pair: 0.33x / 0.34x, 0.64x / 0.54x); augment step 1.27x / 1.23x after; default judge
-0.002x-0.003x both times. The issue's 1.0x for the whole command is not reached: reading and
-checking the file, re-templating and checking each output cost about as much again as augmenting.
+0.002x-0.003x both times. On 2026-11-29, on a quiet machine, back to back with the commit before
+random swap decided pairs without building the swap: whole command 0.49x / 0.53x before, 0.50x /
+0.56x after; augment step 1.09x / 1.15x before, 1.03x / 1.42x after. The issue's 1.0x for the
+whole command is not reached: reading and checking the file, re-templating and checking each
+output cost about as much again as augmenting.
 """
 
 from __future__ import annotations

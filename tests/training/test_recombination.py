@@ -9,6 +9,7 @@ import re
 import pytest
 
 from textattack_semparse.datasets.logical_form import canonical_logical_form, read_s_expression
+from textattack_semparse.datasets.logical_form_types import value_type
 from textattack_semparse.training.recombination import recombined_pairs
 
 LARGEST_STATE = (
@@ -95,6 +96,21 @@ def test_draws_are_seeded_capped_new_and_well_formed():
         assert read_s_expression(logical_form) is not None and canonical_logical_form(logical_form) is not None
         placeholders = {word for word in question.split() if re.fullmatch(r"[a-z]+\d", word)}
         assert placeholders == set(re.findall(r"(?<=[ (])([a-z]+\d)(?=[ )])", logical_form))
+
+
+def test_a_phrase_has_the_type_the_output_grammar_reads_and_applies_a_function():
+    """One reader of types (datasets/logical_form_types): a superlative is typed by its set when the
+    set's one-place predicates say one type; a set they type twice ("the largest city state") and an
+    atom alone ("the s1") are no phrases."""
+    two_types = ("what is the largest city state", LARGEST_STATE[1].replace("(state:<s,t> $0)", "(and:<t*,t> (city:<c,t> $0) (state:<s,t> $0))"))
+    atom = ("what is the s1", "s1")
+    assert value_type(read_s_expression(LARGEST_STATE[1])) == "s" and value_type(read_s_expression(two_types[1])) is None
+    assert recombined_pairs([two_types, atom, CAPITAL_OF, RIVERS_THROUGH, POPULATION_OF], 10, seed=0) == [
+        ("how many people live in the capital of s0", "(population:<lo,i> (capital:<s,c> s0))")
+    ]
+    assert [q for q, _ in recombined_pairs([LARGEST_STATE, two_types, atom, CAPITAL_OF], 10, seed=0)] == [
+        "what is the capital of the largest state"
+    ]
 
 
 def test_untyped_logical_forms_and_plain_questions_give_nothing():

@@ -14,6 +14,7 @@ import torch
 
 from tests.helpers import tiny_bart
 from textattack_semparse.datasets.logical_form import read_s_expression
+from textattack_semparse.datasets.logical_form_types import argument_types
 from textattack_semparse.training.parser_trainer import ParserTrainer
 from textattack_semparse.training.tokenizer import train_tokenizer
 from textattack_semparse.victims.output_grammar import (
@@ -22,7 +23,6 @@ from textattack_semparse.victims.output_grammar import (
     OutputGrammar,
     _free_variables,
     _record,
-    argument_types,
     input_words,
 )
 from textattack_semparse.victims.seq2seq_parser import Seq2SeqParser

@@ -12,10 +12,12 @@ capital of s0", ``(capital:<s,c> s0)``), it makes a new pair that nests the phra
 trained from a few hundred questions then sees superlatives and functions inside other questions
 far more often than the training set shows them.
 
-Types are read from the logical forms' own annotations: an ``argmax``/``argmin``/``the`` over a set
-whose first typed conjunct is ``state:<s,t>`` is an ``s``; ``(capital:<s,c> s0)`` is a ``c``. A
-placeholder's type is its name's letters (``s0``), as
-:class:`~textattack_semparse.datasets.entity_anonymization.EntityAnonymizer` writes them. Logical
+Types are read from the logical forms' own annotations, by the reader the output grammar uses
+(:func:`~textattack_semparse.datasets.logical_form_types.value_type`): an ``argmax``/``argmin``/``the``
+over a set whose one-place predicates say ``state:<s,t>`` is an ``s``; ``(capital:<s,c> s0)`` is a
+``c``. A placeholder's type is its name's letters (``s0``), as
+:class:`~textattack_semparse.datasets.entity_anonymization.EntityAnonymizer` writes them
+(:func:`~textattack_semparse.datasets.entity_anonymization.placeholder_type`). Logical
 forms without type annotations (JOBS) or pairs without placeholders (``--no-anonymize``) give no
 new pairs. geo-lambda's defaults add 600 pairs (with the output grammar's second look at wanting
 outputs, three seeds scored higher with them than without); elsewhere it is off unless asked
@@ -31,16 +33,12 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from textattack_semparse.datasets.entity_anonymization import placeholder_type
 from textattack_semparse.datasets.logical_form import SExpression, bound_variable, read_s_expression
+from textattack_semparse.datasets.logical_form_types import value_type
 
-_PLACEHOLDER = re.compile(r"^(?P<type>[a-z]+)(?P<number>\d+)$")
-"""A placeholder word or atom of an anonymised pair: ``s0``, ``co1``."""
 _PHRASE_QUESTION = re.compile(r"^(?:what|which) (?:is|was) (?P<phrase>the \S.*)$")
 """A training question that asks for one thing by a phrase: "what is the largest state"."""
-_SIGNATURE = re.compile(r"^<(?P<argument>[a-z]+),(?P<value>[a-z]+)>$")
-"""A one-place function's type annotation: ``<s,t>`` (a set of states), ``<s,c>`` (state to city)."""
-_SELECTORS = frozenset({"argmax", "argmin", "the"})
-"""Heads whose value is one member of the set their first argument describes."""
 SLOT_FOLLOWERS = frozenset(
     {"and", "border", "borders", "have", "has", "is", "are", "run", "runs", "located", "flow", "flows", "lie", "lies"}
 )
@@ -90,7 +88,7 @@ def recombined_pairs(pairs: Sequence[tuple[str, str]], count: int, *, seed: int)
     combinations = [
         (slot, phrase)
         for slot in _slots(pairs)
-        for phrase in phrases.get(_placeholder_type(slot.placeholder), ())
+        for phrase in phrases.get(placeholder_type(slot.placeholder) or "", ())
     ]
     random.Random(seed).shuffle(combinations)
     seen = {question for question, _ in pairs}
@@ -113,49 +111,12 @@ def _phrases_by_type(pairs: Sequence[tuple[str, str]]) -> dict[str, list[_Phrase
         if match is None:
             continue
         expression = read_s_expression(logical_form)
-        value_type = None if expression is None else _value_type(expression)
-        if expression is None or value_type is None:
+        # A phrase applies a function ("the largest state"); an atom alone ("the fb0") is no phrase.
+        if not isinstance(expression, list) or (kind := value_type(expression)) is None:
             continue
         words = match.group("phrase")
-        phrases.setdefault(value_type, {})[(words, logical_form)] = _Phrase(words, expression)
-    return {value_type: [by_key[key] for key in sorted(by_key)] for value_type, by_key in phrases.items()}
-
-
-def _value_type(expression: SExpression) -> str | None:
-    """The type of thing ``expression`` denotes, from its annotations, or ``None`` (a set, a number,
-    a truth value, or no annotation to read).
-
-    Example:
-        >>> _value_type(read_s_expression("(capital:<s,c> s0)")), _value_type(read_s_expression("(size:<lo,i> s0)"))
-        ('c', None)
-    """
-    if isinstance(expression, str) or len(expression) < 2 or not isinstance(expression[0], str):
-        return None
-    name, _, annotation = expression[0].partition(":")
-    if name in _SELECTORS:
-        return _member_type(expression[1])
-    signature = _SIGNATURE.match(annotation)
-    if len(expression) == 2 and signature is not None and signature.group("value") not in ("t", "i"):
-        return signature.group("value")
-    return None
-
-
-def _member_type(described: SExpression) -> str | None:
-    """The type of the members of a set written ``(lambda $0:e BODY)``: the argument type of BODY's
-    first one-place predicate of ``$0`` (BODY itself or a conjunct of its ``and``)."""
-    variable = bound_variable(described)
-    if variable is None or isinstance(described, str) or len(described) != 3:
-        return None
-    body = described[2]
-    if isinstance(body, str):
-        return None
-    conjuncts = body[1:] if isinstance(body[0], str) and body[0].partition(":")[0] == "and" else [body]
-    for conjunct in conjuncts:
-        if isinstance(conjunct, list) and len(conjunct) == 2 and conjunct[1] == variable and isinstance(conjunct[0], str):
-            signature = _SIGNATURE.match(conjunct[0].partition(":")[2])
-            if signature is not None and signature.group("value") == "t":
-                return signature.group("argument")
-    return None
+        phrases.setdefault(kind, {})[(words, logical_form)] = _Phrase(words, expression)
+    return {kind: [by_key[key] for key in sorted(by_key)] for kind, by_key in phrases.items()}
 
 
 def _slots(pairs: Sequence[tuple[str, str]]) -> Iterator[_Slot]:
@@ -168,7 +129,7 @@ def _slots(pairs: Sequence[tuple[str, str]]) -> Iterator[_Slot]:
             continue
         atoms = _atoms(expression)
         for position, word in enumerate(words):
-            if not _PLACEHOLDER.match(word) or words.count(word) != 1 or atoms.count(word) != 1:
+            if placeholder_type(word) is None or words.count(word) != 1 or atoms.count(word) != 1:
                 continue
             if position + 1 == len(words) or words[position + 1] in SLOT_FOLLOWERS:
                 yield _Slot(words, expression, position)
@@ -209,19 +170,14 @@ def _numbered_in_order(words: list[str]) -> bool:
     """Whether the placeholders of each type come as ``<type>0``, ``<type>1``, ... in question order."""
     next_number: dict[str, int] = {}
     for word in words:
-        match = _PLACEHOLDER.match(word)
-        if match is None:
+        kind = placeholder_type(word)
+        if kind is None:
             continue
-        value_type, number = match.group("type"), int(match.group("number"))
-        if number != next_number.get(value_type, 0):
+        number = int(word[len(kind) :])
+        if number != next_number.get(kind, 0):
             return False
-        next_number[value_type] = number + 1
+        next_number[kind] = number + 1
     return True
-
-
-def _placeholder_type(placeholder: str) -> str:
-    match = _PLACEHOLDER.match(placeholder)
-    return match.group("type") if match is not None else ""
 
 
 def _atoms(expression: SExpression) -> list[str]:

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-from textattack_semparse.datasets.entity_anonymization import placeholder_type
 from textattack_semparse.datasets.logical_form import SExpression, bound_variable, distinct_conjuncts, read_s_expression
+from textattack_semparse.datasets.logical_form_types import argument_types, variable_name
 
 GRAMMAR_FILE = "semparse_output_grammar.json"
 """Saved beside a model trained on logical forms; read by ``Seq2SeqParser``."""
@@ -75,7 +75,7 @@ class OutputGrammar:
             that does (``(loc:<lo,<lo,t>> $0 $0)``, a place inside itself) is looked at again.
         argument_types (frozenset[tuple[str, str]], default empty): The (expected, given) type
             pairs of the training outputs' arguments, where atoms carry type annotations (GEO's
-            ``capital:<s,<c,t>>``, ``texas:s``; :func:`argument_types`): a constant's type is its
+            ``capital:<s,<c,t>>``, ``texas:s``; :func:`~textattack_semparse.datasets.logical_form_types.argument_types`): a constant's type is its
             annotation, a placeholder's its name (``s0``: ``s``), a variable's what the one-place
             predicates on it say (``$0`` of ``(river:<r,t> $0)`` is a river), a superlative's that
             of its set. An output giving an argument a type no training output gives it there
@@ -324,11 +324,6 @@ def _record(expression: SExpression, counts: dict[str, list[int]], arguments: se
     return True
 
 
-def variable_name(atom: str) -> str | None:
-    """The variable an atom names (``$1:e`` -> ``$1``), ``None`` for an atom that is no variable."""
-    return atom.partition(":")[0] if atom.startswith("$") else None
-
-
 def _binding_heads(expressions: list[SExpression]) -> set[str] | None:
     """The heads of the lists of ``expressions`` that bind a variable
     (:func:`~textattack_semparse.datasets.logical_form.bound_variable`); ``None`` when a head
@@ -354,101 +349,3 @@ def _free_variables(expression: SExpression, bound: frozenset[str] = frozenset()
     if variable is not None:
         return any(_free_variables(item, bound | {variable}) for item in expression[2:])
     return any(_free_variables(item, bound) for item in expression[1:])
-
-
-_CONJUNCTIONS = frozenset({"and", "and_"})
-
-
-def argument_types(expression: SExpression) -> set[tuple[str, str]]:
-    """The (expected, given) type of each argument of ``expression`` whose type is known
-    (:attr:`OutputGrammar.argument_types`): expected from its head's annotation (``capital:<s,c>``
-    expects ``s``; each argument of ``and:<t*,t>`` ``t*``), given by the argument's own.
-
-    Example:
-        >>> sorted(argument_types(read_s_expression(
-        ...     "(capital:<s,c> (argmax:<<e,t>,<<e,i>,e>> (lambda $0:e (river:<r,t> $0)) (lambda $0:e (len:<r,i> $0))))")))
-        [('<e,i>', '<e,i>'), ('<e,t>', '<r,t>'), ('r', 'e'), ('r', 'r'), ('s', 'r')]
-    """
-    found: set[tuple[str, str]] = set()
-    _given_type(expression, {}, found)
-    return found
-
-
-def _given_type(expression: SExpression, scope: Mapping[str, str | None], found: set[tuple[str, str]]) -> str | None:
-    """The type of ``expression``, ``None`` when unknown; the argument pairs of its lists go into ``found``.
-
-    A variable has the type the one-place predicates of its binding list say (one type; else its
-    declared one), a list that binds one ``<variable type,body type>``, a list whose head returns
-    the entity type ``e`` from a set (``argmax``, ``the``) the set's type."""
-    if isinstance(expression, str):
-        name = variable_name(expression)
-        if name is not None:
-            return scope.get(name, expression.partition(":")[2] or None)
-        signature = _signature(expression)
-        if signature is not None:
-            return signature[1] if not signature[0] else expression.partition(":")[2]
-        return placeholder_type(expression)
-    variable = bound_variable(expression)
-    if variable is not None:
-        asserted = {kind for item in expression[2:] for kind in _asserted_types(item, variable)}
-        declared = expression[1].partition(":")[2] or None
-        kind = next(iter(asserted)) if len(asserted) == 1 else declared
-        inner = {**scope, variable: kind}
-        body = [_given_type(item, inner, found) for item in expression[2:]]
-        return f"<{kind},{body[0]}>" if kind and len(body) == 1 and body[0] else None
-    head = expression[0]
-    given = [_given_type(item, scope, found) for item in expression[1:]]
-    signature = _signature(head) if isinstance(head, str) else None
-    if signature is None:
-        return None
-    expected, result = signature
-    if expected and expected[-1].endswith("*"):
-        expected = [expected[-1]] * len(given)
-    found.update((want, have) for want, have in zip(expected, given) if have is not None)
-    if len(given) < len(expected):
-        return None
-    if result == "e" and given and given[0]:
-        members = _split_annotation(given[0])
-        return members[0][0] if members and members[0] else result
-    return result
-
-
-def _asserted_types(expression: SExpression, variable: str) -> list[str]:
-    """The types one-place predicates assert of ``variable`` in ``expression`` (a conjunction's
-    conjuncts, or the expression itself): ``(river:<r,t> $0)`` asserts ``r`` of ``$0``."""
-    if isinstance(expression, str):
-        return []
-    if isinstance(expression[0], str) and expression[0].partition(":")[0] in _CONJUNCTIONS:
-        return [kind for item in expression[1:] for kind in _asserted_types(item, variable)]
-    if len(expression) != 2 or not isinstance(expression[0], str) or not isinstance(expression[1], str):
-        return []
-    signature = _signature(expression[0])
-    if signature is None or variable_name(expression[1]) != variable:
-        return []
-    expected, result = signature
-    return [expected[0]] if len(expected) == 1 and result == "t" and not expected[0].startswith("<") else []
-
-
-def _signature(atom: str) -> tuple[list[str], str] | None:
-    """An annotated atom's argument types and result type (``capital:<s,c>`` -> ``(['s'], 'c')``,
-    ``texas:s`` -> ``([], 's')``); ``None`` for an atom without an annotation or a variable."""
-    if variable_name(atom) is not None:
-        return None
-    annotation = atom.partition(":")[2]
-    return _split_annotation(annotation) if annotation else None
-
-
-def _split_annotation(annotation: str) -> tuple[list[str], str] | None:
-    """``<a,<b,t>>`` -> ``(['a', 'b'], 't')``; a type without arrows -> ``([], type)``."""
-    arguments: list[str] = []
-    while annotation.startswith("<") and annotation.endswith(">"):
-        inner, depth = annotation[1:-1], 0
-        for position, character in enumerate(inner):
-            depth += {"<": 1, ">": -1}.get(character, 0)
-            if character == "," and depth == 0:
-                arguments.append(inner[:position])
-                annotation = inner[position + 1 :]
-                break
-        else:
-            return None
-    return arguments, annotation

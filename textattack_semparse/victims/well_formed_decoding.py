@@ -26,7 +26,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from textattack_semparse.datasets.logical_form import without_repeated_conjuncts
-from textattack_semparse.victims.output_grammar import CLOSE, OPEN, OutputGrammar, input_words, variable_name
+from textattack_semparse.datasets.logical_form_types import variable_name
+from textattack_semparse.victims.output_grammar import CLOSE, OPEN, OutputGrammar, input_words
 
 ALTERNATIVES = 10
 """Beam width, and outputs read, when a decoded output is looked at again (:meth:`WellFormedDecoding.choose`)."""

@@ -216,7 +216,7 @@ def _resolve_values(
 
 def _variable_type(name: str, definitions: Mapping[str, Mapping[str, Any]]) -> str:
     declared = definitions.get(name, {}).get("type")
-    return str(declared) if declared else name.rstrip(string.digits)
+    return str(declared) if declared else re.sub(r"\d+$", "", name)
 
 
 def _entry_examples(entry: Any, path: Path, index: int) -> list[SemparseExample]:

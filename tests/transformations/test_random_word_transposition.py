@@ -87,13 +87,13 @@ def test_a_pair_is_accepted_exactly_when_the_swap_keeps_the_order_of_the_words_t
     rng = random.Random(0)
     vocabulary = ["the", "The", "is", "a", "there", "what", "What", "river", "texas", "of", "largest", "in"]
     transposition = RandomWordTransposition()
+    meaningful = lambda ws: [w.lower() for w in ws if w.lower() not in FREE_WORDS]  # noqa: E731
     for _ in range(3000):
         words = [rng.choice(vocabulary) for _ in range(rng.randint(2, 8))]
         protected = frozenset(i for i in range(len(words)) if rng.random() < 0.5)
         for first, last in itertools.combinations(range(len(words)), 2):
             swapped = [*words]
             swapped[first], swapped[last] = words[last], words[first]
-            meaningful = lambda ws: [w.lower() for w in ws if w.lower() not in FREE_WORDS]  # noqa: E731
             expected = words[first].lower() != words[last].lower() and (
                 protected.isdisjoint((first, last)) or meaningful(swapped) == meaningful(words)
             )

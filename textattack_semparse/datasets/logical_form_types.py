@@ -64,16 +64,16 @@ def value_type(expression: SExpression) -> str | None:
     return kind if kind is not None and kind not in _NO_ENTITY and not kind.startswith("<") else None
 
 
-def signature(atom: str) -> tuple[list[str], str] | None:
+def _signature(atom: str) -> tuple[list[str], str] | None:
     """An annotated atom's argument types and result type (``capital:<s,c>`` -> ``(['s'], 'c')``,
     ``texas:s`` -> ``([], 's')``); ``None`` for an atom without an annotation or a variable."""
     if variable_name(atom) is not None:
         return None
     annotation = atom.partition(":")[2]
-    return split_annotation(annotation) if annotation else None
+    return _split_annotation(annotation) if annotation else None
 
 
-def split_annotation(annotation: str) -> tuple[list[str], str] | None:
+def _split_annotation(annotation: str) -> tuple[list[str], str] | None:
     """``<a,<b,t>>`` -> ``(['a', 'b'], 't')``; a type without arrows -> ``([], type)``."""
     arguments: list[str] = []
     while annotation.startswith("<") and annotation.endswith(">"):
@@ -99,7 +99,7 @@ def _given_type(expression: SExpression, scope: Mapping[str, str | None], found:
         name = variable_name(expression)
         if name is not None:
             return scope.get(name, expression.partition(":")[2] or None)
-        annotated = signature(expression)
+        annotated = _signature(expression)
         if annotated is not None:
             return annotated[1] if not annotated[0] else expression.partition(":")[2]
         return placeholder_type(expression)
@@ -113,7 +113,7 @@ def _given_type(expression: SExpression, scope: Mapping[str, str | None], found:
         return f"<{kind},{body[0]}>" if kind and len(body) == 1 and body[0] else None
     head = expression[0]
     given = [_given_type(item, scope, found) for item in expression[1:]]
-    annotated = signature(head) if isinstance(head, str) else None
+    annotated = _signature(head) if isinstance(head, str) else None
     if annotated is None:
         return None
     expected, result = annotated
@@ -123,7 +123,7 @@ def _given_type(expression: SExpression, scope: Mapping[str, str | None], found:
     if len(given) < len(expected):
         return None
     if result == "e" and given and given[0]:
-        members = split_annotation(given[0])
+        members = _split_annotation(given[0])
         return members[0][0] if members and members[0] else result
     return result
 
@@ -137,7 +137,7 @@ def _asserted_types(expression: SExpression, variable: str) -> list[str]:
         return [kind for item in expression[1:] for kind in _asserted_types(item, variable)]
     if len(expression) != 2 or not isinstance(expression[0], str) or not isinstance(expression[1], str):
         return []
-    annotated = signature(expression[0])
+    annotated = _signature(expression[0])
     if annotated is None or variable_name(expression[1]) != variable:
         return []
     expected, result = annotated

@@ -145,6 +145,27 @@ def test_without_a_victim_the_two_most_important_words_get_one_bug_each(sentence
             assert any(edit in edits for edits in paper_bugs(text.words[position]).values())
 
 
+def test_word_importance_is_the_question_encoded_with_its_reductions_whatever_came_before(sentence_transformer) -> None:
+    # An embedding's last bits depend on how far its batch was padded, so one remembered from
+    # another question's batch may differ from the one this question's texts get together. The
+    # importances are those of the question's own texts encoded together, to the bit, even when
+    # the shared encoder holds other embeddings of the same texts (zeros here, to be visible).
+    from textattack_semparse.transformations.text_bugger_typo import _sentence_embeddings
+
+    text = AttackedText("what is the city in state_name0 with the largest population")
+    words = text.words
+    sentences = [text.text] + [" ".join(words[:i] + words[i + 1 :]) for i in range(len(words))]
+    shared = _sentence_embeddings(None)
+    shared._cache.update((sentence, torch.zeros(384)) for sentence in sentences)
+    try:
+        importance = TextBuggerTypo(seed=0).word_importance(text, range(len(words)))
+    finally:
+        shared.clear_cache()
+    embeddings = torch.tensor(sentence_transformer.encode(sentences))
+    similarity = torch.nn.functional.cosine_similarity(embeddings[:1], embeddings[1:], dim=1)
+    assert importance == {i: 1.0 - float(cosine) for i, cosine in enumerate(similarity.tolist())}
+
+
 def test_one_proposal_per_bug_kind_for_one_word() -> None:
     text = AttackedText("which rivers run through the state with the largest population")
     outputs = TextBuggerTypo(seed=0)(text, indices_to_modify={9})

@@ -59,8 +59,9 @@ def keyboard_neighbours() -> Mapping[str, str]:
 
 @functools.cache
 def _sentence_embeddings(model_name_or_path: str | None) -> SentenceEmbeddings:
-    """One lazily loaded Sentence-BERT per model and process, shared by the instances."""
-    return SentenceEmbeddings(model_name_or_path)
+    """One lazily loaded Sentence-BERT per model and process, shared by the instances (no cache:
+    :meth:`TextBuggerTypo.word_importance` encodes each question's texts together)."""
+    return SentenceEmbeddings(model_name_or_path, cache_size=0)
 
 
 @functools.cache
@@ -201,11 +202,16 @@ class TextBuggerTypo(Transformation):
         return len(edit.split(" ")) == pieces and all(is_single_word(piece) for piece in edit.split(" "))
 
     def word_importance(self, current_text: AttackedText, indices: Iterable[int]) -> dict[int, float]:
-        """Victim-free importance of question words: ``1 - cos`` of Sentence-BERT embeddings without them."""
+        """Victim-free importance of question words: ``1 - cos`` of Sentence-BERT embeddings without them.
+
+        The embeddings are those the question and its reductions get encoded together, whatever
+        was encoded before (``encode_each``, not the cache, whose entries may have been padded
+        otherwise), so the words bugged do not depend on the questions perturbed before.
+        """
         indices = list(indices)
         question = AttackedText(question_text(current_text))
         reduced = [delete_word_at_index(question, i).text for i in indices]
-        embeddings = _sentence_embeddings(self.sentence_model).encode([question.text, *reduced])
+        (embeddings,) = _sentence_embeddings(self.sentence_model).encode_each([[question.text, *reduced]])
         similarity = torch.nn.functional.cosine_similarity(embeddings[:1], embeddings[1:], dim=1)
         return {i: 1.0 - float(s) for i, s in zip(indices, similarity.tolist())}
 

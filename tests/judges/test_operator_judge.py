@@ -130,10 +130,58 @@ def test_a_paraphrase_that_keeps_every_protected_word_is_unsure(judge):
 
 @pytest.mark.parametrize(
     ("old", "new", "typo"),
-    [("texas", "texsa", True), ("most", "mist", False), ("capital", "capitol", False), ("rivers", "rivres", True)],
-)
+    [
+        ("texas", "texsa", True), ("most", "mist", False), ("capital", "capitol", False), ("rivers", "rivres", True),
+        # TextBugger's look-alike digits are letters; a number is never a typo of a word or of another number
+        ("river", "r1ver", True), ("state", "5tate", True), ("of", "0f", True), ("and", "2nd", False),
+        ("3rd", "4rd", False), ("3rd", "3dr", True), ("1990s", "1980s", False),
+    ],
+)  # fmt: skip
 def test_a_typo_is_a_near_non_word(old, new, typo):
     assert _is_typo(old, new) is typo
+
+
+@pytest.mark.parametrize(
+    ("original", "rewrite", "reason"),
+    [
+        # TextBugger typos of geo-lambda-test the judge rejected before it read them as typos
+        ("where is portland", "wuere i s portland", "'i s': 'is' split in two"),
+        ("what are the major rivers in ohio", "what are the m@jor r1vers in ohio", "'m@jor': a typo of 'major'"),
+        ("what is the highest point in the usa", "what is the high3st piont in the usa", "'high3st': a typo"),
+        ("what is the capital of massachusetts", "what is the caiptal 0f massachusetts", "'0f': a typo of 'of'"),
+        # the original has a normal form the misspelt rewrite does not reach; word by word it is the same
+        ("which state is the smallest", "which stxte is the smallet", "'smallet': a typo of 'smallest'"),
+        ("tell me what cities are in texas", "tell m e what citeis are in texas", "'me' split in two"),
+    ],
+)
+def test_typos_beside_other_typos_are_read_as_typos(judge, original, rewrite, reason):
+    judgement = judge(original, rewrite)
+    assert judgement.verdict is Verdict.SAME and reason in judgement.reason, judgement
+
+
+@pytest.mark.parametrize(
+    ("original", "rewrite", "reason"),
+    [
+        # a split word beside a word that changes the question
+        ("which state is the smallest", "which st ate is the largest", "'smallest'"),
+        ("where is portland", "wh ere is dallas", "'portland'"),
+        # pieces that do not join to the word are not a split
+        ("where is portland", "where i t portland", "added 'i'"),
+        # a changed number, even spelt among letters
+        ("which cities have more than 150000 people", "which cities have more than 15000O people", "150000"),
+        # word by word the same superlative, but another condition
+        ("which state is the smallest", "which stxte is the largest", "'smallest'"),
+    ],
+)
+def test_typo_readings_stop_at_a_changed_word(judge, original, rewrite, reason):
+    judgement = judge(original, rewrite)
+    assert not judgement.keeps_meaning and reason in judgement.reason, judgement
+
+
+def test_the_judge_reads_textbuggers_at_sign_inside_a_word():
+    assert operator_words.question_words("the m@jor rivers of @laska, alask@ @ what's") == [
+        "the", "m@jor", "rivers", "of", "@laska", "alask@", "what's",
+    ]  # fmt: skip
 
 
 def test_edit_distance_counts_an_adjacent_swap_once():

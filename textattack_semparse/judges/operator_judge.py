@@ -55,6 +55,7 @@ Example:
 from __future__ import annotations
 
 import difflib
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -185,15 +186,28 @@ class OperatorJudge(MeaningJudge):
 
     def _judge_normal_forms(self, pair: RewritePair) -> Judgement:
         """The judgement of ``pair`` that :meth:`_judge_words` left open, by the two questions
-        in their normal forms."""
-        original, rewrite = question_words(pair.original), question_words(pair.rewrite)
+        in their normal forms; when a normal form changed a question and the forms differ, the
+        questions as written are compared too, and kept when that comparison keeps them: a form
+        can be reached by the original but not by a rewrite whose typos hide what the rule reads
+        ("which state is the smallest" is put as "which is the smallest state"; "which stxte is the
+        smallet" is not, and reads as the original word by word)."""
+        words = question_words(pair.original), question_words(pair.rewrite)
         (original, original_notes), (rewrite, rewrite_notes) = (
-            normal_form(original, pipeline=self.spacy_pipeline),
-            normal_form(rewrite, pipeline=self.spacy_pipeline),
+            normal_form(words[0], pipeline=self.spacy_pipeline),
+            normal_form(words[1], pipeline=self.spacy_pipeline),
         )
         notes = list(dict.fromkeys(original_notes + rewrite_notes))
         if original == rewrite:
             return Judgement(Verdict.SAME, f"the same words once {'; '.join(notes)}")
+        judgement = self._judge_aligned(pair, original, rewrite, notes)
+        if judgement.keeps_meaning or not notes:
+            return judgement
+        as_written = self._judge_aligned(pair, *words, [])
+        return as_written if as_written.keeps_meaning else judgement
+
+    def _judge_aligned(self, pair: RewritePair, original: list[str], rewrite: list[str], notes: list[str]) -> Judgement:
+        """The judgement of ``pair`` by its questions' words ``original`` and ``rewrite`` aligned
+        word by word (``notes``: what brought them to these forms)."""
         reading = self._read(original, pair)
         statement = harmless_edits.appended_statement(original, rewrite, _mentioned(reading, pair))
         if statement is not None:
@@ -260,8 +274,10 @@ class OperatorJudge(MeaningJudge):
                     return judgement
                 notes.append(judgement.reason)
             return Judgement(Verdict.SAME, "; ".join(dict.fromkeys(notes)))
-        if tag == "replace" and len(removed) == 1 and "".join(added) == removed[0]:
-            return Judgement(Verdict.SAME, f"{' '.join(added)!r}: {removed[0]!r} split in two, a typo")
+        if tag == "replace" and len(removed) < len(added):
+            split = self._split_reading(reading, i1, removed, added)
+            if split is not None and split.keeps_meaning:
+                return split
         if not added or not removed:
             harmless = (
                 _harmless_block(reading.words, reading.tags, i1, i2)
@@ -284,6 +300,26 @@ class OperatorJudge(MeaningJudge):
                 kind = operator_class(word) or ("a function word" if word in FUNCTION_WORDS else "a content word")
                 return Judgement(Verdict.DIFFERENT, f"added {word!r} ({kind}: it may add a condition)")
         return Judgement(Verdict.SAME, HARMLESS)
+
+    def _split_reading(self, reading: _Reading, start: int, removed: list[str], added: list[str]) -> Judgement | None:
+        """The judgement of ``removed`` (words ``start``... of the question) becoming ``added`` read
+        as the same words with some split in two (TextBugger's inserted space, "wuere i s" for
+        "where is"), each other word replaced one for one; ``None`` when ``added`` cannot be read so."""
+        spans = _split_spans(removed, added)
+        if spans is None:
+            return None
+        notes = []
+        for offset, (old, (first, end)) in enumerate(zip(removed, spans, strict=True)):
+            if end - first == 2:
+                notes.append(f"{' '.join(added[first:end])!r}: {old!r} split in two, a typo")
+                continue
+            if added[first] == old:
+                continue
+            judgement = self._replacement(reading, start + offset, old, added[first])
+            if not judgement.keeps_meaning:
+                return judgement
+            notes.append(judgement.reason)
+        return Judgement(Verdict.SAME, "; ".join(dict.fromkeys(notes)))
 
     def _replacement(self, reading: _Reading, index: int, old: str, new: str) -> Judgement:
         """Whether replacing word ``index`` (``old``) by ``new`` keeps the question."""
@@ -452,17 +488,59 @@ def _is_typo(old: str, new: str, pos: str | None = None) -> bool:
     away that cannot take ``old``'s part of speech in the question (``pos``, spaCy's): "the mist
     people" has no reading but "the most people", while "in main" may mean a water main.
 
+    A digit among letters is a look-alike of a letter (TextBugger's "r1ver", "5tate") when ``old``
+    has no digit; a number (:data:`NUMBER`: *3rd*, *1990s*) or other digits than ``old``'s are
+    never a typo: they read as another number.
+
     Example:
         >>> _is_typo("texas", "texsa"), _is_typo("capital", "capitol", "NOUN"), _is_typo("maine", "main", "PROPN")
         (True, False, False)
         >>> _is_typo("most", "mist"), _is_typo("most", "mist", "ADJ"), _is_typo("border", "boarder", "VERB")
         (False, True, True)
+        >>> _is_typo("river", "r1ver"), _is_typo("and", "2nd"), _is_typo("3rd", "4rd")
+        (True, False, False)
     """
-    if new in FUNCTION_WORDS or any(character.isdigit() for character in new):
+    if new in FUNCTION_WORDS or NUMBER.fullmatch(new) or (_digits(old) and _digits(new) != _digits(old)):
         return False
     if not is_word(new):
         return _edit_distance(old, new) <= (1 if len(old) <= 4 else 2)
     return pos is not None and _edit_distance(old, new) == 1 and not has_sense(new, WORDNET_POS.get(pos))
+
+
+NUMBER = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th|s)?")
+"""A word read as a number: digits, with separators, as an ordinal or a decade (*10,000*, *3rd*, *1990s*)."""
+
+
+def _digits(word: str) -> str:
+    return "".join(character for character in word if character.isdigit())
+
+
+def _split_spans(removed: Sequence[str], added: Sequence[str]) -> list[tuple[int, int]] | None:
+    """For each of ``removed``, the span of ``added`` it became, when ``added`` reads as ``removed``
+    with some words split in two (two neighbours that join to the word) and the others one for
+    one; ``None`` when it cannot. A word that two neighbours join to is read as split.
+
+    Example:
+        >>> _split_spans(["where", "is"], ["wuere", "i", "s"])
+        [(0, 1), (1, 3)]
+        >>> _split_spans(["where", "is"], ["where", "it", "is"]) is None
+        True
+    """
+    splits = len(added) - len(removed)
+    if splits < 0:
+        return None
+
+    def read(index: int, at: int, left: int) -> list[tuple[int, int]] | None:
+        if index == len(removed):
+            return [] if left == 0 else None
+        if left and at + 1 < len(added) and added[at] + added[at + 1] == removed[index]:
+            rest = read(index + 1, at + 2, left - 1)
+            if rest is not None:
+                return [(at, at + 2), *rest]
+        rest = read(index + 1, at + 1, left)
+        return None if rest is None else [(at, at + 1), *rest]
+
+    return read(0, 0, splits)
 
 
 def _edit_distance(first: str, second: str) -> int:

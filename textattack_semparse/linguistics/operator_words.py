@@ -25,8 +25,9 @@ from textattack_semparse.linguistics.inflection import BE_FORMS
 from textattack_semparse.linguistics.spacy_pipeline import DEFAULT_PIPELINE, parse_ahead, word_annotations
 from textattack_semparse.tables.table import Table
 
-WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*|_+[^\W_]*", re.UNICODE)
-"""A word as the judge reads it: letters and digits, with inner apostrophes and hyphens."""
+WORD = re.compile(r"@*[^\W_]+(?:(?:['’-]|@+)[^\W_]+)*@*|_+[^\W_]*", re.UNICODE)
+"""A word as the judge reads it: letters and digits, with inner apostrophes and hyphens, and the
+*@* TextBugger writes for an *a* ("m@jor" is one word, a typo of "major")."""
 
 ARTICLES: frozenset[str] = frozenset({"a", "an", "the"})
 DISCOURSE_ADVERBS: frozenset[str] = frozenset(

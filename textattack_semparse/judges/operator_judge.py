@@ -488,19 +488,19 @@ def _is_typo(old: str, new: str, pos: str | None = None) -> bool:
     away that cannot take ``old``'s part of speech in the question (``pos``, spaCy's): "the mist
     people" has no reading but "the most people", while "in main" may mean a water main.
 
-    A digit among letters is a look-alike of a letter (TextBugger's "r1ver", "5tate") when ``old``
-    has no digit; a number (:data:`NUMBER`: *3rd*, *1990s*) or other digits than ``old``'s are
-    never a typo: they read as another number.
+    A digit among letters is a look-alike of a letter (TextBugger's "r1ver", "5tate"); a number
+    (:data:`NUMBER`: *3rd*, *1990s*) reads as one, and a word with a digit is a number or a code
+    (*3rd*, ATIS's *ci0*, *i-95*) that no edit leaves the same: neither is ever a typo.
 
     Example:
         >>> _is_typo("texas", "texsa"), _is_typo("capital", "capitol", "NOUN"), _is_typo("maine", "main", "PROPN")
         (True, False, False)
         >>> _is_typo("most", "mist"), _is_typo("most", "mist", "ADJ"), _is_typo("border", "boarder", "VERB")
         (False, True, True)
-        >>> _is_typo("river", "r1ver"), _is_typo("and", "2nd"), _is_typo("3rd", "4rd")
+        >>> _is_typo("river", "r1ver"), _is_typo("and", "2nd"), _is_typo("ci0", "cj0")
         (True, False, False)
     """
-    if new in FUNCTION_WORDS or NUMBER.fullmatch(new) or (_digits(old) and _digits(new) != _digits(old)):
+    if new in FUNCTION_WORDS or NUMBER.fullmatch(new) or _has_digit(old):
         return False
     if not is_word(new):
         return _edit_distance(old, new) <= (1 if len(old) <= 4 else 2)
@@ -511,8 +511,8 @@ NUMBER = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th|s)?")
 """A word read as a number: digits, with separators, as an ordinal or a decade (*10,000*, *3rd*, *1990s*)."""
 
 
-def _digits(word: str) -> str:
-    return "".join(character for character in word if character.isdigit())
+def _has_digit(word: str) -> bool:
+    return any(character.isdigit() for character in word)
 
 
 def _split_spans(removed: Sequence[str], added: Sequence[str]) -> list[tuple[int, int]] | None:

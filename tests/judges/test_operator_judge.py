@@ -167,6 +167,9 @@ def test_typos_beside_other_typos_are_read_as_typos(judge, original, rewrite, re
         ("where is portland", "wh ere is dallas", "'portland'"),
         # pieces that do not join to the word are not a split
         ("where is portland", "where i t portland", "added 'i'"),
+        # a number or a code split in two is not a typo
+        ("which cities have more than 150000 people", "which cities have more than 150 000 people", "150000"),
+        ("list flight from ci0 to ci1", "list flight from ci 0 to ci1", "ci0"),
         # a changed number, even spelt among letters
         ("which cities have more than 150000 people", "which cities have more than 15000O people", "150000"),
         # word by word the same superlative, but another condition

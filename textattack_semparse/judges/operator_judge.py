@@ -518,7 +518,8 @@ def _has_digit(word: str) -> bool:
 def _split_spans(removed: Sequence[str], added: Sequence[str]) -> list[tuple[int, int]] | None:
     """For each of ``removed``, the span of ``added`` it became, when ``added`` reads as ``removed``
     with some words split in two (two neighbours that join to the word) and the others one for
-    one; ``None`` when it cannot. A word that two neighbours join to is read as split.
+    one; ``None`` when it cannot. A word that two neighbours join to is read as split, but for a
+    word with a digit, a number or a code ("150 000", ATIS's "ci 0"), which is never misspelt.
 
     Example:
         >>> _split_spans(["where", "is"], ["wuere", "i", "s"])
@@ -533,7 +534,8 @@ def _split_spans(removed: Sequence[str], added: Sequence[str]) -> list[tuple[int
     def read(index: int, at: int, left: int) -> list[tuple[int, int]] | None:
         if index == len(removed):
             return [] if left == 0 else None
-        if left and at + 1 < len(added) and added[at] + added[at + 1] == removed[index]:
+        word = removed[index]
+        if left and at + 1 < len(added) and added[at] + added[at + 1] == word and not _has_digit(word):
             rest = read(index + 1, at + 2, left - 1)
             if rest is not None:
                 return [(at, at + 2), *rest]

@@ -203,6 +203,18 @@ def test_logical_form_gold_protects_the_constants_the_question_spells_out() -> N
     assert PreserveLiterals()._get_modifiable_indices(text) == {0, 1, 2, 3, 4}
 
 
+@pytest.mark.parametrize(
+    ("text", "gold", "modifiable_words"),
+    [
+        ("what airlin is al0", "al0", {0, 1, 2}),  # ATIS: the whole logical form is the entity asked about
+        ("list ci0", "ci0", {0}),
+        ("where is texas", "texas:s", {0, 1}),
+    ],
+)
+def test_a_logical_form_of_one_constant_protects_it(text: str, gold: str, modifiable_words: set[int]) -> None:
+    assert PreserveLiterals()._get_modifiable_indices(question(text, gold)) == modifiable_words
+
+
 def test_sql_opening_with_a_bracket_is_still_read_as_sql() -> None:
     text = question("what is the population of texas", '( SELECT population FROM state WHERE state_name = "texas" )')
     assert PreserveLiterals()._get_modifiable_indices(text) == {0, 1, 2, 3, 4}

@@ -12,7 +12,7 @@ from textattack.constraints import PreTransformationConstraint
 from textattack.shared import AttackedText
 
 from textattack_semparse.attack_attrs import gold_output, original_text
-from textattack_semparse.datasets.logical_form import logical_form_literals
+from textattack_semparse.datasets.logical_form import is_logical_form, logical_form_literals
 from textattack_semparse.errors import ConfigurationTypeError
 from textattack_semparse.sql.literals import literal_word_indices, quoted_values, sql_literals
 
@@ -78,7 +78,7 @@ class PreserveLiterals(PreTransformationConstraint):
         question = original_text(current_text).text
         if not gold:
             from_gold: list[str] = []
-        elif _is_logical_form(gold):
+        elif is_logical_form(gold):
             from_gold = logical_form_literals(question, gold)
         else:
             from_gold = sql_literals(gold, dialect=self.dialect)
@@ -101,8 +101,3 @@ class PreserveLiterals(PreTransformationConstraint):
 
     def extra_repr_keys(self) -> list[str]:
         return ["literals", "dialect"] + super().extra_repr_keys()
-
-
-def _is_logical_form(gold: str) -> bool:
-    """An s-expression (``( lambda $0 e ...)``), not SQL (which may also open with a bracket)."""
-    return gold.lstrip().startswith("(") and "select" not in gold.lower()

@@ -184,6 +184,28 @@ def logical_form_constants(question: str, logical_form: str, *, plurals: bool = 
     return sorted(found.values(), key=lambda constant: (constant.position, -len(constant.spelling)))
 
 
+_BARE_CONSTANT = re.compile(r"[a-z]+\d+|[^\s()]+:[a-z]+")
+"""A logical form that is one constant: an anonymised entity (ATIS's ``ci0``, the whole form of
+"list ci0") or a typed one (GeoQuery's ``texas:s``)."""
+
+
+def is_logical_form(gold: str) -> bool:
+    """Whether ``gold`` is a logical form rather than SQL: an s-expression (SQL may open with a
+    bracket too, but says ``select``), or a single constant (:data:`_BARE_CONSTANT`); 43 of
+    ATIS's 448 test questions have one ("what airlin is al0": ``al0``).
+
+    Example:
+        >>> is_logical_form("(capital:<s,c> texas:s)"), is_logical_form("al0"), is_logical_form("texas:s")
+        (True, True, True)
+        >>> is_logical_form("(SELECT 1) UNION (SELECT 2)"), is_logical_form("SELECT name FROM city")
+        (False, False)
+    """
+    stripped = gold.strip()
+    if stripped.startswith("("):
+        return "select" not in stripped.lower()
+    return _BARE_CONSTANT.fullmatch(stripped) is not None
+
+
 def logical_form_literals(question: str, logical_form: str) -> list[str]:
     """The spellings of :func:`logical_form_constants`, each once, in question order.
 

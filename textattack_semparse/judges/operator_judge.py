@@ -461,9 +461,9 @@ def _gold_literals(pair: RewritePair) -> list[str]:
     """The database values of the gold output (SQL literals, or a logical form's constants)."""
     if not pair.gold:
         return []
-    if pair.gold.lstrip().startswith("("):
-        from textattack_semparse.datasets.logical_form import logical_form_literals
+    from textattack_semparse.datasets.logical_form import is_logical_form, logical_form_literals
 
+    if is_logical_form(pair.gold):
         return logical_form_literals(pair.original, pair.gold)
     from textattack_semparse.sql.literals import sql_literals
 

@@ -62,16 +62,13 @@ class MeaningPreservingAugmenter(WordListAugmenter):
     word_list_augmenter.WordListAugmenter`).
 
     Example:
-        >>> augmenter = MeaningPreservingAugmenter(
-        ...     perturbations=("deletion",), literals=("texas",), transformations_per_example=2, high_yield=True
-        ... )
-        >>> sorted(augmenter.augment("which river in texas is the shortest"))
-        ['which river in texas is shortest']
+        >>> augmenter = MeaningPreservingAugmenter(perturbations=("deletion", "insertion"), literals=("texas",), high_yield=True)
+        >>> outputs = augmenter.augment("what is the capital of texas")
+        >>> "what is capital of texas" in outputs, "what is however the capital of texas" in outputs
+        (True, False)
         >>> original, rejected, reason = augmenter.judgement.tally.examples[0]
-        >>> rejected
-        'which river in texas the shortest'
-        >>> reason
-        "the superlative put before its noun; moved 'river' away from 'shortest', which it may restrict"
+        >>> rejected, reason
+        ('what is however the capital of texas', "added 'however' (a function word: it may add a condition)")
     """
 
     def __init__(

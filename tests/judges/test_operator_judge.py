@@ -152,6 +152,8 @@ def test_a_typo_is_a_near_non_word(old, new, typo):
         # the original has a normal form the misspelt rewrite does not reach; word by word it is the same
         ("which state is the smallest", "which stxte is the smallet", "'smallet': a typo of 'smallest'"),
         ("tell me what cities are in texas", "tell m e what citeis are in texas", "'me' split in two"),
+        # a word in more pieces than two (the judge reads "u.s.a." as three words)
+        ("how long is the longest river in the usa", "how long is the longest river in the u.s.a.", "'usa' split in pieces"),
     ],
 )
 def test_typos_beside_other_typos_are_read_as_typos(judge, original, rewrite, reason):

@@ -24,7 +24,7 @@ Harmless, each with the reason the verdict gives:
 * adding, dropping or exchanging articles, forms of *be*, existential *there* and adverbs of
   politeness or emphasis (:data:`~textattack_semparse.linguistics.operator_words.FREE_WORDS`: *please*, *exactly*);
 * another inflection of the same word (*river*, *rivers*; *have*, *has*);
-* a typo: a non-word within a small edit distance, a word split in two, or a word one edit away
+* a typo: a non-word within a small edit distance, a word split in pieces, or a word one edit away
   that cannot take the original word's part of speech (*the mist people*);
 * operator words of one interchangeable class (:data:`~textattack_semparse.linguistics.operator_words.INTERCHANGEABLE_WORDS`:
   *which*/*what* rivers, *each*/*every* state, states *that*/*which* border);
@@ -303,15 +303,16 @@ class OperatorJudge(MeaningJudge):
 
     def _split_reading(self, reading: _Reading, start: int, removed: list[str], added: list[str]) -> Judgement | None:
         """The judgement of ``removed`` (words ``start``... of the question) becoming ``added`` read
-        as the same words with some split in two (TextBugger's inserted space, "wuere i s" for
+        as the same words with some split in pieces (TextBugger's inserted space, "wuere i s" for
         "where is"), each other word replaced one for one; ``None`` when ``added`` cannot be read so."""
         spans = _split_spans(removed, added)
         if spans is None:
             return None
         notes = []
         for offset, (old, (first, end)) in enumerate(zip(removed, spans, strict=True)):
-            if end - first == 2:
-                notes.append(f"{' '.join(added[first:end])!r}: {old!r} split in two, a typo")
+            if end - first > 1:
+                pieces = "two" if end - first == 2 else "pieces"
+                notes.append(f"{' '.join(added[first:end])!r}: {old!r} split in {pieces}, a typo")
                 continue
             if added[first] == old:
                 continue
@@ -517,32 +518,38 @@ def _has_digit(word: str) -> bool:
 
 def _split_spans(removed: Sequence[str], added: Sequence[str]) -> list[tuple[int, int]] | None:
     """For each of ``removed``, the span of ``added`` it became, when ``added`` reads as ``removed``
-    with some words split in two (two neighbours that join to the word) and the others one for
-    one; ``None`` when it cannot. A word that two neighbours join to is read as split, but for a
-    word with a digit, a number or a code ("150 000", ATIS's "ci 0"), which is never misspelt.
+    with some words split in pieces (neighbours that join to the word: TextBugger's inserted space,
+    "u.s.a." for "usa") and the others one for one; ``None`` when it cannot. A word its neighbours
+    join to is read as split, but for a word with a digit, a number or a code ("150 000", ATIS's
+    "ci 0"), which is never misspelt.
 
     Example:
         >>> _split_spans(["where", "is"], ["wuere", "i", "s"])
         [(0, 1), (1, 3)]
+        >>> _split_spans(["the", "usa"], ["the", "u", "s", "a"])
+        [(0, 1), (1, 4)]
         >>> _split_spans(["where", "is"], ["where", "it", "is"]) is None
         True
     """
-    splits = len(added) - len(removed)
-    if splits < 0:
+    if len(added) < len(removed):
         return None
 
-    def read(index: int, at: int, left: int) -> list[tuple[int, int]] | None:
+    def read(index: int, at: int) -> list[tuple[int, int]] | None:
         if index == len(removed):
-            return [] if left == 0 else None
-        word = removed[index]
-        if left and at + 1 < len(added) and added[at] + added[at + 1] == word and not _has_digit(word):
-            rest = read(index + 1, at + 2, left - 1)
-            if rest is not None:
-                return [(at, at + 2), *rest]
-        rest = read(index + 1, at + 1, left)
+            return [] if at == len(added) else None
+        word, extra = removed[index], len(added) - at - (len(removed) - index)
+        if not _has_digit(word):
+            for end in range(at + 2, at + 2 + extra):
+                if "".join(added[at:end]) == word:
+                    rest = read(index + 1, end)
+                    if rest is not None:
+                        return [(at, end), *rest]
+        if at == len(added):
+            return None
+        rest = read(index + 1, at + 1)
         return None if rest is None else [(at, at + 1), *rest]
 
-    return read(0, 0, splits)
+    return read(0, 0)
 
 
 def _edit_distance(first: str, second: str) -> int:

@@ -483,6 +483,15 @@ def _arcs(doc: Any) -> set[tuple[str, str]]:
     }
 
 
+NUMBER = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th|s)?")
+"""A word read as a number: digits, with separators, as an ordinal or a decade (*10,000*, *3rd*, *1990s*)."""
+
+
+def _has_digit(word: str) -> bool:
+    """Whether ``word`` has a digit: a number, or a code such as ATIS's *ci0*."""
+    return any(character.isdigit() for character in word)
+
+
 def _is_typo(old: str, new: str, pos: str | None = None) -> bool:
     """Whether ``new`` is a misspelling of ``old``: a non-word (WordNet, function words, numbers)
     within a small edit distance (one edit for short words, two otherwise), or a word one edit
@@ -506,14 +515,6 @@ def _is_typo(old: str, new: str, pos: str | None = None) -> bool:
     if not is_word(new):
         return _edit_distance(old, new) <= (1 if len(old) <= 4 else 2)
     return pos is not None and _edit_distance(old, new) == 1 and not has_sense(new, WORDNET_POS.get(pos))
-
-
-NUMBER = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th|s)?")
-"""A word read as a number: digits, with separators, as an ordinal or a decade (*10,000*, *3rd*, *1990s*)."""
-
-
-def _has_digit(word: str) -> bool:
-    return any(character.isdigit() for character in word)
 
 
 def _split_spans(removed: Sequence[str], added: Sequence[str]) -> list[tuple[int, int]] | None:

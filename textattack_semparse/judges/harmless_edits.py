@@ -20,6 +20,7 @@ from textattack_semparse.linguistics.operator_words import (
     ARTICLES,
     QUESTION_WORDS,
     RELATIVE_WORDS,
+    has_digit,
     is_free,
     operator_class,
 )
@@ -109,7 +110,7 @@ def _says_nothing_of(subject: list[str], complement: list[str], mentioned: froze
     if subject[0] in BACK_REFERENCES or subject[0] in QUESTION_WORDS or operator_class(subject[0]) == "preposition":
         return False
     for word in subject + complement:
-        if any(character.isdigit() for character in word) or operator_class(word) == "quantifier":
+        if has_digit(word) or operator_class(word) == "quantifier":
             return False
         if word not in FUNCTION_WORDS and base_forms(word) & mentioned:
             return False

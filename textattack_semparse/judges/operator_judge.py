@@ -70,6 +70,7 @@ from textattack_semparse.judges.word_senses import WORDNET_POS, base_forms, has_
 from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 from textattack_semparse.linguistics.operator_words import (
     gold_predicate_words,
+    has_digit,
     interchangeable,
     is_free,
     operator_class,
@@ -266,18 +267,12 @@ class OperatorJudge(MeaningJudge):
         from textattack_semparse.linguistics.spacy_pipeline import word_tags
 
         removed, added = reading.words[i1:i2], rewrite[j1:j2]
-        if tag == "replace" and len(removed) == len(added):
-            notes = []
-            for offset, (old, new) in enumerate(zip(removed, added, strict=True)):
-                judgement = self._replacement(reading, i1 + offset, old, new)
-                if not judgement.keeps_meaning:
-                    return judgement
-                notes.append(judgement.reason)
-            return Judgement(Verdict.SAME, "; ".join(dict.fromkeys(notes)))
-        if tag == "replace" and len(removed) < len(added):
-            split = self._split_reading(reading, i1, removed, added)
-            if split is not None and split.keeps_meaning:
-                return split
+        if tag == "replace" and len(removed) <= len(added):
+            # Word for word (with no split when the lengths agree, which decides the edit), or the
+            # added words as removed ones split in pieces, which only a kept reading decides.
+            reading_as_words = self._split_reading(reading, i1, removed, added)
+            if reading_as_words is not None and (reading_as_words.keeps_meaning or len(removed) == len(added)):
+                return reading_as_words
         if not added or not removed:
             harmless = (
                 _harmless_block(reading.words, reading.tags, i1, i2)
@@ -303,8 +298,9 @@ class OperatorJudge(MeaningJudge):
 
     def _split_reading(self, reading: _Reading, start: int, removed: list[str], added: list[str]) -> Judgement | None:
         """The judgement of ``removed`` (words ``start``... of the question) becoming ``added`` read
-        as the same words with some split in pieces (TextBugger's inserted space, "wuere i s" for
-        "where is"), each other word replaced one for one; ``None`` when ``added`` cannot be read so."""
+        as the same words, each replaced one for one (:meth:`_replacement`) or split in pieces
+        (TextBugger's inserted space, "wuere i s" for "where is"); ``None`` when ``added`` cannot be
+        read so. With as many words on both sides, it is the word-for-word reading."""
         spans = _split_spans(removed, added)
         if spans is None:
             return None
@@ -313,8 +309,6 @@ class OperatorJudge(MeaningJudge):
             if end - first > 1:
                 pieces = "two" if end - first == 2 else "pieces"
                 notes.append(f"{' '.join(added[first:end])!r}: {old!r} split in {pieces}, a typo")
-                continue
-            if added[first] == old:
                 continue
             judgement = self._replacement(reading, start + offset, old, added[first])
             if not judgement.keeps_meaning:
@@ -487,11 +481,6 @@ NUMBER = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th|s)?")
 """A word read as a number: digits, with separators, as an ordinal or a decade (*10,000*, *3rd*, *1990s*)."""
 
 
-def _has_digit(word: str) -> bool:
-    """Whether ``word`` has a digit: a number, or a code such as ATIS's *ci0*."""
-    return any(character.isdigit() for character in word)
-
-
 def _is_typo(old: str, new: str, pos: str | None = None) -> bool:
     """Whether ``new`` is a misspelling of ``old``: a non-word (WordNet, function words, numbers)
     within a small edit distance (one edit for short words, two otherwise), or a word one edit
@@ -510,7 +499,7 @@ def _is_typo(old: str, new: str, pos: str | None = None) -> bool:
         >>> _is_typo("river", "r1ver"), _is_typo("and", "2nd"), _is_typo("ci0", "cj0")
         (True, False, False)
     """
-    if new in FUNCTION_WORDS or NUMBER.fullmatch(new) or _has_digit(old):
+    if new in FUNCTION_WORDS or NUMBER.fullmatch(new) or has_digit(old):
         return False
     if not is_word(new):
         return _edit_distance(old, new) <= (1 if len(old) <= 4 else 2)
@@ -539,7 +528,7 @@ def _split_spans(removed: Sequence[str], added: Sequence[str]) -> list[tuple[int
         if index == len(removed):
             return [] if at == len(added) else None
         word, extra = removed[index], len(added) - at - (len(removed) - index)
-        if not _has_digit(word):
+        if not has_digit(word):
             for end in range(at + 2, at + 2 + extra):
                 if "".join(added[at:end]) == word:
                     rest = read(index + 1, end)

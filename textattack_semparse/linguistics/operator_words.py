@@ -100,6 +100,16 @@ def question_words(text: str) -> list[str]:
     return [word.lower().replace("’", "'") for word in WORD.findall(text)]
 
 
+def has_digit(word: str) -> bool:
+    """Whether ``word`` has a digit: a number (*42*, *3rd*) or a code (ATIS's *ci0*).
+
+    Example:
+        >>> has_digit("3rd"), has_digit("ci0"), has_digit("three")
+        (True, True, False)
+    """
+    return any(character.isdigit() for character in word)
+
+
 def operator_class(word: str) -> str | None:
     """The operator class of ``word`` (question word, negation, quantifier, number, relative word,
     preposition, conjunction, modal), or ``None`` for a word no class protects.
@@ -110,7 +120,7 @@ def operator_class(word: str) -> str | None:
         >>> operator_class("river") is None
         True
     """
-    if any(character.isdigit() for character in word):
+    if has_digit(word):
         return "number"
     if word.endswith("n't"):
         return "negation"

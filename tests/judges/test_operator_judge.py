@@ -36,6 +36,10 @@ def judge() -> OperatorJudge:
         ),
         ("which is the smallest state", "which is the lowest state", "replaced 'smallest' (comparison)"),
         ("what are the highest mountains in the usa", "what are the highest sights in the usa", "not 'mountains'"),
+        # the tagger reads the noun after an opening "which" as a verb (VBZ), whose synonyms are "says" and "tells"
+        ("which states border texas", "which says border texas", "'states' may be the noun"),
+        ("which states border the missouri river", "which tell border the missouri river", "'states' may be the noun"),
+        ("how many states border texas", "how many tells border texas", "'states' may be the noun"),
         # function-word substitution
         ("how many people live in utah", "how mightn't people live in utah", "replaced 'many' (question word)"),
         (

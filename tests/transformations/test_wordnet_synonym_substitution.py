@@ -45,7 +45,7 @@ def test_candidates_are_synonyms_and_exclude_the_original(substitution: WordNetS
             assert text.words[i] not in FUNCTION_WORDS
             assert share_a_synset(text.words[i], output.words[i]), (text.words[i], output.words[i])
             total += 1
-    assert total >= 10  # first-sense synonyms of the words no operator or value protects: 11 on these questions
+    assert total >= 6  # first-sense synonyms of the words no operator or value protects: 6 on these questions
 
 
 def test_inflection_follows_the_original(substitution: WordNetSynonymSubstitution) -> None:
@@ -116,6 +116,20 @@ def test_operator_words_and_superlatives_are_never_replaced(substitution: WordNe
             assert kept in output.words
 
 
+def test_a_noun_the_tagger_reads_as_a_verb_after_an_opening_determiner_is_left_alone(
+    substitution: WordNetSynonymSubstitution,
+) -> None:
+    # spaCy tags "states" VBZ in these; read as a verb its synonyms are "says" and "tells", and
+    # "which says border the missouri river" was in GeoQuery's built substitution-wordnet set.
+    outputs = {
+        question: [output.text for output in substitution(AttackedText(question))]
+        for question in ("which states border the missouri river", "how many states border texas", "what states border ohio")
+    }
+    assert all("states" in output for texts in outputs.values() for output in texts), outputs
+    # the other words keep their synonyms
+    assert outputs["which states border the missouri river"] == ["which states surround the missouri river"]
+
+
 def test_words_naming_the_gold_predicates_are_kept(substitution: WordNetSynonymSubstitution) -> None:
     text = AttackedText("what is the largest city in texas")
     assert [o.text for o in substitution(text)] == ["what is the largest metropolis in texas"]
@@ -147,8 +161,8 @@ def test_new_york_is_never_altered(substitution: WordNetSynonymSubstitution) -> 
 
 
 def test_literals_survive_on_real_geoquery(substitution: WordNetSynonymSubstitution, geo_examples: list[AttackedText], check_literals: Callable) -> None:
-    # Gold-query words (city, state, population ...) are predicates the substitution keeps: 26 rewrites on 40 questions.
-    assert check_literals(geo_examples, substitution) > 20
+    # Gold-query words (city, state, population ...) are predicates the substitution keeps: 16 rewrites on 40 questions.
+    assert check_literals(geo_examples, substitution) > 12
 
 
 def test_is_a_deterministic_word_swap(substitution: WordNetSynonymSubstitution) -> None:

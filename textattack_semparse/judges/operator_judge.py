@@ -68,6 +68,7 @@ from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE, MeaningJudge
 from textattack_semparse.judges.question_forms import normal_form, read_ahead
 from textattack_semparse.judges.word_senses import WORDNET_POS, base_forms, has_sense, is_word, shared_common_sense
 from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
+from textattack_semparse.linguistics.misread_nouns import may_be_noun
 from textattack_semparse.linguistics.operator_words import (
     gold_predicate_words,
     has_digit,
@@ -560,9 +561,11 @@ def _edit_distance(first: str, second: str) -> int:
 
 def _same_sense(reading: _Reading, index: int, new: str) -> Judgement:
     """``same`` when ``new`` is word ``index`` of the question inflected, or a synonym in one of
-    its common senses for its part of speech there (:func:`~.word_senses.shared_common_sense`)
-    that keeps the compounds it forms with a neighbour ("life expectancy" is not "life
-    anticipation": :func:`~textattack_semparse.linguistics.wordnet.keeps_compounds`);
+    its common senses for its part of speech there (:func:`~.word_senses.shared_common_sense`),
+    and also as a noun where the tagger's verb may be the noun after an opening determiner
+    ("which states border": :func:`~textattack_semparse.linguistics.misread_nouns.may_be_noun`;
+    *tells* is *states* only as a verb), that keeps the compounds it forms with a neighbour ("life
+    expectancy" is not "life anticipation": :func:`~textattack_semparse.linguistics.wordnet.keeps_compounds`);
     ``different`` otherwise."""
     from textattack_semparse.linguistics.wordnet import keeps_compounds, load_wordnet
 
@@ -580,6 +583,14 @@ def _same_sense(reading: _Reading, index: int, new: str) -> Judgement:
     sense = shared_common_sense(known, new, wordnet_pos)
     if sense is None:
         return Judgement(Verdict.DIFFERENT, f"replaced {old!r} by {new!r}, which is not {old!r} in its common senses here")
+    if wordnet_pos != "n" and may_be_noun(reading.words, reading.tags, index):
+        noun = wordnet.morphy(old, "n") or old
+        if shared_common_sense(noun, new, "n") is None:
+            return Judgement(
+                Verdict.DIFFERENT,
+                f"replaced {old!r} by {new!r}: after {reading.words[index - 1]!r}, {old!r} may be the noun, "
+                f"which {new!r} is not in its common senses",
+            )
     if not keeps_compounds(reading.words, index, new):
         return Judgement(Verdict.DIFFERENT, f"replaced {old!r} by {new!r}, which breaks a compound {old!r} forms with a neighbour")
     return Judgement(Verdict.SAME, f"{new!r} is {old!r} in its common sense {sense.name()}")

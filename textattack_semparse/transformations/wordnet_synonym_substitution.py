@@ -18,6 +18,7 @@ from textattack_semparse.attack_attrs import gold_output
 from textattack_semparse.errors import ConfigurationTypeError
 from textattack_semparse.linguistics.function_words import FUNCTION_WORDS
 from textattack_semparse.linguistics.inflection import lemmatize
+from textattack_semparse.linguistics.misread_nouns import may_be_noun
 from textattack_semparse.linguistics.operator_words import is_operator_word, question_protection
 from textattack_semparse.linguistics.spacy_pipeline import DEFAULT_PIPELINE, parse_words
 from textattack_semparse.linguistics.wordnet import (
@@ -60,7 +61,10 @@ class WordNetSynonymSubstitution(WordSwap):
     rare and archaic words ("border" -> "mete", "environ"; "reside" -> "domiciliate") that no
     reader takes for the word they replace, and the packaged tagger reads a lower-cased
     question's verb as a noun after a plural ("what states border michigan": *border* tagged
-    NN), where the noun sense's synonyms ("borderline") are all of that kind. A word that WordNet
+    NN), where the noun sense's synonyms ("borderline") are all of that kind. The noun after an
+    opening determiner that the tagger reads as a verb ("which *states* border texas": VBZ, whose
+    verb synonyms are *says* and *tells*) is left alone: neither reading can be trusted there
+    (:func:`~textattack_semparse.linguistics.misread_nouns.may_be_noun`). A word that WordNet
     reads with a neighbour as one compound keeps it (:func:`~textattack_semparse.linguistics.wordnet.keeps_compounds`:
     not "life expectancy" -> "life anticipation", "one way" -> "one fashion" or "as well" -> "as
     good"; "phone number" -> "telephone number" is one). Never replaced:
@@ -159,11 +163,13 @@ class WordNetSynonymSubstitution(WordSwap):
         protected = question_protection(
             words, gold=gold_output(current_text), spacy_pipeline=self.spacy_pipeline, table=table_of(current_text)
         )
-        doc = parse_words([word.lower() for word in words], name=self.spacy_pipeline)
+        lowered = [word.lower() for word in words]
+        doc = parse_words(lowered, name=self.spacy_pipeline)
+        tags = [token.tag_ for token in doc]
         return [
             replace_word_at_index(current_text, i, synonym)
             for i in indices
-            if i not in protected
+            if i not in protected and not may_be_noun(lowered, tags, i)
             for synonym in self.synonyms(words[i], doc[i].pos_, doc[i].tag_, lemma=doc[i].lemma_.lower())
             if keeps_compounds(words, i, synonym)
         ]

@@ -40,6 +40,9 @@ def judge() -> OperatorJudge:
         ("which states border texas", "which says border texas", "'states' may be the noun"),
         ("which states border the missouri river", "which tell border the missouri river", "'states' may be the noun"),
         ("how many states border texas", "how many tells border texas", "'states' may be the noun"),
+        # WordNet synonyms of the first sense that blind annotators read as another question
+        ("name the rivers in arkansas", "call the rivers in arkansas", "people read as another question"),
+        ("which students enrolled in the course", "which students recruited in the course", "people read as another"),
         # function-word substitution
         ("how many people live in utah", "how mightn't people live in utah", "replaced 'many' (question word)"),
         (
@@ -94,6 +97,7 @@ def test_a_false_statement_joined_by_and_is_no_harmless_distraction(judge):
         ("how many people live in utah", "how many people are living in utah"),  # inflection
         ("what is the capital of texas", "what is the capital of texas who is who; what is what"),  # distraction
         ("what is the capital of texas", "what capital is the of texas"),  # only free words moved
+        ("what are the cities named durham", "what are the cities called durham"),  # name.v.01, not the request
     ],
 )
 def test_harmless_rewrites_are_the_same(judge, original, rewrite):

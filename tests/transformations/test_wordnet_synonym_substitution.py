@@ -130,6 +130,16 @@ def test_a_noun_the_tagger_reads_as_a_verb_after_an_opening_determiner_is_left_a
     assert outputs["which states border the missouri river"] == ["which states surround the missouri river"]
 
 
+def test_synonyms_annotators_read_as_another_question_are_left_out(substitution: WordNetSynonymSubstitution) -> None:
+    # enroll.v.01 lists "recruit" and name.v.01 "call"; blind annotators rejected both (MISREAD_SYNONYMS).
+    assert [o.text for o in substitution(AttackedText("which students enrolled in the course"))] == [
+        "which pupils enrolled in the course"
+    ]
+    assert [o.text for o in substitution(AttackedText("name the rivers in arkansas"))] == []
+    # "named" -> "called" is read as the same question: only the request "name" is left alone
+    assert "what are the cities called durham" in [o.text for o in substitution(AttackedText("what are the cities named durham"))]
+
+
 def test_words_naming_the_gold_predicates_are_kept(substitution: WordNetSynonymSubstitution) -> None:
     text = AttackedText("what is the largest city in texas")
     assert [o.text for o in substitution(text)] == ["what is the largest metropolis in texas"]

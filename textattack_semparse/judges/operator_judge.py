@@ -564,10 +564,11 @@ def _same_sense(reading: _Reading, index: int, new: str) -> Judgement:
     its common senses for its part of speech there (:func:`~.word_senses.shared_common_sense`),
     and also as a noun where the tagger's verb may be the noun after an opening determiner
     ("which states border": :func:`~textattack_semparse.linguistics.misread_nouns.may_be_noun`;
-    *tells* is *states* only as a verb), that keeps the compounds it forms with a neighbour ("life
+    *tells* is *states* only as a verb), that people do not read as another question
+    (:data:`~textattack_semparse.linguistics.wordnet.MISREAD_SYNONYMS`), that keeps the compounds it forms with a neighbour ("life
     expectancy" is not "life anticipation": :func:`~textattack_semparse.linguistics.wordnet.keeps_compounds`);
     ``different`` otherwise."""
-    from textattack_semparse.linguistics.wordnet import keeps_compounds, load_wordnet
+    from textattack_semparse.linguistics.wordnet import keeps_compounds, load_wordnet, misread_synonym
 
     wordnet = load_wordnet()
     old, pos, lemma = reading.words[index], reading.pos[index], reading.lemmas[index]
@@ -591,6 +592,8 @@ def _same_sense(reading: _Reading, index: int, new: str) -> Judgement:
                 f"replaced {old!r} by {new!r}: after {reading.words[index - 1]!r}, {old!r} may be the noun, "
                 f"which {new!r} is not in its common senses",
             )
+    if misread_synonym(sense, wordnet.morphy(new, wordnet_pos) or new, reading.tags[index]):
+        return Judgement(Verdict.DIFFERENT, f"replaced {old!r} by {new!r}, which people read as another question here")
     if not keeps_compounds(reading.words, index, new):
         return Judgement(Verdict.DIFFERENT, f"replaced {old!r} by {new!r}, which breaks a compound {old!r} forms with a neighbour")
     return Judgement(Verdict.SAME, f"{new!r} is {old!r} in its common sense {sense.name()}")

@@ -24,8 +24,9 @@ import os
 import shutil
 import tarfile
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from textattack_semparse.cache import cache_dir
@@ -340,6 +341,36 @@ MIN_SENSE_COUNT = 2
 sense for the word to stand for that sense as a synonym: a synset also lists rare and archaic
 words the corpus never uses in it ("border, borderline, delimitation, mete"; "reside, domicile,
 domiciliate"), which no one would read as the word they replace."""
+
+
+MISREAD_SYNONYMS: Mapping[tuple[str, str], frozenset[str] | None] = MappingProxyType(
+    {
+        ("enroll.v.01", "recruit"): None,
+        ("name.v.01", "call"): frozenset({"VB", "VBP"}),
+    }
+)
+"""(WordNet sense, synonym's lemma) -> the Penn tags of the replaced word where people do not read
+the synonym in that sense (``None``: every tag), though WordNet lists it there. Each entry is a
+measurement, not a guess: blind annotators (three, two of three deciding) rejected every pair of it
+they saw (docs/judges.md, 29 November 2026): "students **recruited** in" is not "students enrolled
+in" (3 of 3), and "**call** the rivers in arkansas" is not "name the rivers" (4 of 4; "named" ->
+"called" kept, 2 of 2)."""
+
+
+def misread_synonym(sense: Synset, synonym: str, tag: str) -> bool:
+    """Whether ``synonym`` (a lemma of ``sense``) in place of a word tagged ``tag`` is one of
+    :data:`MISREAD_SYNONYMS`.
+
+    Example:
+        >>> sense = first_sense("name", "name", "v")
+        >>> misread_synonym(sense, "call", "VB"), misread_synonym(sense, "call", "VBN")
+        (True, False)
+    """
+    key = (sense.name(), synonym)
+    if key not in MISREAD_SYNONYMS:
+        return False
+    tags = MISREAD_SYNONYMS[key]
+    return tags is None or tag in tags
 
 
 def tag_count(sense: Synset, lemma: str) -> int:

@@ -26,6 +26,7 @@ from textattack_semparse.linguistics.wordnet import (
     first_sense,
     keeps_compounds,
     load_wordnet,
+    misread_synonym,
     tag_count,
 )
 from textattack_semparse.tables.table_text import table_of
@@ -67,7 +68,9 @@ class WordNetSynonymSubstitution(WordSwap):
     (:func:`~textattack_semparse.linguistics.misread_nouns.may_be_noun`). A word that WordNet
     reads with a neighbour as one compound keeps it (:func:`~textattack_semparse.linguistics.wordnet.keeps_compounds`:
     not "life expectancy" -> "life anticipation", "one way" -> "one fashion" or "as well" -> "as
-    good"; "phone number" -> "telephone number" is one). Never replaced:
+    good"; "phone number" -> "telephone number" is one). Two synonyms that annotators read as
+    another question are left out (:data:`~textattack_semparse.linguistics.wordnet.MISREAD_SYNONYMS`:
+    "enrolled" -> "recruited", the request "name the rivers" -> "call the rivers"). Never replaced:
     the words the question needs (:func:`~textattack_semparse.linguistics.operator_words.question_protection`:
     question words, quantifiers, numbers, negation, comparatives and superlatives such as
     "smallest" or "most", the words naming the gold output's predicates, e.g. "population"
@@ -135,7 +138,7 @@ class WordNetSynonymSubstitution(WordSwap):
         for name in sense.lemma_names():
             if name in excluded or not name.islower() or "_" in name or tag_count(sense, name) < MIN_SENSE_COUNT:
                 continue
-            if first_sense(name, name, pos) != sense:
+            if first_sense(name, name, pos) != sense or misread_synonym(sense, name, tag):
                 continue
             form = self._inflect(name, tag)
             if form is None or not _reads_back(form, name, pos):

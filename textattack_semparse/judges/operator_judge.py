@@ -561,12 +561,13 @@ def _edit_distance(first: str, second: str) -> int:
 
 def _same_sense(reading: _Reading, index: int, new: str) -> Judgement:
     """``same`` when ``new`` is word ``index`` of the question inflected, or a synonym in one of
-    its common senses for its part of speech there (:func:`~.word_senses.shared_common_sense`),
-    and also as a noun where the tagger's verb may be the noun after an opening determiner
+    its common senses for its part of speech there (:func:`~.word_senses.shared_common_sense`)
+    that holds as a noun too where the tagger's verb may be the noun after an opening determiner
     ("which states border": :func:`~textattack_semparse.linguistics.misread_nouns.may_be_noun`;
     *tells* is *states* only as a verb), that people do not read as another question
-    (:data:`~textattack_semparse.linguistics.wordnet.MISREAD_SYNONYMS`), that keeps the compounds it forms with a neighbour ("life
-    expectancy" is not "life anticipation": :func:`~textattack_semparse.linguistics.wordnet.keeps_compounds`);
+    (:data:`~textattack_semparse.linguistics.wordnet.MISREAD_SYNONYMS`: "call the rivers") and
+    that keeps the compounds it forms with a neighbour ("life expectancy" is not "life
+    anticipation": :func:`~textattack_semparse.linguistics.wordnet.keeps_compounds`);
     ``different`` otherwise."""
     from textattack_semparse.linguistics.wordnet import keeps_compounds, load_wordnet, misread_synonym
 

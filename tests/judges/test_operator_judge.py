@@ -43,6 +43,7 @@ def judge() -> OperatorJudge:
         # WordNet synonyms of the first sense that blind annotators read as another question
         ("name the rivers in arkansas", "call the rivers in arkansas", "people read as another question"),
         ("which students enrolled in the course", "which students recruited in the course", "people read as another"),
+        ("what airline is a s as in sam", "what airline is a seconds as in sam", "replaced the letter 's'"),
         # function-word substitution
         ("how many people live in utah", "how mightn't people live in utah", "replaced 'many' (question word)"),
         (

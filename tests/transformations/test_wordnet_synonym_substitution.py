@@ -140,6 +140,28 @@ def test_synonyms_annotators_read_as_another_question_are_left_out(substitution:
     assert "what are the cities called durham" in [o.text for o in substitution(AttackedText("what are the cities named durham"))]
 
 
+def test_a_letter_is_never_replaced(substitution: WordNetSynonymSubstitution) -> None:
+    # WordNet's first noun sense of "s" is a second; in ATIS "a s" spells the airline code AS
+    assert all("seconds" not in o.text for o in substitution(AttackedText("what airline is a s AS in sam")))
+
+
+def test_a_derived_form_or_split_identifier_of_the_gold_is_kept(substitution: WordNetSynonymSubstitution) -> None:
+    # spider-dev rewrites three of three blind annotators rejected: "managers" for "directors"
+    # (``directed_by``), "favored type" for "pet type" (``pettype``)
+    directors = AttackedText("list all cartoon titles and their directors ordered by their air date")
+    record_gold_output(directors, "SELECT title, directed_by FROM cartoon ORDER BY original_air_date")
+    assert all("directors" in o.text for o in substitution(directors))
+    pets = AttackedText("Find the average weight for each pet type.")
+    record_gold_output(pets, "SELECT avg(weight), pettype FROM pets GROUP BY pettype")
+    assert substitution(pets) == []
+    # what the gold prevents
+    unprotected = AttackedText("list all cartoon titles and their directors ordered by their air date")
+    assert any("managers" in o.text for o in substitution(unprotected))
+    assert [o.text for o in substitution(AttackedText("Find the average weight for each pet type."))] == [
+        "Find the average weight for each favored type."
+    ]
+
+
 def test_words_naming_the_gold_predicates_are_kept(substitution: WordNetSynonymSubstitution) -> None:
     text = AttackedText("what is the largest city in texas")
     assert [o.text for o in substitution(text)] == ["what is the largest metropolis in texas"]

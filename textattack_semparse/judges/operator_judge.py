@@ -576,6 +576,8 @@ def _same_sense(reading: _Reading, index: int, new: str) -> Judgement:
     wordnet_pos = WORDNET_POS.get(pos)
     if wordnet_pos is None:
         return Judgement(Verdict.DIFFERENT, f"replaced {old!r} ({pos.lower()}) by {new!r}")
+    if len(old) < 2:  # a letter ("what airline is a s": AS), not WordNet's "s" (a second)
+        return Judgement(Verdict.DIFFERENT, f"replaced the letter {old!r} by {new!r}")
     new_lemmas = {form for form in (wordnet.morphy(new, wordnet_pos), new) if form}
     if lemma in new_lemmas or wordnet.morphy(old, wordnet_pos) in new_lemmas:
         return Judgement(Verdict.SAME, HARMLESS)

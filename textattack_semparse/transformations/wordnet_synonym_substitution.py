@@ -76,7 +76,7 @@ class WordNetSynonymSubstitution(WordSwap):
     "smallest" or "most", the words naming the gold output's predicates, e.g. "population"
     and "state" when the gold selects them, and in a Table QA question the words of its table's
     header and cells, e.g. "province" for a column *Province*), proper nouns and numbers
-    (database values). Excluded:
+    (database values), and one-letter words (a letter: "a s" spells the airline code AS). Excluded:
     the word itself and its lemma, multi-word lemmas ("urban_center"), capitalised lemmas, and
     forms ``lemminflect`` does not know. Deterministic; WordNet 3.0 comes from the offline copy
     of :mod:`textattack_semparse.linguistics.wordnet`.

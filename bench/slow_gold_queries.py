@@ -7,7 +7,7 @@ judged them used to wait that long again; :mod:`textattack_semparse.sql.slow_gol
 the result of a gold query that ran a second or more, per database file, so only the first
 command waits. Both runs here use one new cache directory (``TEXTATTACK_SEMPARSE_CACHE``): the
 first finds it empty, the second finds what the first stored. Both must print the same report
-(the accuracy and its gold errors). Needs SEMPARSE_DATA_DIR (ATIS).
+(the accuracy and its gold errors). Needs SEMPARSE_DATA_DIR (ATIS); without it, it says so and stops.
 
     .venv/bin/python bench/slow_gold_queries.py [--num-examples N]
 """
@@ -39,7 +39,8 @@ def main() -> None:
     parser.add_argument("--num-examples", type=int, default=None, help="the first N test questions (default: all 447)")
     options = parser.parse_args()
     if not os.environ.get("SEMPARSE_DATA_DIR"):
-        sys.exit("bench/slow_gold_queries.py needs SEMPARSE_DATA_DIR (ATIS)")
+        print("bench/slow_gold_queries.py: skipped, it needs SEMPARSE_DATA_DIR (ATIS)")
+        return
     with tempfile.TemporaryDirectory() as cache:
         first, first_report = evaluate(cache, options.num_examples)
         second, second_report = evaluate(cache, options.num_examples)

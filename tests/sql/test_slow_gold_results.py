@@ -49,6 +49,14 @@ def gold_runs(database: Path, gold_timeout: float = GOLD_TIMEOUT) -> int:
     return executor_for(database, timeout=gold_timeout, max_rows=10_000, text_errors="strict").cache_info().misses
 
 
+def write(path: Path, statement: str) -> None:
+    """Run one writing ``statement`` on the SQLite file ``path`` and commit it."""
+    connection = sqlite3.connect(path)
+    with connection:
+        connection.execute(statement)
+    connection.close()
+
+
 def stored(store: Path) -> int:
     with sqlite3.connect(store) as connection:
         return connection.execute("SELECT count(*) FROM results").fetchone()[0]
@@ -86,9 +94,7 @@ def test_a_gold_past_its_limit_fails_again_at_once_and_runs_with_a_larger_limit(
 
 def test_a_changed_database_file_runs_the_gold_again(geo_db, fresh_store, slow_from_10_ms):
     judge("SELECT 1", SLOW, geo_db)
-    with sqlite3.connect(geo_db) as connection:
-        connection.execute("INSERT INTO state VALUES ('texas', 1, 1.0, 'x', 1.0)")
-    connection.close()
+    write(geo_db, "INSERT INTO state VALUES ('texas', 1, 1.0, 'x', 1.0)")
     clear_caches()
     assert judge(f"SELECT {2 * ROWS}", SLOW, geo_db).match  # two rows for texas now
     assert gold_runs(geo_db) == 1
@@ -105,9 +111,7 @@ def test_an_unreadable_store_is_left_alone_and_the_gold_runs(geo_db, fresh_store
 
 def test_an_unreadable_entry_is_left_out(geo_db, fresh_store, slow_from_10_ms):
     judge("SELECT 1", SLOW, geo_db)
-    with sqlite3.connect(fresh_store) as connection:
-        connection.execute("UPDATE results SET result = 'garbage('")
-    connection.close()
+    write(fresh_store, "UPDATE results SET result = 'garbage('")
     clear_caches()
     assert judge(f"SELECT {ROWS}", SLOW, geo_db).match
     assert gold_runs(geo_db) == 1

@@ -55,7 +55,7 @@ STORE_NAME = "slow_gold_queries.sqlite"
 
 _LOCK = threading.Lock()
 _identities: dict[object, str] = {}
-"""Each database as given -> its file's identity (path, size, modification time), found once per
+"""Each database as given (a relative path with the working directory) -> its file's identity (path, size, modification time), found once per
 process (:func:`forget_recalled` forgets it, as :func:`~textattack_semparse.sql.execution.clear_caches`
 forgets the results of a file that changed)."""
 _recalled: dict[GoldQueryKey, ExecutionResult] = {}
@@ -79,13 +79,14 @@ class GoldQueryKey:
     def of(
         cls, database: str | os.PathLike[str], sql: str, *, limit: float, max_rows: int, text_errors: str
     ) -> GoldQueryKey:
-        identity = _identities.get(database)
+        given = database if os.path.isabs(database) else (os.getcwd(), database)
+        identity = _identities.get(given)
         if identity is None:
             path = Path(database).resolve()
             stat = path.stat()
             identity = json.dumps([str(path), stat.st_size, stat.st_mtime_ns])
             with _LOCK:
-                _identities[database] = identity
+                _identities[given] = identity
         return cls(identity, sql, float(limit), max_rows, text_errors)
 
 

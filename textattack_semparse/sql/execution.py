@@ -255,19 +255,20 @@ def _gold_result(
     """The gold query's result: this process's, else the one a slow run left on disk
     (:mod:`~textattack_semparse.sql.slow_gold_results`), else a new run (remembered when slow)."""
     limit = gold_executor.timeout
-    if gold_executor.cached(gold_run) is not None or not isinstance(gold_run, str):
-        return _execute(gold_run, gold_executor, predicted_executor, limit)
-    try:
-        key = slow_gold_results.GoldQueryKey.of(
-            database, gold_run, limit=limit, max_rows=gold_executor.max_rows, text_errors=gold_executor.text_errors
-        )
-    except (OSError, TypeError):  # no such file, or not a path: the executor says so
-        return _execute(gold_run, gold_executor, predicted_executor, limit)
-    stored = slow_gold_results.recall(key)
+    key = None
+    if isinstance(gold_run, str) and gold_executor.cached(gold_run) is None:
+        try:
+            key = slow_gold_results.GoldQueryKey.of(
+                database, gold_run, limit=limit, max_rows=gold_executor.max_rows, text_errors=gold_executor.text_errors
+            )
+        except (OSError, TypeError):  # no such file, or not a path: the executor says so
+            key = None
+    stored = slow_gold_results.recall(key) if key is not None else None
     if stored is not None:
         return stored
     result = _execute(gold_run, gold_executor, predicted_executor, limit)
-    slow_gold_results.remember(key, result)
+    if key is not None:
+        slow_gold_results.remember(key, result)
     return result
 
 

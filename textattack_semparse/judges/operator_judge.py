@@ -569,14 +569,14 @@ def _same_sense(reading: _Reading, index: int, new: str) -> Judgement:
     that keeps the compounds it forms with a neighbour ("life expectancy" is not "life
     anticipation": :func:`~textattack_semparse.linguistics.wordnet.keeps_compounds`);
     ``different`` otherwise."""
-    from textattack_semparse.linguistics.wordnet import keeps_compounds, load_wordnet, misread_synonym
+    from textattack_semparse.linguistics.wordnet import is_letter, keeps_compounds, load_wordnet, misread_synonym
 
     wordnet = load_wordnet()
     old, pos, lemma = reading.words[index], reading.pos[index], reading.lemmas[index]
     wordnet_pos = WORDNET_POS.get(pos)
     if wordnet_pos is None:
         return Judgement(Verdict.DIFFERENT, f"replaced {old!r} ({pos.lower()}) by {new!r}")
-    if len(old) < 2:  # a letter ("what airline is a s": AS), not WordNet's "s" (a second)
+    if is_letter(old):
         return Judgement(Verdict.DIFFERENT, f"replaced the letter {old!r} by {new!r}")
     new_lemmas = {form for form in (wordnet.morphy(new, wordnet_pos), new) if form}
     if lemma in new_lemmas or wordnet.morphy(old, wordnet_pos) in new_lemmas:

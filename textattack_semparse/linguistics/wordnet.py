@@ -357,6 +357,17 @@ in" (3 of 3), and "**call** the rivers in arkansas" is not "name the rivers" (4 
 "called" kept, 2 of 2)."""
 
 
+def is_letter(word: str) -> bool:
+    """Whether ``word`` is a single letter, which a question spells (ATIS's "a s" is the airline code
+    AS) and WordNet reads as a word ("s": a second): neither replaced by a synonym nor kept replaced.
+
+    Example:
+        >>> is_letter("s"), is_letter("us")
+        (True, False)
+    """
+    return len(word) < 2
+
+
 def misread_synonym(sense: Synset, synonym: str, tag: str) -> bool:
     """Whether ``synonym`` (a lemma of ``sense``) in place of a word tagged ``tag`` is one of
     :data:`MISREAD_SYNONYMS`.

@@ -24,6 +24,7 @@ from textattack_semparse.linguistics.spacy_pipeline import DEFAULT_PIPELINE, par
 from textattack_semparse.linguistics.wordnet import (
     MIN_SENSE_COUNT,
     first_sense,
+    is_letter,
     keeps_compounds,
     load_wordnet,
     misread_synonym,
@@ -127,8 +128,8 @@ class WordNetSynonymSubstitution(WordSwap):
         reads it, default ``lemminflect``'s) in its first WordNet sense, in the form of ``word``."""
         pos = _WORDNET_POS.get(upos)
         lowered = word.lower()
-        if pos is None or len(lowered) < 2 or lowered in self._function_words or is_operator_word(lowered):
-            return []  # a one-letter word is a letter ("a s" spells AS), not WordNet's "s" (a second)
+        if pos is None or is_letter(lowered) or lowered in self._function_words or is_operator_word(lowered):
+            return []
         lemma = lemma or lemmatize(word, upos)
         sense = first_sense(lemma, lowered, pos)
         if sense is None:

@@ -1,4 +1,5 @@
-"""Offline provisioning of the NLTK resource ``import textattack`` needs.
+"""Offline provisioning of the NLTK resource ``import textattack`` needs, and whether the
+Hugging Face hub may be asked (:func:`hub_offline`).
 
 TextAttack reads NLTK's English stopword list while it is imported and fails when the
 file is missing (NLTK's downloader cannot reach its server offline). When NLTK cannot
@@ -9,12 +10,20 @@ function-word list there under the plugin's cache and puts that directory on
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from textattack_semparse.cache import cache_dir, write_atomically
 from textattack_semparse.linguistics.function_words import load_function_words
 
 STOPWORDS_RESOURCE = "corpora/stopwords/english"
+_TRUE = {"1", "ON", "YES", "TRUE"}
+
+
+def hub_offline() -> bool:
+    """Whether ``HF_HUB_OFFLINE`` is set (as huggingface_hub reads it: 1, ON, YES or TRUE): then nothing
+    is downloaded or uploaded, and a hub name loads only from this machine's cache."""
+    return os.environ.get("HF_HUB_OFFLINE", "").upper() in _TRUE
 
 
 def ensure_nltk_stopwords() -> Path | None:

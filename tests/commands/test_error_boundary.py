@@ -3,7 +3,8 @@ standard error naming the fix, exit status 2, no traceback, and leaves nothing t
 corrected command in the same output directory.
 
 The mistakes: a count that is no count (``--num-examples -3``), a misspelled victim, recipe, dataset
-or perturbation, a directory that is not a model, an unreadable dataset file, and a changed
+or perturbation, a directory that is not a model, a model that is not on this machine (a missing
+path, or offline a hub name not in the cache), an unreadable dataset file, and a changed
 configuration in a run directory. The commands: ``textattack-semparse attack``, ``grammar-attack``,
 ``robustness run``, ``evaluate`` and the stock ``textattack attack`` (through the plugin's import hook).
 """
@@ -97,6 +98,16 @@ MISSPELT = {
 }
 
 
+def missing_models(folder: Path) -> list[tuple[str, str]]:
+    """Victim names whose model is not on this machine (found before anything loads or is written), with the fix."""
+    return [
+        (f"seq2seq:{folder / 'no-such-model'}", "there is no such local directory"),
+        (f"hf-causal:{folder / 'no-such-model.gguf'}", "there is no such file"),
+        ("seq2seq:nobody/no-such-model", "not in this machine's Hugging Face cache; HF_HUB_OFFLINE is set"),
+        ("hf-causal:nobody/no-such-lm", "huggingface-cli download nobody/no-such-lm --local-dir DIR"),
+    ]
+
+
 def test_attack(tmp_path, not_a_model, broken_data_dir, capsys):
     output = tmp_path / "attack"
     base = {"--recipe": "semparse-geo", "--model": "knn-geo", "--num-examples": "2", "--output-dir": str(output)}
@@ -109,6 +120,8 @@ def test_attack(tmp_path, not_a_model, broken_data_dir, capsys):
     for (flag, value), hint in MISSPELT.values():
         refused(attack(**{flag: value}), capsys, hint)
     refused(attack(**{"--model": str(not_a_model)}), capsys, "is not a model directory", "save_pretrained")
+    for model, fix in missing_models(tmp_path):
+        refused(attack(**{"--model": model}), capsys, fix)
     refused(attack(), capsys, "geography.json")  # the unreadable dataset file is named
     assert not output.exists()
     repair(broken_data_dir)
@@ -146,6 +159,8 @@ def test_robustness_run(tmp_path, not_a_model, broken_data_dir, capsys):
     refused(semparse(*run, *base, "--dataset", "geo-question-tset"), capsys, MISSPELT["dataset"][1])
     refused(semparse(*run, *base[:2], "--perturbations", "deletin", *base[4:]), capsys, "Did you mean 'deletion'?")
     refused(semparse(*run, "--model", str(not_a_model), *base[2:]), capsys, "is not a model directory")
+    for model, fix in missing_models(tmp_path):
+        refused(semparse(*run, "--model", model, *base[2:]), capsys, fix)
     refused(semparse(*run, *base), capsys, "geography.json")
     assert not output.exists()
     repair(broken_data_dir)
@@ -159,6 +174,8 @@ def test_evaluate(not_a_model, broken_data_dir, capsys):
     refused(semparse("evaluate", "--model", "knn-gep"), capsys, MISSPELT["victim"][1])
     refused(semparse("evaluate", *base, "--dataset", "geo-question-tset"), capsys, MISSPELT["dataset"][1])
     refused(semparse("evaluate", "--model", str(not_a_model)), capsys, "is not a model directory")
+    for model, fix in missing_models(not_a_model):
+        refused(semparse("evaluate", "--model", model, *base[2:]), capsys, fix)
     refused(semparse("evaluate", *base), capsys, "geography.json")
     repair(broken_data_dir)
     assert semparse("evaluate", *base)() == 0

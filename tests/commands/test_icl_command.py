@@ -79,6 +79,10 @@ def test_a_rerun_reads_the_finished_cells(study, environment):
         (["--model", "knn-geo"], "hf-causal:PATH"),
         (["--model", "hf-causal:/nowhere", "--selection", "rnadom"], "Did you mean 'random'"),
         (["--model", "hf-causal:/nowhere", "--perturbations", "tpyo"], "Did you mean 'typo'"),
+        # the model is looked for before the test set is built or the directory written
+        (["--model", "hf-causal:/nowhere"], "could not load '/nowhere': there is no such local directory"),
+        (["--model", "hf-causal:/nowhere.gguf"], "could not load '/nowhere.gguf': there is no such file"),
+        (["--model", "hf-causal:nobody/no-such-lm"], "not in this machine's Hugging Face cache; HF_HUB_OFFLINE is set"),
     ],
 )
 def test_usage_errors_name_the_fix(arguments, message, tmp_path, environment):

@@ -121,6 +121,12 @@ class AugmentConfig:
         object.__setattr__(self, "judges", tuple(self.judges))
         if self.judges:
             judges_from_names(self.judges)  # unknown judges fail before anything is written
+        if self.perturbations is not None:
+            object.__setattr__(self, "perturbations", tuple(self.perturbations))
+            from textattack_semparse.registry import get_registry
+
+            for name in self.perturbations:  # so do unknown perturbations, before the recipe loads TextAttack
+                get_registry().get("perturbation", name)
         if (self.input is None) == (self.dataset is None):
             raise ConfigurationError(
                 "Give the file to augment (--input) or a registered dataset (--dataset), not both."
@@ -310,14 +316,18 @@ def recipe_operations(recipe: str) -> tuple[str, ...]:
 
 def run(config: AugmentConfig, context: RunContext | None = None) -> AugmentResult:
     """Augment the input of ``config`` into its output file(s)."""
+    from textattack_semparse.augmentation.output_files import check_paths
+
     context = context or RunContext()
     source = _source(config)
     _check_format_options(config, source.file_format)
     target = Path(config.output)
-    if source.file_format == "wtq":
-        return _augment_table_qa(config, source, target, context)
     if not source.path.is_file():
         raise DatasetError(f"Input file {str(source.path)!r} does not exist; pass an existing file to --input.")
+    # Before the recipe loads TextAttack (seconds): an output in the way is reported at once.
+    check_paths(source.path, target, "Input file", overwrite=config.overwrite)
+    if source.file_format == "wtq":
+        return _augment_table_qa(config, source, target, context)
     from textattack_semparse.registry import augmentation_recipe_class, combines_examples
 
     if combines_examples(augmentation_recipe_class(config.recipe)):

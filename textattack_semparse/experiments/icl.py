@@ -155,6 +155,10 @@ def run_study(config: ICLConfig, context: RunContext) -> ICLStudy:
     started = (output / RUN_FILE).is_file() and not context.options.overwrite
     done = Journal(journal_path).records() if started else {}
     to_run = [cell for cell in cells if cell.key not in done]
+    if to_run:
+        from textattack_semparse.victims.resolution import check_victim_available
+
+        check_victim_available(config.model)
     for cell in to_run:
         _victim(cell.victim_name(config.model, config.seed), config.dataset)  # fails before anything is written
     parameters = config.parameters()

@@ -68,6 +68,7 @@ class TrainConfig:
     adversarial_examples: int | None = None
 
     def __post_init__(self) -> None:
+        _check_benchmark_name(self.benchmark)
         if self.adversarial_examples is not None and self.adversarial_examples < 1:
             raise ConfigurationError(f"--adversarial-examples must be a positive integer, got {self.adversarial_examples}.")
         if self.adversarial_from is None and (self.adversarial_recipe or self.adversarial_examples):
@@ -109,6 +110,7 @@ class TableQATrainConfig:
     resume: bool = False
 
     def __post_init__(self) -> None:
+        _check_benchmark_name(self.benchmark)
         if self.train_examples is not None and self.train_examples < 1:
             raise ConfigurationError(f"--train-examples must be a positive integer, got {self.train_examples}.")
         if self.train_examples is not None and self.augment is not None:
@@ -116,6 +118,13 @@ class TableQATrainConfig:
                 "--train-examples limits the training split; with --augment FILE the file's rows are trained on "
                 "(limit them with augment --num-examples)."
             )
+
+
+def _check_benchmark_name(name: str) -> None:
+    """An unknown benchmark fails here, naming the closest, before torch and transformers load (seconds)."""
+    from textattack_semparse.registry import benchmark_key, get_registry
+
+    get_registry().get("benchmark", benchmark_key(name))
 
 
 def run_table_qa(config: TableQATrainConfig, context: RunContext | None = None) -> TrainResult:

@@ -28,7 +28,6 @@ CARD = "README.md"
 SAVED_FILES = ("state.json", "dataset_info.json")
 """What ``save_to_disk`` writes beside its ``data-*.arrow`` files: a folder holding them is an earlier export."""
 HUB_DISTRIBUTIONS = ("datasets", "huggingface-hub", "pyarrow")
-_TRUE = {"1", "ON", "YES", "TRUE"}
 
 
 @dataclass(frozen=True)
@@ -149,7 +148,9 @@ def check_push_to_hub(repo_id: str) -> None:
         ConfigurationError: ``HF_HUB_OFFLINE`` is set, or no Hugging Face token is configured;
             one line naming the fix.
     """
-    if os.environ.get("HF_HUB_OFFLINE", "").upper() in _TRUE:
+    from textattack_semparse.offline import hub_offline
+
+    if hub_offline():
         raise ConfigurationError(
             f"--push-to-hub {repo_id}: HF_HUB_OFFLINE is set, so nothing can be uploaded; unset it when online, or "
             "leave out --push-to-hub and keep the --hf-dir copy."

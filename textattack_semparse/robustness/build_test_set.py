@@ -5,9 +5,8 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from textattack_semparse.constraints.sentence_bert_similarity import SentenceBERTSimilarity
 from textattack_semparse.datasets.benchmark import benchmark_split
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.errors import (
@@ -18,7 +17,6 @@ from textattack_semparse.errors import (
 )
 from textattack_semparse.judges.judgement import JudgeTally
 from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE, MeaningJudge, judges_from_names
-from textattack_semparse.perturbations.example_perturber import ExamplePerturber, check_selection, create_perturbation
 from textattack_semparse.perturbations.perturbed_utterance import PerturbedUtterance
 from textattack_semparse.registry import BENCHMARK_DATASET, file_safe_name, get_registry
 from textattack_semparse.robustness.robustness_test_set import (
@@ -31,6 +29,7 @@ from textattack_semparse.robustness.selection_settings import (
     SELECTION_SETTINGS,
     SETTING_PERTURBATION_OPTIONS,
     Selection,
+    check_selection,
     check_setting,
     perturbation_selection,
 )
@@ -38,7 +37,10 @@ from textattack_semparse.runs.journal import Journal
 from textattack_semparse.runs.progress import ProgressBar
 from textattack_semparse.runs.run_context import RunContext
 from textattack_semparse.tables.table import Table
-from textattack_semparse.torch_device import torch_threads
+
+if TYPE_CHECKING:  # imported where used: TextAttack and torch load in seconds, and a mistyped name fails before them
+    from textattack_semparse.constraints.sentence_bert_similarity import SentenceBERTSimilarity
+    from textattack_semparse.perturbations.example_perturber import ExamplePerturber
 
 UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (OSError, ImportError, SemparseError)
 """What a perturbation raises when its model or resource cannot be had (offline hub lookups
@@ -300,6 +302,8 @@ class _BuildWorker:
         encoder: SentenceBERTSimilarity | None,
         judges: Sequence[str],
     ) -> None:
+        from textattack_semparse.constraints.sentence_bert_similarity import SentenceBERTSimilarity
+
         self.dataset = dataset
         self.perturbations = perturbations
         self.options = options
@@ -313,6 +317,8 @@ class _BuildWorker:
 
     def perturber(self, name: str) -> ExamplePerturber | str:
         """The perturber of ``name``, or why ``name`` is skipped."""
+        from textattack_semparse.perturbations.example_perturber import ExamplePerturber, create_perturbation
+
         if name not in self.perturbers:
             transformation = create_perturbation(self.perturbations[name], seed=self.seed, options=self.options.get(name))
             if not self.explicit and not self.has_tables and getattr(transformation, "needs_tables", False):
@@ -333,6 +339,8 @@ class _BuildWorker:
 
 def _perturb_chunk(worker: _BuildWorker, task: _BuildTask) -> list[dict[str, Any]] | str:
     """One journal record per example of the task, or why its perturbation is skipped."""
+    from textattack_semparse.torch_device import torch_threads
+
     name, chunk = task
     try:
         perturber = worker.perturber(name)

@@ -7,7 +7,6 @@ both behind and loads its own.
 
 from __future__ import annotations
 
-import os
 from abc import abstractmethod
 from pathlib import Path
 from typing import Any
@@ -65,14 +64,51 @@ def unloadable(victim: str, location: str, tokenizer_location: str, error: BaseE
             "directory with config.json, weights and tokenizer files (save_pretrained writes them)."
         )
     if _looks_like_a_path(location):
-        return VictimError(
-            f"{victim} could not load {location!r}: there is no such local directory. Pass the directory "
-            "save_pretrained wrote (config.json, weights and tokenizer files), or a Hugging Face hub name."
-        )
-    offline = "; HF_HUB_OFFLINE is set, so nothing is downloaded" if os.environ.get("HF_HUB_OFFLINE") else ""
+        return _no_such_directory(victim, location)
+    return _not_cached(victim, location, f" ({reason})")
+
+
+def unavailable(victim: str, location: str, file: str | None = None) -> VictimError | None:
+    """The error loading ``location`` (and its ``file``, a GGUF file) would end in, found without
+    loading it, or ``None`` when it may load: a path that does not exist, or, with ``HF_HUB_OFFLINE``
+    set, a hub name missing from this machine's cache. Commands ask before they write their run
+    directory, so a mistyped model leaves nothing that refuses the corrected command.
+
+    Example:
+        >>> print(unavailable("Seq2SeqParser", "/nonexistent/t5"))
+        Seq2SeqParser could not load '/nonexistent/t5': there is no such local directory. ...
+    """
+    from textattack_semparse.offline import hub_offline
+
+    path = Path(location).expanduser()
+    if path.exists():
+        if file is not None and not (path / file).is_file():
+            return VictimError(f"{victim} could not load {str(path / file)!r}: there is no such file. Pass an existing file.")
+        return None
+    if _looks_like_a_path(location):
+        return _no_such_directory(victim, location)
+    if hub_offline():
+        from huggingface_hub import try_to_load_from_cache
+
+        if not isinstance(try_to_load_from_cache(location, file or "config.json"), str):
+            return _not_cached(victim, location, "")
+    return None
+
+
+def _no_such_directory(victim: str, location: str) -> VictimError:
+    return VictimError(
+        f"{victim} could not load {location!r}: there is no such local directory. Pass the directory "
+        "save_pretrained wrote (config.json, weights and tokenizer files), or a Hugging Face hub name."
+    )
+
+
+def _not_cached(victim: str, location: str, reason: str) -> VictimError:
+    from textattack_semparse.offline import hub_offline
+
+    offline = "; HF_HUB_OFFLINE is set, so nothing is downloaded" if hub_offline() else ""
     return VictimError(
         f"{victim} could not load {location!r}: it is not a local directory and not in this machine's Hugging Face "
-        f"cache{offline} ({reason}). Download it where there is network access (e.g. "
+        f"cache{offline}{reason}. Download it where there is network access (e.g. "
         f"`huggingface-cli download {location} --local-dir DIR`) and pass the local directory instead of the name."
     )
 

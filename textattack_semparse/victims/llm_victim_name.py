@@ -47,6 +47,11 @@ class LLMVictimName:
         backend = get_registry().get(BACKEND_KIND, self.scheme).load()
         return backend.from_victim_name(self.target, benchmark=benchmark, split_type=split_type, **self.options)
 
+    def unavailable(self) -> VictimError | None:
+        """The error the named model would fail to load with, found without loading it (the
+        backend's ``unavailable_model``), or ``None``."""
+        return _backend(self.scheme).unavailable_model(self.target)
+
 
 def is_llm_victim_name(model: Any) -> bool:
     """Whether ``model`` names an in-context LLM victim: ``SCHEME:...`` with a registered backend.

@@ -22,6 +22,8 @@ def is_plugin_victim(model: str) -> bool:
     LLM victim (``hf-causal:PATH``, ``openai:MODEL@URL``)."""
     if ("victim", model) in get_registry() or is_llm_victim_name(model) or is_seq2seq_victim_name(model):
         return True
+    if not Path(model).is_dir():
+        return False
     # A directory is read by the victims' modules (torch, transformers), imported only for one.
     from textattack_semparse.victims.seq2seq_parser import is_seq2seq_directory
     from textattack_semparse.victims.table_qa_parser import pretrained_table_qa_class
@@ -32,19 +34,21 @@ def is_plugin_victim(model: str) -> bool:
 def check_victim_name(
     model: str, *, textattack_models: bool = False, model_from_huggingface: str | None = None
 ) -> None:
-    """Fail before any work when ``model`` names no victim (workers resolve it later, on their node).
+    """Fail before any work when ``model`` names no victim (workers build it later).
 
     Accepted: a registered victim, an LLM victim name, a local seq2seq or Table QA model
     directory, and with ``textattack_models`` what ``textattack attack --model`` loads itself
     (its model names, a local directory holding a ``config.json``, or ``model_from_huggingface``).
+    The model an LLM or ``seq2seq:`` name points to must be had here (:func:`check_victim_available`).
 
     Raises:
-        VictimError: ``model`` is a path, but not of a model directory.
+        VictimError: ``model`` is a path, but not of a model directory; or its model cannot be had.
         RegistryError: An unknown name (with the closest registered victims).
     """
     if model_from_huggingface and textattack_models:
         return
     if is_plugin_victim(model):
+        check_victim_available(model)
         return
     path = Path(model)
     if path.exists():
@@ -59,6 +63,27 @@ def check_victim_name(
     if textattack_models and _textattack_model_name(model):
         return
     get_registry().get("victim", model)  # raises RegistryError naming the closest victims
+
+
+def check_victim_available(model: str) -> None:
+    """Fail, naming the fix, when the model an LLM victim name (``hf-causal:PATH``) or a ``seq2seq:``
+    name points to cannot be had on this machine: a path that does not exist, or, with
+    ``HF_HUB_OFFLINE`` set, a hub name missing from the cache. Nothing is loaded. Workflows call it
+    just before they write their run directory (whose configuration names the victim), so a
+    mistyped model never leaves a run that refuses the corrected command. Other victims load
+    when first called.
+
+    Raises:
+        VictimError: The model cannot be had (:func:`~textattack_semparse.victims.lazy_pretrained.unavailable`).
+    """
+    if is_llm_victim_name(model):
+        problem = parse_llm_victim_name(model).unavailable()
+    elif is_seq2seq_victim_name(model):
+        problem = parse_seq2seq_victim_name(model).unavailable()
+    else:
+        return
+    if problem is not None:
+        raise problem
 
 
 def _textattack_model_name(model: str) -> bool:

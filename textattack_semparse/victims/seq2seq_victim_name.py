@@ -56,6 +56,12 @@ class Seq2SeqVictimName:
     model: str
     options: dict[str, Any] = field(default_factory=dict)
 
+    def unavailable(self) -> VictimError | None:
+        """The error the model would fail to load with, found without loading it, or ``None``."""
+        from textattack_semparse.victims.lazy_pretrained import unavailable
+
+        return unavailable("Seq2SeqParser", self.model)
+
     def create(self, *, benchmark: Any) -> Any:
         """The :class:`Seq2SeqParser`, bound to ``benchmark`` (whose databases a ``format`` reads).
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from textattack_semparse.arguments import check_count
 from textattack_semparse.errors import ConfigurationTypeError, VictimError
 from textattack_semparse.torch_device import for_inference, resolve_device
-from textattack_semparse.victims.lazy_pretrained import LOADED, LazyPretrained
+from textattack_semparse.victims.lazy_pretrained import LOADED, LazyPretrained, unavailable
 from textattack_semparse.victims.llm.gguf_loading import gguf_read_once
 from textattack_semparse.victims.llm.prompted_parser import (
     OTHER_MAX_TOKENS,
@@ -73,6 +73,13 @@ class CausalLMParser(LazyPretrained, PromptedParser):
     @classmethod
     def victim_name_problem(cls, target: str) -> str | None:
         return None if target else "it names no model; write hf-causal:PATH (a directory, hub name or .gguf file)."
+
+    @classmethod
+    def unavailable_model(cls, target: str) -> VictimError | None:
+        path = PurePath(target)
+        if path.name.endswith(".gguf"):
+            return unavailable(cls.__name__, str(path.parent), path.name)
+        return unavailable(cls.__name__, target)
 
     @classmethod
     def from_victim_name(cls, target: str, *, benchmark: Benchmark, split_type: str, **options: Any) -> CausalLMParser:

@@ -141,6 +141,12 @@ class PromptedParser(SemanticParser):
         return None if target else f"the name gives no model after the scheme; see {cls.__name__}."
 
     @classmethod
+    def unavailable_model(cls, target: str) -> VictimError | None:
+        """The error the model of a victim name's ``target`` would fail to load with, found without
+        loading it (a missing local file), or ``None`` (by default: a server is asked at its first call)."""
+        return None
+
+    @classmethod
     def from_victim_name(cls, target: str, *, benchmark: Benchmark, split_type: str, **options: Any) -> PromptedParser:
         """The victim a name ``SCHEME:TARGET?options`` stands for (by default ``cls(target, ...)``:
         the backends' constructors take the target first)."""

@@ -24,6 +24,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from textattack_semparse.cache import file_version
 from textattack_semparse.datasets.example import SemparseExample
 from textattack_semparse.errors import ConfigurationError, DatasetError, closest_match_hint
 
@@ -110,18 +111,18 @@ def _split_label(value: Any) -> str | None:
 
 def _where(path: Path, index: int, sentence: int | None = None) -> str:
     try:
-        stat = path.stat()
+        version = file_version(path)
     except OSError:
         lines: tuple[int, ...] = ()
     else:
-        lines = _entry_lines_of_version(path, stat.st_mtime_ns, stat.st_size)
+        lines = _entry_lines_of_version(path, version)
     line = f" (line {lines[index]})" if index < len(lines) else ""
     place = f"{path}: entry {index}{line}"
     return place if sentence is None else f"{place}, sentence {sentence}"
 
 
 @functools.lru_cache(maxsize=8)
-def _entry_lines_of_version(path: Path, mtime_ns: int, size: int) -> tuple[int, ...]:
+def _entry_lines_of_version(path: Path, version: tuple[int, int]) -> tuple[int, ...]:
     """:func:`_entry_lines` read once per version of the file (every entry names its place)."""
     return tuple(_entry_lines(path))
 

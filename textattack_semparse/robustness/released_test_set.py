@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
+from textattack_semparse.cache import file_version
 from textattack_semparse.datasets.benchmark import Benchmark
 from textattack_semparse.datasets.example import ORIGINAL, SemparseExample
 from textattack_semparse.errors import ConfigurationError, DatasetError
@@ -177,8 +178,8 @@ def release_fingerprint(benchmark: Benchmark, dataset: str, limit: int | None) -
     files = list(dict(benchmark.source_files).values())
     if files:
         for path in files:
-            status = Path(path).stat()
-            digest.update(f"\0{path}\0{status.st_size}\0{status.st_mtime_ns}".encode())
+            size, modified = file_version(path)
+            digest.update(f"\0{path}\0{size}\0{modified}".encode())
     else:
         for example in benchmark.examples:
             digest.update(repr(example).encode("utf-8"))

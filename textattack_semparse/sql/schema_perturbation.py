@@ -42,7 +42,7 @@ from pathlib import Path
 
 from sqlglot.tokens import Tokenizer
 
-from textattack_semparse.cache import cache_dir
+from textattack_semparse.cache import cache_dir, file_version
 from textattack_semparse.errors import SchemaError, closest_match_hint
 from textattack_semparse.sql.schema_mapping import SchemaMapping
 from textattack_semparse.sql.sqlite_schema import (
@@ -128,8 +128,7 @@ def cached_perturbed_database(source: str | os.PathLike[str], kind: str, *, seed
         SchemaError: ``source`` is missing or unreadable.
     """
     plan = _plan(Path(source), kind, seed, None)
-    stat = plan.source.stat()
-    identity = [str(plan.source.resolve()), stat.st_size, stat.st_mtime_ns, kind, seed, plan.mapping.to_json(), plan.layout]
+    identity = [str(plan.source.resolve()), *file_version(plan.source), kind, seed, plan.mapping.to_json(), plan.layout]
     key = hashlib.sha256(json.dumps(identity, sort_keys=True).encode("utf-8")).hexdigest()[:16]
     output = cache_dir() / "schema_perturbations" / key / plan.source.name
     if not output.is_file():

@@ -39,7 +39,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from textattack_semparse.cache import cache_dir
+from textattack_semparse.cache import cache_dir, file_version
 from textattack_semparse.sql.execution_result import ExecutionResult
 
 logger = logging.getLogger(__name__)
@@ -83,8 +83,7 @@ class GoldQueryKey:
         identity = _identities.get(given)
         if identity is None:
             path = Path(database).resolve()
-            stat = path.stat()
-            identity = json.dumps([str(path), stat.st_size, stat.st_mtime_ns])
+            identity = json.dumps([str(path), *file_version(path)])
             with _LOCK:
                 _identities[given] = identity
         return cls(identity, sql, float(limit), max_rows, text_errors)

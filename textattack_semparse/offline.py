@@ -21,9 +21,11 @@ _TRUE = {"1", "ON", "YES", "TRUE"}
 
 
 def hub_offline() -> bool:
-    """Whether ``HF_HUB_OFFLINE`` is set (as huggingface_hub reads it: 1, ON, YES or TRUE): then nothing
-    is downloaded or uploaded, and a hub name loads only from this machine's cache."""
-    return os.environ.get("HF_HUB_OFFLINE", "").upper() in _TRUE
+    """Whether ``HF_HUB_OFFLINE`` (or its older name ``TRANSFORMERS_OFFLINE``) is set, as
+    huggingface_hub reads it (1, ON, YES or TRUE): then nothing is downloaded or uploaded, and a hub
+    name loads only from this machine's cache."""
+    setting = os.environ.get("HF_HUB_OFFLINE") or os.environ.get("TRANSFORMERS_OFFLINE") or ""
+    return setting.upper() in _TRUE
 
 
 def ensure_nltk_stopwords() -> Path | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from huggingface_hub import constants
 
+from textattack_semparse.offline import hub_offline
 from textattack_semparse.victims.lazy_pretrained import unavailable
 
 
@@ -49,5 +50,21 @@ def test_offline_a_hub_name_must_be_in_the_cache(tmp_path, monkeypatch: pytest.M
 
 def test_online_a_hub_name_is_left_to_the_download(tmp_path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.delenv("TRANSFORMERS_OFFLINE", raising=False)
     monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path))
     assert unavailable("Seq2SeqParser", "nobody/t5-geo") is None
+
+
+@pytest.mark.parametrize(
+    ("hf_hub_offline", "transformers_offline", "offline"),
+    [("1", None, True), ("yes", None, True), ("0", "1", False), (None, "1", True), (None, "true", True), (None, None, False)],
+)
+def test_offline_is_read_as_huggingface_hub_reads_it(hf_hub_offline, transformers_offline, offline, monkeypatch):
+    """huggingface_hub: ``HF_HUB_OFFLINE = _is_true(os.environ.get("HF_HUB_OFFLINE") or
+    os.environ.get("TRANSFORMERS_OFFLINE"))``, true being 1, ON, YES or TRUE in any case."""
+    for name, value in (("HF_HUB_OFFLINE", hf_hub_offline), ("TRANSFORMERS_OFFLINE", transformers_offline)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    assert hub_offline() is offline

@@ -68,6 +68,7 @@ bench: $(SERVER_STAMP)
 	$(BIN)/python bench/gguf_load.py
 	$(BIN)/python bench/evaluate_command.py
 	$(BIN)/python bench/slow_gold_queries.py
+	$(BIN)/python bench/error_latency.py
 	$(BIN)/python bench/ray_run.py
 
 clean:

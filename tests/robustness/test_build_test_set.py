@@ -20,6 +20,7 @@ from textattack_semparse.judges.meaning_judge import MeaningJudge
 from textattack_semparse.registry import Entry, get_registry
 from textattack_semparse.perturbations.example_perturber import (
     ExamplePerturber,
+    check_selection,
     create_perturbation,
     perturb_examples,
 )
@@ -27,7 +28,6 @@ from textattack_semparse.robustness.build_test_set import build_test_set, datase
 from textattack_semparse.robustness.robustness_test_set import RobustnessTestSet
 from textattack_semparse.robustness.selection_settings import (
     SETTING_PERTURBATION_OPTIONS,
-    check_selection,
     perturbation_selection,
 )
 from textattack_semparse.runs.seeding import component_generators

@@ -27,13 +27,12 @@ from textattack_semparse.attack_attrs import gold_output, record_gold_output
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.constraints.sentence_bert_similarity import SentenceBERTSimilarity
 from textattack_semparse.datasets.example import SemparseExample
-from textattack_semparse.errors import ConfigurationTypeError
+from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError
 from textattack_semparse.judges.judgement import JudgeTally, RewritePair
 from textattack_semparse.judges.meaning_judge import MeaningJudge
 from textattack_semparse.linguistics.sentence_embeddings import SentenceEmbeddings
 from textattack_semparse.perturbations.perturbed_utterance import PerturbedUtterance
 from textattack_semparse.registry import get_registry
-from textattack_semparse.robustness.selection_settings import check_selection
 from textattack_semparse.runs.seeding import component_generators
 from textattack_semparse.tables.table_text import freeze_table_column, question_of, table_input, table_of
 from textattack_semparse.transformations.derived_text import distinct_new_texts, question_text
@@ -58,6 +57,17 @@ def create_perturbation(
     if "seed" in parameters:
         overrides["seed"] = seed
     return entry.create(**overrides)
+
+
+def check_selection(candidates: int | None, keep: int | None) -> None:
+    """``ValueError`` unless both are ``None`` or positive ints and ``keep <= candidates``."""
+    for name, value in (("candidates", candidates), ("keep", keep)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise ConfigurationError(f"{name} must be a positive int or None (all), got {value!r}.")
+    if candidates is not None and keep is not None and keep > candidates:
+        raise ConfigurationError(
+            f"keep={keep} exceeds candidates={candidates}: cannot keep more candidates than are sampled."
+        )
 
 
 def perturb_examples(

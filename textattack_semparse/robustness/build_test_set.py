@@ -29,7 +29,6 @@ from textattack_semparse.robustness.selection_settings import (
     SELECTION_SETTINGS,
     SETTING_PERTURBATION_OPTIONS,
     Selection,
-    check_selection,
     check_setting,
     perturbation_selection,
 )
@@ -165,6 +164,8 @@ def build_test_set(
             "build_test_set needs a setting (e.g. 'huang-2021') or a selection=(candidates, keep)."
         )
     if selection is not None:
+        from textattack_semparse.perturbations.example_perturber import check_selection
+
         check_selection(*selection)
     judges = tuple(judges)
     judge_name = judges_from_names(judges).name if judges else None  # unknown judges fail here

@@ -71,17 +71,6 @@ SETTING_PERTURBATION_OPTIONS: Mapping[str, Mapping[str, Mapping[str, object]]] =
 the registered options; an option the perturbation's constructor does not take is left out)."""
 
 
-def check_selection(candidates: int | None, keep: int | None) -> None:
-    """``ValueError`` unless both are ``None`` or positive ints and ``keep <= candidates``."""
-    for name, value in (("candidates", candidates), ("keep", keep)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-            raise ConfigurationError(f"{name} must be a positive int or None (all), got {value!r}.")
-    if candidates is not None and keep is not None and keep > candidates:
-        raise ConfigurationError(
-            f"keep={keep} exceeds candidates={candidates}: cannot keep more candidates than are sampled."
-        )
-
-
 def check_setting(setting: str) -> str:
     """``setting`` if it names a setting of :data:`SELECTION_SETTINGS`, else ``ValueError``.
 

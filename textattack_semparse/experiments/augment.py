@@ -389,8 +389,6 @@ def _check_format_options(config: AugmentConfig, file_format: str) -> None:
 def _augment(config: AugmentConfig, source: _Source, target: Path, context: RunContext) -> AugmentResult:
     from textattack_semparse.augmentation.literal_protection import protecting_literals
 
-    if target.exists() and not config.overwrite:
-        raise DatasetError(f"Output file {str(target)!r} exists; pass --overwrite to replace it.")
     random.seed(config.seed)  # TextAttack's Augmenter samples with the global random module
     augmenter = build_augmenter(
         config.recipe,
@@ -575,7 +573,7 @@ def _augment_sampled(
 
     operations = tuple(dict.fromkeys(config.perturbations or recipe_operations(config.recipe)))
     outputs = {operation: operation_output_path(target, operation) for operation in operations}
-    for path in [*outputs.values(), target]:
+    for path in outputs.values():  # the union's file (target) was checked by run()
         check_paths(source.path, path, "Input file", overwrite=config.overwrite)
     items = _items(config, source)
     indices = sample_indices(fraction, len(items), seed=config.seed)

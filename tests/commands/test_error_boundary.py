@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from huggingface_hub import constants
 import textattack as _textattack_imported_first  # noqa: F401 - its log handler binds the sys.stderr of its first import: not a test's capsys
 
 from textattack_semparse.cli import main
@@ -25,9 +26,12 @@ from textattack_semparse.datasets.geo_mini import geo_mini_paths
 
 
 @pytest.fixture(autouse=True)
-def geo_mini(monkeypatch: pytest.MonkeyPatch):
+def geo_mini(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     monkeypatch.setenv("SEMPARSE_DATA_DIR", "")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    empty_cache = tmp_path / "hf-hub-cache"  # whatever this machine has cached, the hub models below are missing
+    empty_cache.mkdir()
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(empty_cache))
 
 
 @pytest.fixture
@@ -105,6 +109,7 @@ def missing_models(folder: Path) -> list[tuple[str, str]]:
         (f"hf-causal:{folder / 'no-such-model.gguf'}", "there is no such file"),
         ("seq2seq:nobody/no-such-model", "not in this machine's Hugging Face cache; HF_HUB_OFFLINE is set"),
         ("hf-causal:nobody/no-such-lm", "huggingface-cli download nobody/no-such-lm --local-dir DIR"),
+        ("tapex-wtq", "TapexParser could not load 'microsoft/tapex-large-finetuned-wtq'"),  # a registered victim's model
     ]
 
 

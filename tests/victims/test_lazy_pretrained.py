@@ -8,6 +8,8 @@ from huggingface_hub import constants
 
 from textattack_semparse.offline import hub_offline
 from textattack_semparse.victims.lazy_pretrained import unavailable
+from textattack_semparse.victims.resolution import registered_victim_unavailable
+from textattack_semparse.victims.tapex_parser import TapexParser
 
 
 def cache_holding(root, repo_id: str, filename: str):
@@ -46,6 +48,22 @@ def test_offline_a_hub_name_must_be_in_the_cache(tmp_path, monkeypatch: pytest.M
     cache_holding(tmp_path, "nobody/t5-geo", "config.json")
     assert unavailable("Seq2SeqParser", "nobody/t5-geo") is None
     assert "not in this machine's Hugging Face cache" in str(unavailable("CausalLMParser", "nobody/t5-geo", "q4.gguf"))
+
+
+def test_a_registered_victim_is_asked_for_its_entry_s_model(tmp_path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path))
+    assert "could not load 'microsoft/tapex-large-finetuned-wtq'" in str(registered_victim_unavailable("tapex-wtq"))
+    assert "could not load 'neulab/omnitab-large-finetuned-wtq'" in str(registered_victim_unavailable("omnitab-wtq"))
+    cache_holding(tmp_path, "microsoft/tapex-large-finetuned-wtq", "config.json")
+    assert registered_victim_unavailable("tapex-wtq") is None
+    assert registered_victim_unavailable("knn-geo") is None  # its class loads no pretrained model
+
+
+def test_a_table_qa_victim_s_tokenizer_is_asked_too(tmp_path):
+    assert TapexParser.unavailable_model(str(tmp_path)) is None
+    error = TapexParser.unavailable_model(str(tmp_path), tokenizer_name_or_path=str(tmp_path / "tokenizer"))
+    assert f"TapexParser could not load '{tmp_path / 'tokenizer'}': there is no such local directory" in str(error)
 
 
 def test_online_a_hub_name_is_left_to_the_download(tmp_path, monkeypatch: pytest.MonkeyPatch):

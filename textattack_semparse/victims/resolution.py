@@ -66,12 +66,13 @@ def check_victim_name(
 
 
 def check_victim_available(model: str) -> None:
-    """Fail, naming the fix, when the model an LLM victim name (``hf-causal:PATH``) or a ``seq2seq:``
-    name points to cannot be had on this machine: a path that does not exist, or, with
-    ``HF_HUB_OFFLINE`` set, a hub name missing from the cache. Nothing is loaded. Workflows call it
-    just before they write their run directory (whose configuration names the victim), so a
-    mistyped model never leaves a run that refuses the corrected command. Other victims load
-    when first called.
+    """Fail, naming the fix, when the model a victim stands for cannot be had on this machine: a
+    path that does not exist, or, with ``HF_HUB_OFFLINE`` set, a hub name missing from the cache.
+    Nothing is loaded. Asked of an LLM victim name (``hf-causal:PATH``), a ``seq2seq:`` name and a
+    registered victim whose class says where its model comes from (``tapex-wtq``:
+    :func:`registered_victim_unavailable`). Workflows call it just before they write their run
+    directory (whose configuration names the victim), so a model that is not here never leaves a
+    run that refuses the corrected command. Other victims load when first called.
 
     Raises:
         VictimError: The model cannot be had (:func:`~textattack_semparse.victims.lazy_pretrained.unavailable`).
@@ -80,10 +81,26 @@ def check_victim_available(model: str) -> None:
         problem = parse_llm_victim_name(model).unavailable()
     elif is_seq2seq_victim_name(model):
         problem = parse_seq2seq_victim_name(model).unavailable()
+    elif ("victim", model) in get_registry():
+        problem = registered_victim_unavailable(model)
     else:
         return
     if problem is not None:
         raise problem
+
+
+def registered_victim_unavailable(model: str) -> VictimError | None:
+    """The error the registered victim ``model`` would fail to load its model with, found without
+    loading it: its class's ``unavailable_model(**entry options)`` classmethod (a Hugging Face
+    Table QA victim has one), or ``None`` for a class without one (a k-NN parser, a trained victim).
+    The entry's target may be the class or one of its classmethods (``TapexParser.from_benchmark``).
+    """
+    entry = get_registry().get("victim", model)
+    factory = entry.load()
+    owner = getattr(factory, "__self__", factory)  # a bound classmethod's class
+    check = getattr(owner, "unavailable_model", None)
+    problem: VictimError | None = None if check is None else check(**entry.options)
+    return problem
 
 
 def _textattack_model_name(model: str) -> bool:

@@ -8,9 +8,9 @@ code) with one package on ``PYTHONPATH``: this checkout's, or ``--baseline``'s (
 the commit before the checks moved first; extracted with ``git archive``), alternating which goes
 first, ``--rounds`` times. It prints the median seconds of each and their ratio, and checks that
 both exit with status 2 and that this checkout names the fix. The embedded geo-mini data is used
-(``SEMPARSE_DATA_DIR`` is cleared), so no real data is needed. ``attack`` with a misspelt recipe
-is the reference: telling a misspelt recipe from one of TextAttack's own needs TextAttack's table,
-so it still loads TextAttack.
+(``SEMPARSE_DATA_DIR`` is cleared), so no real data is needed. ``attack`` tells a misspelt recipe
+or victim from TextAttack's own names by reading its tables' names from its source
+(:mod:`textattack_semparse.textattack_tables`), without importing it.
 
     .venv/bin/python bench/error_latency.py [--rounds 3] [--baseline REV]
 """
@@ -63,9 +63,21 @@ CASES: dict[str, tuple[list[str], str]] = {
         ["evaluate", "--model", "knn-gep", "--dataset", "geo-mini-question-test"],
         "Did you mean 'knn-geo'?",
     ),
-    "attack, misspelt recipe (reference)": (
+    "attack, misspelt recipe": (
         ["attack", "--recipe", "semparse-gep", "--model", "knn-geo", "--output-dir", "{tmp}/a"],
         "Did you mean 'semparse-geo'?",
+    ),
+    "attack, misspelt victim": (
+        ["attack", "--recipe", "semparse-geo", "--model", "knn-gep", "--output-dir", "{tmp}/a"],
+        "Did you mean 'knn-geo'?",
+    ),
+    "grammar-attack, misspelt recipe": (
+        ["grammar-attack", "--recipe", "nucle-gredy", "--model", "knn-geo", "--output-dir", "{tmp}/g"],
+        "Did you mean 'nucle-greedy'?",
+    ),
+    "grammar-attack, misspelt victim": (
+        ["grammar-attack", "--model", "knn-gep", "--output-dir", "{tmp}/g"],
+        "Did you mean 'knn-geo'?",
     ),
 }  # fmt: skip
 

@@ -20,6 +20,7 @@ from textattack_semparse.tables import (
     ROBUT_RTA_OFFLINE_PERTURBATIONS,
     ROBUT_TABLE_PERTURBATIONS,
 )
+from textattack_semparse.victims.hub_models import OMNITAB_WTQ, TAPAS_WTQ, TAPEX_WTQ
 
 _RECIPES = "textattack_semparse.recipes"
 _YIN = f"{_RECIPES}.attack.grammar_error_attack_yin_2020:GrammarErrorAttackYin2020"
@@ -652,16 +653,18 @@ def semparse_victims() -> Mapping[str, EntrySpec]:
         ),
         "tapas-wtq": table_qa(
             "tapas_parser:TapasParser",
-            "TAPAS (Herzig et al. 2020) google/tapas-base-finetuned-wtq: cell selection + aggregation; needs the model.",
+            f"TAPAS (Herzig et al. 2020) {TAPAS_WTQ}: cell selection + aggregation; needs the model.",
+            model_name_or_path=TAPAS_WTQ,
         ),
         "tapex-wtq": table_qa(
             "tapex_parser:TapexParser",
-            "TAPEX (Liu et al. 2022) microsoft/tapex-large-finetuned-wtq: BART generating the answer; needs the model.",
+            f"TAPEX (Liu et al. 2022) {TAPEX_WTQ}: BART generating the answer; needs the model.",
+            model_name_or_path=TAPEX_WTQ,
         ),
         "omnitab-wtq": table_qa(
             "tapex_parser:TapexParser",
-            "OmniTab (Jiang et al. 2022) neulab/omnitab-large-finetuned-wtq, TAPEX's architecture; needs the model.",
-            model_name_or_path="neulab/omnitab-large-finetuned-wtq",
+            f"OmniTab (Jiang et al. 2022) {OMNITAB_WTQ}, TAPEX's architecture; needs the model.",
+            model_name_or_path=OMNITAB_WTQ,
         ),
     }
 

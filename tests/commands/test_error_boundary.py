@@ -17,8 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from huggingface_hub import constants
 import textattack as _textattack_imported_first  # noqa: F401 - its log handler binds the sys.stderr of its first import: not a test's capsys
+from huggingface_hub import constants
 
 from textattack_semparse.cli import main
 from textattack_semparse.datasets.benchmark import clear_benchmark_cache

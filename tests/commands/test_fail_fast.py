@@ -58,6 +58,26 @@ CASES = {
         ["train", "--benchmark", "geo-mni", "--output-dir", "{tmp}/t"],
         "Did you mean 'geo-mini'?",
     ),
+    "attack, misspelt recipe": (
+        ["attack", "--recipe", "semparse-gep", "--model", "knn-geo", "--output-dir", "{tmp}/a"],
+        "Did you mean 'semparse-geo'?",
+    ),
+    "attack, misspelt TextAttack recipe": (
+        ["attack", "--recipe", "textfoolr", "--model", "knn-geo", "--output-dir", "{tmp}/a"],
+        "Did you mean 'textfooler'?",
+    ),
+    "attack, misspelt victim": (
+        ["attack", "--recipe", "semparse-geo", "--model", "knn-gep", "--output-dir", "{tmp}/a"],
+        "Did you mean 'knn-geo'?",
+    ),
+    "grammar-attack, misspelt recipe": (
+        ["grammar-attack", "--recipe", "nucle-gredy", "--model", "knn-geo", "--output-dir", "{tmp}/g"],
+        "Did you mean 'nucle-greedy'?",
+    ),
+    "grammar-attack, misspelt victim": (
+        ["grammar-attack", "--model", "knn-gep", "--output-dir", "{tmp}/g"],
+        "Did you mean 'knn-geo'?",
+    ),
     "evaluate, model path missing": (
         ["evaluate", "--model", "seq2seq:{tmp}/t5-geo", "--dataset", "geo-mini-question-test"],
         "there is no such local directory",

@@ -16,7 +16,7 @@ import textattack_semparse
 PACKAGE = Path(textattack_semparse.__file__).parent
 LAYERS = (
     {"__init__", "errors", "_lazy", "cache", "torch_device", "attack_attrs", "hookspecs", "registry", "arguments", "project", "runs"},
-    {"sql", "linguistics", "offline", "resources", "tables"},
+    {"sql", "linguistics", "offline", "resources", "tables", "textattack_tables"},
     {"scoring", "datasets", "test_suites"},
     {"transformations"},
     {"constraints", "victims", "perturbations", "judges"},

@@ -9,7 +9,6 @@ from huggingface_hub import constants
 from textattack_semparse.offline import hub_offline
 from textattack_semparse.victims.lazy_pretrained import unavailable
 from textattack_semparse.victims.resolution import registered_victim_unavailable
-from textattack_semparse.victims.tapex_parser import TapexParser
 
 
 def cache_holding(root, repo_id: str, filename: str):
@@ -57,13 +56,7 @@ def test_a_registered_victim_is_asked_for_its_entry_s_model(tmp_path, monkeypatc
     assert "could not load 'neulab/omnitab-large-finetuned-wtq'" in str(registered_victim_unavailable("omnitab-wtq"))
     cache_holding(tmp_path, "microsoft/tapex-large-finetuned-wtq", "config.json")
     assert registered_victim_unavailable("tapex-wtq") is None
-    assert registered_victim_unavailable("knn-geo") is None  # its class loads no pretrained model
-
-
-def test_a_table_qa_victim_s_tokenizer_is_asked_too(tmp_path):
-    assert TapexParser.unavailable_model(str(tmp_path)) is None
-    error = TapexParser.unavailable_model(str(tmp_path), tokenizer_name_or_path=str(tmp_path / "tokenizer"))
-    assert f"TapexParser could not load '{tmp_path / 'tokenizer'}': there is no such local directory" in str(error)
+    assert registered_victim_unavailable("knn-geo") is None  # its entry names no pretrained model
 
 
 def test_online_a_hub_name_is_left_to_the_download(tmp_path, monkeypatch: pytest.MonkeyPatch):

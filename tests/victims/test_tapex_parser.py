@@ -14,7 +14,8 @@ from tests.helpers import build_tiny_tapex
 from textattack_semparse.tables.answers import format_answer
 from textattack_semparse.tables.table import Table
 from textattack_semparse.victims import tapex_parser
-from textattack_semparse.victims.tapex_parser import OMNITAB_WTQ, TapexParser, split_answer
+from textattack_semparse.victims.hub_models import OMNITAB_WTQ
+from textattack_semparse.victims.tapex_parser import TapexParser, split_answer
 
 INPUTS = [
     ("which city won in 2004", TABLES[0].to_json()),

@@ -186,7 +186,7 @@ def attack_results(config: AttackConfig, context: RunContext, *, command: str = 
     """Run (or resume) the sharded attack of ``config`` in its output directory: the results in
     dataset order. Everything is checked before the directory is written."""
     spec = config.spec()
-    recipe_class(spec.recipe)  # an unknown recipe fails here
+    check_recipe_name(spec.recipe)
     check_attack_victim(spec)
     dataset = load_attack_dataset(spec, from_huggingface=config.dataset_from_huggingface, split=config.dataset_split)
     check_recipe_fits(spec)
@@ -238,6 +238,25 @@ class AttackTask:
     seed: int
 
 
+def check_recipe_name(name: str) -> None:
+    """Fail, naming the closest names, when neither the plugin registry nor TextAttack's stock table
+    knows the recipe ``name``; TextAttack is not imported (:mod:`~textattack_semparse.textattack_tables`).
+
+    Raises:
+        RecipeError: An unknown name.
+    """
+    from textattack_semparse.registry import get_registry
+    from textattack_semparse.textattack_tables import RECIPES, is_textattack_recipe, table_names
+
+    registry = get_registry()
+    if ("attack-recipe", name) not in registry and not is_textattack_recipe(name):
+        choices = sorted({*registry.names("attack-recipe"), *table_names(*RECIPES)})
+        raise RecipeError(
+            f"Unknown attack recipe {name!r}; `textattack-semparse list attack-recipe` and `textattack list "
+            f"attack-recipes` name them." + closest_match_hint(name, choices)
+        )
+
+
 def recipe_class(name: str) -> Any:
     """The recipe called ``name``: the plugin registry's, else TextAttack's stock table (resolved
     as a module attribute, without TextAttack's ``eval``).
@@ -247,20 +266,15 @@ def recipe_class(name: str) -> Any:
     """
     import importlib
 
-    from textattack.attack_args import ATTACK_RECIPE_NAMES
-
     from textattack_semparse.registry import attack_recipe_class, get_registry
 
+    check_recipe_name(name)
     if ("attack-recipe", name) in get_registry():
         return attack_recipe_class(name)
-    if name in ATTACK_RECIPE_NAMES:
-        module, _, attribute = ATTACK_RECIPE_NAMES[name].rpartition(".")
-        return getattr(importlib.import_module(module), attribute)
-    choices = sorted(ATTACK_RECIPE_NAMES)
-    raise RecipeError(
-        f"Unknown attack recipe {name!r}; `textattack-semparse list attack-recipe` and `textattack list "
-        f"attack-recipes` name them." + closest_match_hint(name, choices)
-    )
+    from textattack.attack_args import ATTACK_RECIPE_NAMES
+
+    module, _, attribute = ATTACK_RECIPE_NAMES[name].rpartition(".")
+    return getattr(importlib.import_module(module), attribute)
 
 
 def check_attack_victim(spec: AttackSpec) -> None:

@@ -31,6 +31,7 @@ from textattack_semparse.errors import RecipeError
 from textattack_semparse.experiments.attack import (
     AttackConfig,
     attack_results,
+    check_attack_victim,
     write_attack_logs,
 )
 from textattack_semparse.runs.run_context import RunContext
@@ -125,12 +126,13 @@ def grammar_recipe(name: str) -> Any:
         RecipeError: ``name`` is another kind of recipe (naming the grammatical-error ones).
         RegistryError: ``name`` is not registered.
     """
+    from textattack_semparse.registry import get_registry
+
+    entry = get_registry().get("attack-recipe", name)  # before TextAttack loads with the recipe
     from textattack_semparse.recipes.attack.grammar_error_attack_yin_2020 import (
         GrammarErrorAttackYin2020,
     )
-    from textattack_semparse.registry import get_registry
 
-    entry = get_registry().get("attack-recipe", name)
     if entry.load() is not GrammarErrorAttackYin2020:
         grammar = [
             item.name for item in get_registry().entries("attack-recipe") if item.load() is GrammarErrorAttackYin2020
@@ -150,8 +152,9 @@ def run(config: GrammarAttackConfig, context: RunContext | None = None) -> Gramm
         record_from_result,
     )
 
-    recipe = grammar_recipe(config.recipe)
     attack = config.attack_config()
+    check_attack_victim(attack.spec())  # a misspelt victim is told before the recipe loads TextAttack
+    recipe = grammar_recipe(config.recipe)
     with (context or RunContext()) as context:
         results = attack_results(attack, context, command=COMMAND)
     output_dir = Path(config.output_dir)

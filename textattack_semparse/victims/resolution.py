@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from textattack_semparse.errors import DatasetError, VictimError
 from textattack_semparse.registry import get_registry
+from textattack_semparse.textattack_tables import is_textattack_model
 from textattack_semparse.victims.llm_victim_name import is_llm_victim_name, parse_llm_victim_name
 from textattack_semparse.victims.seq2seq_victim_name import is_seq2seq_victim_name, parse_seq2seq_victim_name
 
@@ -60,7 +61,7 @@ def check_victim_name(
             "a seq2seq parser, TAPAS or TAPEX for this plugin), e.g. one from `textattack-semparse train`. Pass such "
             "a folder, or a registered victim (`textattack-semparse list victim`)."
         )
-    if textattack_models and _textattack_model_name(model):
+    if textattack_models and is_textattack_model(model):
         return
     get_registry().get("victim", model)  # raises RegistryError naming the closest victims
 
@@ -69,10 +70,10 @@ def check_victim_available(model: str) -> None:
     """Fail, naming the fix, when the model a victim stands for cannot be had on this machine: a
     path that does not exist, or, with ``HF_HUB_OFFLINE`` set, a hub name missing from the cache.
     Nothing is loaded. Asked of an LLM victim name (``hf-causal:PATH``), a ``seq2seq:`` name and a
-    registered victim whose class says where its model comes from (``tapex-wtq``:
-    :func:`registered_victim_unavailable`). Workflows call it just before they write their run
-    directory (whose configuration names the victim), so a model that is not here never leaves a
-    run that refuses the corrected command. Other victims load when first called.
+    registered victim whose entry names its model (``tapex-wtq``, :func:`registered_victim_unavailable`).
+    Workflows call it just before they write their run directory (whose configuration names the
+    victim), so a model that is not here never leaves a run that refuses the corrected command.
+    Other victims load when first called.
 
     Raises:
         VictimError: The model cannot be had (:func:`~textattack_semparse.victims.lazy_pretrained.unavailable`).
@@ -91,23 +92,18 @@ def check_victim_available(model: str) -> None:
 
 def registered_victim_unavailable(model: str) -> VictimError | None:
     """The error the registered victim ``model`` would fail to load its model with, found without
-    loading it: its class's ``unavailable_model(**entry options)`` classmethod (a Hugging Face
-    Table QA victim has one), or ``None`` for a class without one (a k-NN parser, a trained victim).
-    The entry's target may be the class or one of its classmethods (``TapexParser.from_benchmark``).
-    """
+    importing its module: its entry's ``model_name_or_path`` option (a hub name or a local path, as
+    the Table QA victims give it) is looked for
+    (:func:`~textattack_semparse.victims.lazy_pretrained.unavailable`); ``None`` for an entry
+    without one (a k-NN parser, a trained victim)."""
+    from textattack_semparse.victims.lazy_pretrained import unavailable
+
     entry = get_registry().get("victim", model)
-    factory = entry.load()
-    owner = getattr(factory, "__self__", factory)  # a bound classmethod's class
-    check = getattr(owner, "unavailable_model", None)
-    problem: VictimError | None = None if check is None else check(**entry.options)
-    return problem
-
-
-def _textattack_model_name(model: str) -> bool:
-    """Whether ``model`` is a name of TextAttack's own model tables."""
-    from textattack import model_args
-
-    return model in model_args.HUGGINGFACE_MODELS or model in model_args.TEXTATTACK_MODELS
+    location = entry.options.get("model_name_or_path")
+    if location is None:
+        return None
+    victim = entry.target.rpartition(":")[2].split(".")[0]  # the class: "TapexParser" of "...:TapexParser.from_benchmark"
+    return unavailable(victim, str(location))
 
 
 def dataset_benchmark(dataset: str | None) -> Benchmark | None:

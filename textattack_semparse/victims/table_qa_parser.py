@@ -20,11 +20,11 @@ from typing import Any
 
 import torch
 
-from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError, VictimError
+from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError
 from textattack_semparse.tables.answers import format_answer
 from textattack_semparse.tables.table import Table
 from textattack_semparse.torch_device import for_inference, resolve_device, resolve_dtype
-from textattack_semparse.victims.lazy_pretrained import LOAD_ERRORS, LazyPretrained, unavailable, unloadable
+from textattack_semparse.victims.lazy_pretrained import LOAD_ERRORS, LazyPretrained, unloadable
 from textattack_semparse.victims.semantic_parser import ParserInput, SemanticParser
 
 TABLE_CACHE_SIZE = 256
@@ -188,26 +188,6 @@ class _PretrainedTableQAParser(LazyPretrained, TableQAParser):
                 raise ConfigurationError(f"{name} must be a positive int, got {value!r}.")
         self.batch_size = batch_size
         self.max_length = max_length
-
-    @classmethod
-    def unavailable_model(
-        cls, model_name_or_path: str | os.PathLike[str] | None = None, *,
-        tokenizer_name_or_path: str | os.PathLike[str] | None = None, **_options: Any,
-    ) -> VictimError | None:  # fmt: skip
-        """The error loading the model (``None``: :attr:`DEFAULT_MODEL`) and its tokenizer would end
-        in, found without loading them, or ``None`` (:func:`~textattack_semparse.victims.lazy_pretrained.unavailable`);
-        the other options are the constructor's and change nothing here.
-
-        Example:
-            >>> from textattack_semparse.victims.tapex_parser import TapexParser
-            >>> print(TapexParser.unavailable_model("/nonexistent/tapex"))
-            TapexParser could not load '/nonexistent/tapex': there is no such local directory. ...
-        """
-        for location in (model_name_or_path or cls.DEFAULT_MODEL, tokenizer_name_or_path):
-            problem = None if location is None else unavailable(cls.__name__, str(location))
-            if problem is not None:
-                return problem
-        return None
 
     @property
     def dtype(self) -> torch.dtype:

@@ -17,6 +17,7 @@ import torch
 
 from textattack_semparse.errors import ConfigurationError, VictimError
 from textattack_semparse.tables.table import Table
+from textattack_semparse.victims.hub_models import TAPAS_WTQ
 from textattack_semparse.victims.table_qa_parser import _PretrainedTableQAParser, cell_number, format_number
 
 AGGREGATIONS = ("NONE", "SUM", "AVERAGE", "COUNT")
@@ -60,7 +61,7 @@ class TapasParser(_PretrainedTableQAParser):
         ('google/tapas-base-finetuned-wtq', False)
     """
 
-    DEFAULT_MODEL = "google/tapas-base-finetuned-wtq"
+    DEFAULT_MODEL = TAPAS_WTQ
 
     def __init__(self, *args: Any, cell_classification_threshold: float = 0.5, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -18,10 +18,9 @@ import torch
 
 from textattack_semparse.errors import ConfigurationError
 from textattack_semparse.tables.table import Table
+from textattack_semparse.victims.hub_models import TAPEX_WTQ
 from textattack_semparse.victims.table_qa_parser import _PretrainedTableQAParser
 
-OMNITAB_WTQ = "neulab/omnitab-large-finetuned-wtq"
-"""OmniTab fine-tuned on WTQ: load it with ``TapexParser(OMNITAB_WTQ)`` (``--model omnitab-wtq``)."""
 ANSWER_SEPARATOR = ", "
 """How TAPEX's WTQ models print a list answer: the values joined by a comma and a space."""
 
@@ -58,12 +57,13 @@ class TapexParser(_PretrainedTableQAParser):
         Other arguments (``benchmark``, ``max_failure_rate``): as :class:`TableQAParser`.
 
     Example:
+        >>> from textattack_semparse.victims.hub_models import OMNITAB_WTQ
         >>> parser = TapexParser(OMNITAB_WTQ, device="cpu")  # loads nothing yet
         >>> parser.model_name_or_path, parser.max_length
         ('neulab/omnitab-large-finetuned-wtq', 1024)
     """
 
-    DEFAULT_MODEL = "microsoft/tapex-large-finetuned-wtq"
+    DEFAULT_MODEL = TAPEX_WTQ
     HALF_PRECISION_BY_DEFAULT = True
 
     def __init__(

@@ -15,6 +15,7 @@ import torch
 
 from textattack_semparse.arguments import check_count
 from textattack_semparse.errors import ConfigurationTypeError
+from textattack_semparse.linguistics.embedding_store import EmbeddingStore, model_identity
 from textattack_semparse.torch_device import resolve_device, torch_threads
 
 if TYPE_CHECKING:
@@ -42,6 +43,9 @@ class SentenceEmbeddings:
         batch_size (int, default 32): Encoding batch size.
         cache_size (int, default 4096): Embeddings kept; ``0`` disables the cache.
         device (str | None, default None): Torch device; ``None`` = ``"cuda"`` when available.
+        persistent (bool, default True): :meth:`encode_each` keeps what it computes on disk and
+            reads it back in later processes (:mod:`~textattack_semparse.linguistics.embedding_store`;
+            a model given by a local directory only).
 
     Example:
         >>> embeddings = SentenceEmbeddings(cache_size=8)
@@ -56,17 +60,22 @@ class SentenceEmbeddings:
         batch_size: int = 32,
         cache_size: int = 4096,
         device: str | None = None,
+        persistent: bool = True,
     ) -> None:
         for name, value, minimum in (("batch_size", batch_size, 1), ("cache_size", cache_size, 0)):
             check_count(name, value, minimum=minimum)
+        if not isinstance(persistent, bool):
+            raise ConfigurationTypeError(f"persistent must be a bool, got {persistent!r}.")
         if model_name_or_path is not None and (not isinstance(model_name_or_path, str) or not model_name_or_path):
             raise ConfigurationTypeError(f"model_name_or_path must be a model name or path string, got {model_name_or_path!r}.")
         self.model_name_or_path = model_name_or_path
         self.batch_size = batch_size
         self.cache_size = cache_size
         self.device = device
+        self.persistent = persistent
         self._model: SentenceTransformer | None = None
         self._cache: OrderedDict[str, torch.Tensor] = OrderedDict()
+        self._stored: EmbeddingStore | None | bool = False  # False: not looked for yet
 
     @property
     def model(self) -> SentenceTransformer:
@@ -119,12 +128,21 @@ class SentenceEmbeddings:
         length its group's own batch (:meth:`encode_uncached`: longest first, ``batch_size`` at a
         time) gives it, and texts of equal padded length share batches, padded to that length:
         few large batches instead of one small one per group. The cache is neither read nor
-        filled.
+        filled; with ``persistent``, the token counts and embeddings computed before, in this
+        process or another, are read from the disk store (:mod:`~textattack_semparse.linguistics.embedding_store`)
+        instead of computed (bit for bit the same), and what is computed is added to it.
         """
         distinct = list(dict.fromkeys(text for group in groups for text in group))
         if not distinct:
             return [torch.empty(0) for _ in groups]
-        lengths = dict(zip(distinct, self._token_lengths(distinct)))
+        store = self._store()
+        lengths = store.token_counts(distinct) if store is not None else {}
+        uncounted = [text for text in distinct if text not in lengths]
+        if uncounted:
+            counted = dict(zip(uncounted, self._token_lengths(uncounted)))
+            lengths.update(counted)
+            if store is not None:
+                store.put_token_counts(counted)
         keys_per_group = []
         for group in groups:
             texts = list(dict.fromkeys(group))
@@ -133,17 +151,32 @@ class SentenceEmbeddings:
                 width = max(lengths[text] for text in batch)
                 padded.update((text, width) for text in batch)
             keys_per_group.append([(text, padded[text]) for text in group])
+        keys = list(dict.fromkeys(key for keys in keys_per_group for key in keys))
+        embedded = store.vectors(keys) if store is not None else {}
         by_width: dict[int, list[str]] = {}
-        for key in dict.fromkeys(key for keys in keys_per_group for key in keys):
-            by_width.setdefault(key[1], []).append(key[0])
-        embedded: dict[tuple[str, int], torch.Tensor] = {}
+        for key in keys:
+            if key not in embedded:
+                by_width.setdefault(key[1], []).append(key[0])
+        computed: dict[tuple[str, int], torch.Tensor] = {}
         with torch.inference_mode():
             for width, texts in by_width.items():
                 for start in range(0, len(texts), self.batch_size):
                     batch = texts[start : start + self.batch_size]
                     rows = self._forward(batch, pad_to=width)
-                    embedded.update(((text, width), row) for text, row in zip(batch, rows))
+                    computed.update(((text, width), row) for text, row in zip(batch, rows))
+        if store is not None:
+            store.put_vectors(computed)
+        embedded.update(computed)
         return [torch.stack([embedded[key] for key in keys]) if keys else torch.empty(0) for keys in keys_per_group]
+
+    def _store(self) -> EmbeddingStore | None:
+        """The disk store of this model's embeddings (``None``: not ``persistent``, or a hub name), found once."""
+        if self._stored is False:
+            identity = None
+            if self.persistent:
+                identity = model_identity(self.model_name_or_path or default_model_path(), resolve_device(self.device))
+            self._stored = None if identity is None else EmbeddingStore(identity)
+        return self._stored if isinstance(self._stored, EmbeddingStore) else None
 
     @staticmethod
     def _longest_first(texts: list[str]) -> list[int]:

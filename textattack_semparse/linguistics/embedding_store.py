@@ -11,7 +11,7 @@ the float32 vector as computed, and each text's token count. A vector read back 
 computed, bit for bit, so a test set built from stored embeddings is the one built without them.
 
 The store is an optimisation only: when it cannot be read or written (a read-only or corrupt
-file) the texts are encoded. Beyond :data:`MAX_VECTORS` the oldest vectors are dropped. Delete
+file) the texts are encoded. Beyond :data:`MAX_VECTORS` the oldest entries are dropped. Delete
 ``$TEXTATTACK_SEMPARSE_CACHE/sentence_embeddings.sqlite`` to empty it. Original to textattack-semparse.
 """
 
@@ -35,8 +35,9 @@ logger = logging.getLogger(__name__)
 STORE_NAME = "sentence_embeddings.sqlite"
 """The file under :func:`~textattack_semparse.cache.cache_dir`."""
 
-MAX_VECTORS = 200_000
-"""Vectors kept (about 300 MB for a 384-dimensional model); beyond it the oldest are dropped."""
+MAX_VECTORS = 100_000
+"""Vectors (and token counts) kept: about 240 MB for a 384-dimensional model such as all-MiniLM-L6-v2;
+beyond it the oldest are dropped."""
 
 _CHUNK = 500
 """Texts per look-up (SQLite allows 999 parameters in a statement on old builds)."""
@@ -86,7 +87,8 @@ class EmbeddingStore:
     def put_token_counts(self, counts: Mapping[str, int]) -> None:
         """Store ``counts`` (text -> tokens)."""
         self._insert("INSERT OR IGNORE INTO token_counts (model, text, tokens) VALUES (?, ?, ?)",
-                     ((self.model, text, int(tokens)) for text, tokens in counts.items()))  # fmt: skip
+                     ((self.model, text, int(tokens)) for text, tokens in counts.items()),
+                     prune=f"DELETE FROM token_counts WHERE rowid <= (SELECT MAX(rowid) FROM token_counts) - {MAX_VECTORS}")  # fmt: skip
 
     def vectors(self, keys: Sequence[tuple[str, int]]) -> dict[tuple[str, int], torch.Tensor]:
         """The stored vectors of those of ``keys`` (text, padded length) that have one."""

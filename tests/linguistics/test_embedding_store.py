@@ -71,12 +71,15 @@ def test_a_vector_is_stored_per_padded_length(tmp_path: Path) -> None:
     assert EmbeddingStore("other model", tmp_path / STORE_NAME).vectors([("rivers in texas", 7)]) == {}
 
 
-def test_the_model_s_identity_follows_its_files_torch_and_device(tmp_path: Path) -> None:
+def test_the_model_s_identity_follows_its_files_and_hardware(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     model = tmp_path / "model"
     shutil.copytree(default_model_path(), model)
     identity = model_identity(model, "cpu")
     assert identity is not None and identity == model_identity(model, "cpu")
-    assert model_identity(model, "cuda") != identity
+    other = "AVX2" if torch.backends.cpu.get_cpu_capability() != "AVX2" else "AVX512"
+    monkeypatch.setattr(torch.backends.cpu, "get_cpu_capability", lambda: other)  # a node with other vector extensions
+    assert model_identity(model, "cpu") != identity
+    monkeypatch.undo()
     assert model_identity(tmp_path / "no-such-model", "cpu") is None
     assert model_identity("sentence-transformers/all-MiniLM-L6-v2", "cpu") is None  # a hub name: nothing stored
     config = model / "config.json"

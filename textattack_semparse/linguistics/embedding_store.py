@@ -44,9 +44,11 @@ _CHUNK = 500
 
 
 def model_identity(model_directory: str | os.PathLike[str], device: str) -> str | None:
-    """A digest of what a model's embeddings depend on: its directory's files as they are (path,
-    size and modification time of each), the torch version and the device type; ``None`` when
-    ``model_directory`` is not a local directory (nothing is stored for it)."""
+    """A digest of what a model's embeddings depend on, to their last bits: its directory's files as
+    they are (path, size and modification time of each), the torch version and the hardware its
+    kernels are chosen for (the CPU's vector extensions, or the GPU and CUDA version); ``None`` when
+    ``model_directory`` is not a local directory (nothing is stored for it). Machines sharing one
+    cache directory (a cluster's home) thus keep their embeddings apart where they could differ."""
     directory = Path(model_directory)
     if not directory.is_dir():
         return None
@@ -58,7 +60,12 @@ def model_identity(model_directory: str | os.PathLike[str], device: str) -> str 
         )
     except OSError:
         return None
-    identity = json.dumps([str(directory.resolve()), files, torch.__version__, torch.device(device).type])
+    kind = torch.device(device).type
+    if kind == "cuda":
+        hardware = [kind, torch.cuda.get_device_name(torch.device(device)), torch.version.cuda]
+    else:
+        hardware = [kind, torch.backends.cpu.get_cpu_capability()]
+    identity = json.dumps([str(directory.resolve()), files, torch.__version__, hardware])
     return hashlib.sha256(identity.encode("utf-8")).hexdigest()
 
 

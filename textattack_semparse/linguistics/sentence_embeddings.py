@@ -151,10 +151,10 @@ class SentenceEmbeddings:
                 width = max(lengths[text] for text in batch)
                 padded.update((text, width) for text in batch)
             keys_per_group.append([(text, padded[text]) for text in group])
-        keys = list(dict.fromkeys(key for keys in keys_per_group for key in keys))
-        embedded = store.vectors(keys) if store is not None else {}
+        every_key = list(dict.fromkeys(key for keys in keys_per_group for key in keys))
+        embedded = store.vectors(every_key) if store is not None else {}
         by_width: dict[int, list[str]] = {}
-        for key in keys:
+        for key in every_key:
             if key not in embedded:
                 by_width.setdefault(key[1], []).append(key[0])
         computed: dict[tuple[str, int], torch.Tensor] = {}

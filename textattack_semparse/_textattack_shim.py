@@ -261,9 +261,9 @@ def _create_dataset_from_args(original: Callable[[Any], Any], args: Any) -> Any:
 
 def _textattack_knows(model: str) -> bool:
     """Whether TextAttack's own ``--model`` resolver accepts ``model`` (a name of its tables or a path)."""
-    from textattack import model_args
+    from textattack_semparse.textattack_tables import is_textattack_model
 
-    return model in model_args.HUGGINGFACE_MODELS or model in model_args.TEXTATTACK_MODELS or Path(model).exists()
+    return is_textattack_model(model) or Path(model).exists()
 
 
 def _create_loggers_from_args(original: Callable[[Any], Any], args: Any) -> Any:

@@ -1,9 +1,13 @@
-"""Where the plugin keeps files it derives (converted databases, NLTK resources), and how it tells
-the versions of a source file apart (:func:`file_version`)."""
+"""Where the plugin keeps files it derives (converted databases, NLTK resources), how it tells
+the versions of a source file apart (:func:`file_version`), and how its SQLite stores are opened
+(:func:`store_transaction`)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 CACHE_ENV = "TEXTATTACK_SEMPARSE_CACHE"
@@ -34,3 +38,23 @@ def write_atomically(path: Path, data: bytes) -> Path:
     temporary.write_bytes(data)
     temporary.replace(path)
     return path
+
+
+@contextlib.contextmanager
+def store_transaction(path: Path, *schema: str) -> Iterator[sqlite3.Connection]:
+    """A connection to the SQLite store ``path`` (its folder made, its ``schema`` statements run)
+    for one transaction, committed when the block ends, then closed; another process writing the
+    same store is waited for up to 10 s.
+
+    Raises:
+        sqlite3.Error, OSError: The store cannot be opened or written (its callers go on without it).
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    connection = sqlite3.connect(path, timeout=10.0)
+    try:
+        with connection:
+            for statement in schema:
+                connection.execute(statement)
+            yield connection
+    finally:
+        connection.close()

@@ -23,12 +23,12 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import torch
 
-from textattack_semparse.cache import cache_dir, file_version
+from textattack_semparse.cache import cache_dir, file_version, store_transaction
 
 logger = logging.getLogger(__name__)
 
@@ -93,9 +93,7 @@ class EmbeddingStore:
 
     def put_token_counts(self, counts: Mapping[str, int]) -> None:
         """Store ``counts`` (text -> tokens)."""
-        self._insert("INSERT OR IGNORE INTO token_counts (model, text, tokens) VALUES (?, ?, ?)",
-                     ((self.model, text, int(tokens)) for text, tokens in counts.items()),
-                     prune=f"DELETE FROM token_counts WHERE rowid <= (SELECT MAX(rowid) FROM token_counts) - {MAX_VECTORS}")  # fmt: skip
+        self._insert("token_counts", [(self.model, text, int(tokens)) for text, tokens in counts.items()])
 
     def vectors(self, keys: Sequence[tuple[str, int]]) -> dict[tuple[str, int], torch.Tensor]:
         """The stored vectors of those of ``keys`` (text, padded length) that have one."""
@@ -109,11 +107,10 @@ class EmbeddingStore:
         return found
 
     def put_vectors(self, vectors: Mapping[tuple[str, int], torch.Tensor]) -> None:
-        """Store ``vectors`` ((text, padded length) -> float32 vector), then drop the oldest beyond :data:`MAX_VECTORS`."""
+        """Store ``vectors`` ((text, padded length) -> float32 vector)."""
         rows = [(self.model, text, width, vector.to(torch.float32).contiguous().numpy().tobytes())
                 for (text, width), vector in vectors.items()]  # fmt: skip
-        self._insert("INSERT OR IGNORE INTO vectors (model, text, width, vector) VALUES (?, ?, ?, ?)", rows,
-                     prune=f"DELETE FROM vectors WHERE rowid <= (SELECT MAX(rowid) FROM vectors) - {MAX_VECTORS}")  # fmt: skip
+        self._insert("vectors", rows)
 
     def _select(self, query: str, texts: Sequence[str]) -> Iterator[list[tuple]]:
         """``query``'s rows for ``texts``, a chunk at a time (none when the store cannot be read)."""
@@ -127,33 +124,23 @@ class EmbeddingStore:
         except (sqlite3.Error, OSError) as error:
             logger.debug("sentence embeddings: not read (%s)", error)
 
-    def _insert(self, statement: str, rows: Iterable[tuple], *, prune: str | None = None) -> None:
-        rows = list(rows)
+    def _insert(self, table: str, rows: Sequence[tuple]) -> None:
+        """Add ``rows`` to ``table`` (those already there are kept), then drop its oldest rows beyond :data:`MAX_VECTORS`."""
         if not rows:
             return
         try:
             with self._connection() as connection:
-                connection.executemany(statement, rows)
-                if prune is not None:
-                    connection.execute(prune)
+                connection.executemany(f"INSERT OR IGNORE INTO {table} VALUES ({', '.join('?' * len(rows[0]))})", rows)
+                connection.execute(f"DELETE FROM {table} WHERE rowid <= (SELECT MAX(rowid) FROM {table}) - {MAX_VECTORS}")
         except (sqlite3.Error, OSError) as error:
             logger.debug("sentence embeddings: not written (%s)", error)
 
-    @contextlib.contextmanager
-    def _connection(self) -> Iterator[sqlite3.Connection]:
+    def _connection(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         """A connection for one transaction (committed when the block ends), then closed."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(self.path, timeout=10.0)
-        try:
-            with connection:
-                connection.execute(
-                    "CREATE TABLE IF NOT EXISTS vectors (model TEXT NOT NULL, text TEXT NOT NULL, width INTEGER NOT NULL, "
-                    "vector BLOB NOT NULL, PRIMARY KEY (model, text, width))"
-                )
-                connection.execute(
-                    "CREATE TABLE IF NOT EXISTS token_counts (model TEXT NOT NULL, text TEXT NOT NULL, tokens INTEGER "
-                    "NOT NULL, PRIMARY KEY (model, text))"
-                )
-                yield connection
-        finally:
-            connection.close()
+        return store_transaction(
+            self.path,
+            "CREATE TABLE IF NOT EXISTS vectors (model TEXT NOT NULL, text TEXT NOT NULL, width INTEGER NOT NULL, "
+            "vector BLOB NOT NULL, PRIMARY KEY (model, text, width))",
+            "CREATE TABLE IF NOT EXISTS token_counts (model TEXT NOT NULL, text TEXT NOT NULL, tokens INTEGER "
+            "NOT NULL, PRIMARY KEY (model, text))",
+        )

@@ -35,11 +35,10 @@ import logging
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from textattack_semparse.cache import cache_dir, file_version
+from textattack_semparse.cache import cache_dir, file_version, store_transaction
 from textattack_semparse.sql.execution_result import ExecutionResult
 
 logger = logging.getLogger(__name__)
@@ -152,22 +151,14 @@ def _read(database: str) -> None:
             _recalled.setdefault(GoldQueryKey(database, sql, float(limit), int(max_rows), text_errors), result)
 
 
-@contextlib.contextmanager
-def _store() -> Iterator[sqlite3.Connection]:
+def _store() -> contextlib.AbstractContextManager[sqlite3.Connection]:
     """The store's connection for one transaction (committed when the block ends), then closed."""
-    path = cache_dir() / STORE_NAME
-    path.parent.mkdir(parents=True, exist_ok=True)
-    connection = sqlite3.connect(path, timeout=10.0)
-    try:
-        with connection:
-            connection.execute(
-                "CREATE TABLE IF NOT EXISTS results (database TEXT NOT NULL, sql TEXT NOT NULL, time_limit REAL NOT "
-                "NULL, max_rows INTEGER NOT NULL, text_errors TEXT NOT NULL, result TEXT NOT NULL, "
-                "PRIMARY KEY (database, sql, time_limit, max_rows, text_errors))"
-            )
-            yield connection
-    finally:
-        connection.close()
+    return store_transaction(
+        cache_dir() / STORE_NAME,
+        "CREATE TABLE IF NOT EXISTS results (database TEXT NOT NULL, sql TEXT NOT NULL, time_limit REAL NOT "
+        "NULL, max_rows INTEGER NOT NULL, text_errors TEXT NOT NULL, result TEXT NOT NULL, "
+        "PRIMARY KEY (database, sql, time_limit, max_rows, text_errors))",
+    )
 
 
 def _encode(result: ExecutionResult) -> str:

@@ -76,18 +76,13 @@ class CausalLMParser(LazyPretrained, PromptedParser):
 
     @classmethod
     def unavailable_model(cls, target: str) -> VictimError | None:
-        path = PurePath(target)
-        if path.name.endswith(".gguf"):
-            return unavailable(cls.__name__, str(path.parent), path.name)
-        return unavailable(cls.__name__, target)
+        return unavailable(cls.__name__, *_model_and_gguf_file(target))
 
     @classmethod
     def from_victim_name(cls, target: str, *, benchmark: Benchmark, split_type: str, **options: Any) -> CausalLMParser:
         """``hf-causal:PATH``: a path ending in ``.gguf`` is its folder and ``gguf_file``."""
-        path = PurePath(target)
-        if path.name.endswith(".gguf"):
-            return cls(str(path.parent), gguf_file=path.name, benchmark=benchmark, split_type=split_type, **options)
-        return cls(target, benchmark=benchmark, split_type=split_type, **options)
+        model, gguf_file = _model_and_gguf_file(target)
+        return cls(model, gguf_file=gguf_file, benchmark=benchmark, split_type=split_type, **options)
 
     def __init__(
         self,
@@ -269,6 +264,13 @@ class CausalLMParser(LazyPretrained, PromptedParser):
             if self.stop and cut_at_stop(text, self.stop) != text:
                 return length
         return len(ids)
+
+
+def _model_and_gguf_file(target: str) -> tuple[str, str | None]:
+    """An ``hf-causal:`` target as the model location and its GGUF file: a path ending in ``.gguf``
+    is its folder and file name, anything else the location itself (no file)."""
+    path = PurePath(target)
+    return (str(path.parent), path.name) if path.name.endswith(".gguf") else (target, None)
 
 
 class _StopSequences:

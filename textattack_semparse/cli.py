@@ -38,6 +38,7 @@ COMMAND_MODULES = (
     "icl_command",
     "report_command",
     "validate_command",
+    "judge_command",
 )
 """Modules of :mod:`textattack_semparse.commands`, each with ``register(subparsers)``."""
 

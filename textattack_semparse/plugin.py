@@ -673,9 +673,18 @@ def semparse_victims() -> Mapping[str, EntrySpec]:
 def semparse_judges() -> Mapping[str, EntrySpec]:
     return {
         "default": {
-            "target": "textattack_semparse.judges.operator_judge:OperatorJudge",
-            "description": "Offline: the words that carry the question's operators, values and predicates survive; a "
-            "substituted word keeps its WordNet sense; free words, inflections and typos may change.",
+            "target": "textattack_semparse.judges.grounded_judge:default_judge",
+            "description": "Offline: vetoes grounded in the gold (a value, number, operator or predicate dropped or "
+            "changed), then the packaged reader (a cross-encoder trained on the benchmarks' own paraphrases).",
+        },
+        "vetoes": {
+            "target": "textattack_semparse.judges.grounded_judge:vetoes_only",
+            "description": "The default judge's vetoes alone: what no veto settles is the same question.",
+        },
+        "cross-encoder": {
+            "target": "textattack_semparse.judges.grounded_judge:cross_encoder_judge",
+            "description": "cross-encoder:<hub name or folder>[?threshold=T]: the vetoes, then that CrossEncoder (or a "
+            "reader of `judge train`) as the reader.",
         },
         "llm": {
             "target": "textattack_semparse.judges.llm_judge:LLMJudge",

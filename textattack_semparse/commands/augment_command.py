@@ -119,6 +119,8 @@ def run(args: argparse.Namespace) -> int:
     if judged is not None:
         example = "" if not judged.examples else " e.g. {!r} -> {!r}: {}".format(*judged.examples[0])
         print(f"Meaning judge {'+'.join(config.judges)} on the candidate rewrites: {judged.describe()};{example}")
+        if judged.layers:
+            print(f"By layer: {judged.describe_layers()}")
     for file in result.files:
         if file.operation is not None:
             print(f"Wrote {file.written} {file.unit} ({file.added} augmented: {file.operation}) to {file.path}.")

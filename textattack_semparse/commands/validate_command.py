@@ -127,6 +127,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     agreement.add_argument("--output-json", metavar="FILE", help="also write the table as JSON")
     agreement.set_defaults(func=run_agreement)
 
+    ablate = commands.add_parser(
+        "ablate",
+        help="what each veto and the reader of the default judge change on labelled pairs",
+        description='Reads JSONL lines {"original", "rewrite", "label", "gold"?, "schema"?} (label: same, different or '
+        "unsure; only same is kept) and reports the default judge's agreement with the labels whole, with each veto "
+        "left out, with the vetoes alone and with the reader alone, and how often each veto fired on rewrites "
+        "people kept.",
+    )
+    ablate.add_argument("--input", required=True, metavar="LABELLED.jsonl", help="the labelled pairs")
+    ablate.add_argument(
+        "--reader", metavar="MODEL", help="a CrossEncoder or a folder of judge train (default: the packaged reader)"
+    )
+    ablate.add_argument("--output-json", metavar="FILE", help="also write the tables as JSON")
+    ablate.set_defaults(func=run_ablate)
+
 
 def run_export(args: argparse.Namespace) -> int:
     from textattack_semparse.commands.arguments import run_context
@@ -248,4 +263,20 @@ def run_agreement(args: argparse.Namespace) -> int:
                 ],
             )
     print_written(result.output_json)
+    return 0
+
+
+def run_ablate(args: argparse.Namespace) -> int:
+    from textattack_semparse.commands.output import print_table, print_written
+    from textattack_semparse.experiments import validate
+
+    result = validate.ablate(validate.AblateConfig(args.input, reader=args.reader, output_json=args.output_json))
+    print_table(
+        f"The default judge against the labels (reader threshold {result.threshold:.2f})",
+        ["variant", "pairs", "agreement %", "rejected of people's rejections %", "kept what people rejected"],
+        [(row.group, row.pairs, row.accuracy, row.rejected_recall, row.judge_kept_rejected) for row in result.rows],
+    )
+    print_table("Vetoes", ["veto", "fired", "on rewrites people kept"], [(v.veto, v.fired, v.people_kept) for v in result.vetoes])
+    if result.output_json is not None:
+        print_written(result.output_json)
     return 0

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from textattack.constraints import Constraint
 
-from textattack_semparse.attack_attrs import gold_output
+from textattack_semparse.attack_attrs import gold_output, schema_words
 from textattack_semparse.judges.judgement import Judgement, JudgeTally, RewritePair
 from textattack_semparse.judges.meaning_judge import DEFAULT_JUDGE, MeaningJudge, judges_from_names
 from textattack_semparse.tables.table_text import question_of
@@ -64,12 +64,16 @@ class MeaningJudgement(Constraint):
     def judgements(self, transformed_texts: Sequence[AttackedText], reference_text: AttackedText) -> list[Judgement]:
         """The judgement of each candidate against ``reference_text`` (counted in ``tally``)."""
         rewrites = [question_of(text) for text in transformed_texts]
-        return self.judge_questions(question_of(reference_text), rewrites, gold_output(reference_text))
+        return self.judge_questions(
+            question_of(reference_text), rewrites, gold_output(reference_text), schema_words(reference_text)
+        )
 
-    def judge_questions(self, original: str, rewrites: Sequence[str], gold: str | None = None) -> list[Judgement]:
+    def judge_questions(
+        self, original: str, rewrites: Sequence[str], gold: str | None = None, schema: frozenset[str] = frozenset()
+    ) -> list[Judgement]:
         """The judgement of each of ``rewrites`` of the question ``original`` (counted in ``tally``),
         for a caller that holds questions rather than ``AttackedText``."""
-        pairs = [RewritePair(original, rewrite, gold) for rewrite in rewrites]
+        pairs = [RewritePair(original, rewrite, gold, schema) for rewrite in rewrites]
         judgements = self.judge.judge(pairs)
         for pair, judgement in zip(pairs, judgements, strict=True):
             self.tally.add(pair, judgement)

@@ -126,6 +126,8 @@ class BuildSettings:
             "seed": self.seed,
             "num_examples": self.num_examples,
             "judges": list(self.judges),
+            # A resumed build with another reader (a new release) is refused, not mixed.
+            "judge_identity": judges_from_names(self.judges).identity if self.judges else None,
         }
 
 

@@ -386,7 +386,7 @@ def judge(config: JudgeConfig, context: RunContext | None = None) -> JudgeResult
     meaning_judge = judges_from_names(config.judges)
     judgements = meaning_judge.judge([rewrite_pair(record) for record in records])
     judged = [
-        {**record, "verdict": judgement.verdict.value, "reason": judgement.reason}
+        {**record, "verdict": judgement.verdict.value, "reason": judgement.reason, "layer": judgement.layer}
         for record, judgement in zip(records, judgements, strict=True)
     ]
     output = Path(config.output)
@@ -477,3 +477,96 @@ def _people_keep(config: AgreementConfig, verdicts: Sequence[Mapping[str, Any]])
         index: (found[0] == "same") if len(found) == 1 else rule_keeps(config.rule, found.count("same"), len(found))
         for index, found in labels.items()
     }
+
+
+@dataclass(frozen=True)
+class AblateConfig:
+    """The default judge's layers and rules, each left out in turn, on the labelled pairs of
+    ``input`` (JSONL lines with ``original``, ``rewrite``, ``label``: same, different or unsure;
+    ``gold`` and ``schema`` when known); ``reader`` as for ``cross-encoder:`` (``None``: the packaged one)."""
+
+    input: str | os.PathLike[str]
+    reader: str | None = None
+    output_json: str | os.PathLike[str] | None = None
+
+
+@dataclass(frozen=True)
+class VetoFiring:
+    """How often one veto fired on the labelled pairs, and on how many of them people kept the rewrite."""
+
+    veto: str
+    fired: int
+    people_kept: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"veto": self.veto, "fired": self.fired, "people_kept": self.people_kept}
+
+
+@dataclass(frozen=True)
+class AblateResult:
+    """Agreement per variant (``group`` names it), what each veto fired on, the reader's threshold."""
+
+    rows: tuple[Agreement, ...]
+    vetoes: tuple[VetoFiring, ...]
+    threshold: float
+    output_json: Path | None
+
+
+def ablate(config: AblateConfig, context: RunContext | None = None) -> AblateResult:
+    """What each veto and the reader change: the judge's agreement with the labels whole, with
+    each veto left out, with the vetoes alone and with the reader alone."""
+    from textattack_semparse.judges.grounded_judge import GroundedJudge
+    from textattack_semparse.judges.reader import PairReader
+    from textattack_semparse.judges.vetoes import VETOES, read_pair, unrelated_replacement
+    from textattack_semparse.linguistics.operator_words import question_words
+    from textattack_semparse.validation.pair_files import read_pairs, rewrite_pair
+
+    records = read_pairs(config.input, required=("original", "rewrite", "label"))
+    pairs = [rewrite_pair(record) for record in records]
+    people = [record["label"] == Verdict.SAME.value for record in records]
+    reader = PairReader(config.reader)
+    scores = reader.probabilities([(pair.original, pair.rewrite) for pair in pairs])
+    judge = GroundedJudge(reader)
+    readings: dict[int, Any] = {}
+    first_layer = [judge._first_layer(pair, readings, index) for index, pair in enumerate(pairs)]
+    words_decide = [j is not None and j.layer == "words" for j in first_layer]
+    fired: list[list[bool]] = []
+    thresholds: list[float] = []
+    for index, (pair, settled) in enumerate(zip(pairs, words_decide, strict=True)):
+        if settled or not question_words(pair.rewrite):
+            fired.append([False] * len(VETOES))
+            thresholds.append(reader.threshold)
+        else:
+            reading = readings.get(index) or read_pair(pair)
+            fired.append([veto(reading) is not None for veto in VETOES])
+            strict = unrelated_replacement(reading) is not None
+            thresholds.append(max(reader.threshold, judge.strict_threshold) if strict else reader.threshold)
+
+    def keeps(use: Sequence[bool], with_reader: bool, index: int) -> bool:
+        decided = first_layer[index]
+        if words_decide[index] and decided is not None:
+            return decided.keeps_meaning
+        if any(f and u for f, u in zip(fired[index], use)):
+            return False
+        return scores[index] >= thresholds[index] if with_reader else True
+
+    every = [True] * len(VETOES)
+    variants: list[tuple[str, Sequence[bool], bool]] = [("vetoes + reader", every, True)]
+    variants += [(f"without the {veto.name} veto", [j != i for j in range(len(VETOES))], True) for i, veto in enumerate(VETOES)]
+    variants += [("vetoes alone", every, False), ("reader alone", [False] * len(VETOES), True)]
+    rows = tuple(
+        judge_agreement([keeps(use, with_reader, i) for i in range(len(pairs))], people, group=name)
+        for name, use, with_reader in variants
+    )
+    firings = tuple(
+        VetoFiring(veto.name, sum(row[i] for row in fired), sum(row[i] and kept for row, kept in zip(fired, people)))
+        for i, veto in enumerate(VETOES)
+    )
+    path = Path(config.output_json) if config.output_json is not None else None
+    if path is not None:
+        data = {
+            "input": str(config.input), "reader": reader.identity, "threshold": reader.threshold,
+            "variants": [row.to_json() for row in rows], "vetoes": [firing.to_json() for firing in firings],
+        }  # fmt: skip
+        atomic_write_text(path, json.dumps(data, indent=2) + "\n")
+    return AblateResult(rows, firings, reader.threshold, path)

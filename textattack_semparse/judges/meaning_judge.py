@@ -9,10 +9,11 @@ recipes through :class:`~textattack_semparse.constraints.meaning_judgement.Meani
 only the rewrites its judge calls ``same``, and ``textattack-semparse validate`` measures a judge
 against people.
 
-Judges are registered by name (``textattack-semparse list judge``): ``default`` (offline, by the
-words that carry the question's operators, values and predicates), ``llm:<LLM victim name>`` (an LLM
-asked whether the two questions ask the same thing) and ``nli:<model>`` (bidirectional entailment);
-a plugin adds its own. Several judges compose: all must say ``same``.
+Judges are registered by name (``textattack-semparse list judge``): ``default`` (offline: vetoes
+grounded in the gold, then a cross-encoder reader, :mod:`.grounded_judge`), ``vetoes`` (the first
+layer alone), ``cross-encoder:<model>`` (the vetoes, then another reader), ``llm:<LLM victim
+name>`` (an LLM asked whether the two questions ask the same thing) and ``nli:<model>``
+(bidirectional entailment); a plugin adds its own. Several judges compose: all must say ``same``.
 
 Original to textattack-semparse.
 """
@@ -48,6 +49,11 @@ class MeaningJudge(ABC):
         default."""
         return
 
+    @property
+    def identity(self) -> str:
+        """Exactly which judge decides, for a manifest (a model's files by digest); its name by default."""
+        return self.name
+
     def __call__(self, original: str, rewrite: str, gold: str | None = None) -> Judgement:
         """The judgement of one rewrite."""
         return self.judge([RewritePair(original, rewrite, gold)])[0]
@@ -61,10 +67,10 @@ class AllJudges(MeaningJudge):
     judge's answer that is not ``same``, its reason naming the judge.
 
     Example:
-        >>> from textattack_semparse.judges.operator_judge import OperatorJudge
-        >>> both = AllJudges([OperatorJudge(), OperatorJudge()])
-        >>> both("how many rivers are in texas", "how many rivers are there in texas").verdict.value
-        'same'
+        >>> from textattack_semparse.judges.grounded_judge import vetoes_only
+        >>> both = AllJudges([vetoes_only(), vetoes_only()])
+        >>> both("how many rivers are in texas", "how few rivers are in texas").reason
+        "vetoes: dropped 'how many' (aggregation)"
     """
 
     def __init__(self, judges: Sequence[MeaningJudge]) -> None:
@@ -76,6 +82,10 @@ class AllJudges(MeaningJudge):
     def read_ahead(self, originals: Sequence[str]) -> None:
         for judge in self.judges:
             judge.read_ahead(originals)
+
+    @property
+    def identity(self) -> str:
+        return " + ".join(judge.identity for judge in self.judges)
 
     def judge(self, pairs: Sequence[RewritePair]) -> list[Judgement]:
         results = [Judgement(Verdict.SAME, "every judge: same")] * len(pairs)

@@ -8,10 +8,10 @@ database values it names and, when the gold output is known, the words that name
 come and go without changing the question. Original to textattack-semparse: the word classes are
 read off the failure classes of perturbations judged by people (docs/validation.md).
 
-This module is the one owner of what a rewrite must keep: the offline meaning judge
-(:mod:`textattack_semparse.judges.operator_judge`) rejects a rewrite that changes a word of
-:func:`question_protection`, and the perturbations that delete, swap, substitute or insert words
-leave those words alone in the first place.
+The perturbations that delete, swap, substitute or insert words leave the words of
+:func:`question_protection` alone. The meaning judge reads the gold's predicates here
+(:func:`gold_predicate_words`, :func:`names_predicate`) and its operator classes from the meaning
+lexicon (:mod:`textattack_semparse.judges.lexicon`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import os
 import re
-from collections.abc import Sequence, Set
+from collections.abc import Iterable, Sequence, Set
 
 from textattack_semparse.linguistics.function_words import FUNCTION_WORDS, load_function_word_classes
 from textattack_semparse.linguistics.inflection import BE_FORMS
@@ -199,9 +199,20 @@ def gold_predicate_words(gold: str | None) -> frozenset[str]:
     """
     if not gold:
         return frozenset()
-    words: set[str] = set()
     text = re.sub(r"'[^']*'|\"[^\"]*\"", " ", gold)  # values are literals, protected as such
-    for token in re.split(r"[^A-Za-z0-9_]+", text):
+    return identifier_words(re.split(r"[^A-Za-z0-9_]+", text))
+
+
+def identifier_words(identifiers: Iterable[str]) -> frozenset[str]:
+    """The words identifiers name things with: split at ``_`` and case changes, lower-cased, SQL's
+    aliases (``STATEalias0``), keywords and fragments of two letters or fewer left out.
+
+    Example:
+        >>> sorted(identifier_words(["petType", "STATE_NAME", "Pets", "COURSEalias0"]))
+        ['course', 'name', 'pet', 'pets', 'state', 'type']
+    """
+    words: set[str] = set()
+    for token in identifiers:
         for part in re.split(r"_+", _SQL_ALIAS.sub("", token)):
             for word in map(str.lower, _IDENTIFIER.findall(part)):
                 if len(word) > 2 and word not in _GOLD_KEYWORDS:

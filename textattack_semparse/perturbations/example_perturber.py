@@ -15,7 +15,7 @@ import inspect
 import itertools
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -23,7 +23,7 @@ from textattack.constraints.pre_transformation import RepeatModification
 from textattack.shared import AttackedText
 from textattack.transformations import Transformation
 
-from textattack_semparse.attack_attrs import gold_output, record_gold_output
+from textattack_semparse.attack_attrs import gold_output, record_gold_output, record_schema_words, schema_words
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.constraints.sentence_bert_similarity import SentenceBERTSimilarity
 from textattack_semparse.datasets.example import SemparseExample
@@ -143,6 +143,9 @@ class ExamplePerturber:
     distributed build equals the serial one. ``seed=None`` leaves the generators as they are (no
     reproducibility asked for).
 
+    ``schema_words`` gives an example's schema words (:mod:`~textattack_semparse.datasets.schema_words`),
+    which the judge reads with the gold.
+
     With a ``judge`` (:mod:`textattack_semparse.judges`), the rewrites it does not call the same
     question are never sampled: the sampler draws candidates in its seeded order and the judge
     reads them in that order until the sample is full (all of them when every candidate is
@@ -161,9 +164,11 @@ class ExamplePerturber:
         seed: int | None = 0,
         encoder: SentenceBERTSimilarity | SentenceEmbeddings | None = None,
         judge: MeaningJudge | None = None,
+        schema_words: Callable[[SemparseExample], frozenset[str]] | None = None,
     ) -> None:
         check_selection(candidates, keep)
         self.perturbation = perturbation
+        self.schema_words = schema_words
         self.seed = seed
         self.k = keep if keep is not None else candidates
         self.table_perturbation = isinstance(transformation, TableTransformation)
@@ -220,6 +225,8 @@ class ExamplePerturber:
                 generator.seed(f"{self.seed}:{example_id}")
         text = AttackedText(example.question if example.table is None else table_input(example.question, example.table))
         record_gold_output(text, example.gold)
+        if self.schema_words is not None:
+            record_schema_words(text, self.schema_words(example))
         constraints = [RepeatModification(), PreserveLiterals()]
         if example.table is not None:
             constraints.append(freeze_table_column())
@@ -333,14 +340,14 @@ class _JudgedOutputs(Transformation):
         if self.judge is None:
             self.last = JudgeTally(judged=len(outputs))
             return list(itertools.islice(order, wanted))
-        original, gold = question_of(current_text), gold_output(current_text)
+        original, gold, schema = question_of(current_text), gold_output(current_text), schema_words(current_text)
         self.last = JudgeTally()
         kept: list[int] = []
         while wanted is None or len(kept) < wanted:
             step = list(itertools.islice(order, None if wanted is None else wanted - len(kept)))
             if not step:
                 break
-            pairs = [RewritePair(original, question_of(outputs[index]), gold) for index in step]
+            pairs = [RewritePair(original, question_of(outputs[index]), gold, schema) for index in step]
             for index, pair, judgement in zip(step, pairs, self.judge.judge(pairs), strict=True):
                 self.last.add(pair, judgement)
                 if judgement.keeps_meaning:

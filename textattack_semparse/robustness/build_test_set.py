@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from textattack_semparse.datasets.benchmark import benchmark_split
@@ -168,7 +168,8 @@ def build_test_set(
 
         check_selection(*selection)
     judges = tuple(judges)
-    judge_name = judges_from_names(judges).name if judges else None  # unknown judges fail here
+    judge = judges_from_names(judges) if judges else None  # unknown judges fail here
+    judge_name = None if judge is None else judge.name
     registry = get_registry()
     explicit = perturbations is not None
     requested = list(perturbations) if perturbations is not None else registry.names("perturbation")
@@ -249,6 +250,7 @@ def build_test_set(
         left_out={name: dict(left_out[name].most_common()) for name in utterances},
         selection={name: chosen[name] for name in utterances},
         judge=judge_name,
+        judge_identity=None if judge is None else judge.identity,
         judged=judged if judge_name is not None else {},
     )
 
@@ -285,6 +287,16 @@ def _utterance_from_record(record: dict[str, Any]) -> PerturbedUtterance:
     )
 
 
+def _schema_words(dataset: str) -> Callable[[SemparseExample], frozenset[str]] | None:
+    """The schema words of ``dataset``'s examples, for the judge; ``None`` for a dataset that is no benchmark's split."""
+    entry = get_registry().get("dataset", dataset)
+    if entry.target != BENCHMARK_DATASET:
+        return None
+    from textattack_semparse.datasets.schema_words import schema_words_of
+
+    return schema_words_of(benchmark_split(**entry.options)[0])
+
+
 class _BuildWorker:
     """What a build worker holds: the perturbations it has created, one Sentence-BERT scorer and
     the meaning judge (``None`` without one). Perturbations are keyed by their test-set names;
@@ -314,6 +326,7 @@ class _BuildWorker:
         self.has_tables = has_tables
         self.encoder = encoder if encoder is not None else SentenceBERTSimilarity()
         self.judge: MeaningJudge | None = judges_from_names(judges) if judges else None
+        self.schema_words = _schema_words(dataset) if self.judge is not None else None
         self.perturbers: dict[str, ExamplePerturber | str] = {}
 
     def perturber(self, name: str) -> ExamplePerturber | str:
@@ -334,6 +347,7 @@ class _BuildWorker:
                     seed=self.seed,
                     encoder=self.encoder,
                     judge=self.judge,
+                    schema_words=self.schema_words,
                 )
         return self.perturbers[name]
 

@@ -86,6 +86,8 @@ class RobustnessTestSet:
             entries equal to the default pair are dropped.
         judge (str | None, default None): The meaning judge that filtered the rewrites
             (:mod:`textattack_semparse.judges`; ``None``: none did).
+        judge_identity (str | None, default None): Exactly which judge that was (its reader's
+            files by digest: :attr:`~textattack_semparse.judges.meaning_judge.MeaningJudge.identity`).
         judged (Mapping[str, JudgeTally], default empty): Perturbation -> how many distinct
             rewrites it proposed over the examples and which the judge rejected.
     """
@@ -101,6 +103,7 @@ class RobustnessTestSet:
     selection: Mapping[str, tuple[int | None, int | None]] = field(default_factory=lambda: MappingProxyType({}))
     left_out: Mapping[str, Mapping[str, int]] = field(default_factory=lambda: MappingProxyType({}))
     judge: str | None = None
+    judge_identity: str | None = None
     judged: Mapping[str, JudgeTally] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
@@ -184,6 +187,7 @@ class RobustnessTestSet:
             "left_out": {name: dict(counts) for name, counts in self.left_out.items()},
             "unperturbed_examples": self.unperturbed_examples(),
             "judge": self.judge,
+            "judge_identity": self.judge_identity,
             "judged": {name: judged.to_json() for name, judged in self.judged.items()},
         }
 
@@ -269,6 +273,7 @@ class RobustnessTestSet:
             skipped=manifest.get("skipped") or {},
             left_out=manifest.get("left_out") or {},
             judge=manifest.get("judge"),
+            judge_identity=manifest.get("judge_identity"),
             judged={
                 name: JudgeTally.from_json(record, f"{manifest_path}: judged of {name!r}")
                 for name, record in (manifest.get("judged") or {}).items()

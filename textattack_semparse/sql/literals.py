@@ -122,7 +122,7 @@ def literal_word_indices(words: Sequence[str], literals: Iterable[str]) -> set[i
     present = set(lowered)  # most spellings (a plural, another question's value) are not there: one look-up each
     indices: set[int] = set()
     for literal in literals:
-        for phrase in _literal_spellings(literal):
+        for phrase in literal_spellings(literal):
             if phrase[0] in present:
                 for start in phrase_starts(lowered, phrase):
                     indices.update(range(start, start + len(phrase)))
@@ -130,7 +130,7 @@ def literal_word_indices(words: Sequence[str], literals: Iterable[str]) -> set[i
 
 
 @functools.lru_cache(maxsize=4096)
-def _literal_spellings(literal: str) -> tuple[tuple[str, ...], ...]:
+def literal_spellings(literal: str) -> tuple[tuple[str, ...], ...]:
     """The word sequences :func:`literal_word_indices` looks for: :func:`literal_phrase`, then its
     plurals when its last word has three letters or more (none for a literal without words)."""
     target = literal_phrase(literal)

@@ -1,5 +1,5 @@
 """JSONL files of rewrite pairs: the input of ``validate judge`` (one ``{"original", "rewrite",
-"gold"?}`` object a line, other keys kept), its output (the same lines with ``"verdict"`` and
+"gold"?, "schema"?}`` object a line, other keys kept), its output (the same lines with ``"verdict"`` and
 ``"reason"``), and labelled pairs (with a person's ``"label"``) that ``validate agreement``
 compares a judge with."""
 
@@ -52,9 +52,10 @@ def read_pairs(path: str | os.PathLike[str], *, required: Sequence[str] = ("orig
 
 
 def rewrite_pair(record: dict[str, Any]) -> RewritePair:
-    """The pair a record asks about (``gold`` when it is a string)."""
-    gold = record.get("gold")
-    return RewritePair(record["original"], record["rewrite"], gold if isinstance(gold, str) else None)
+    """The pair a record asks about (``gold`` when it is a string, ``schema`` when a list of words)."""
+    gold, schema = record.get("gold"), record.get("schema")
+    words = frozenset(str(word) for word in schema) if isinstance(schema, list) else frozenset()
+    return RewritePair(record["original"], record["rewrite"], gold if isinstance(gold, str) else None, words)
 
 
 def pairs_text(records: Sequence[dict[str, Any]]) -> str:

@@ -4,13 +4,14 @@ ask another question, and says which layer of the default judge decided.
 The LLM is a pip-installed backend (hook ``semparse_llm_backends``) that answers RobuT's
 sentence-level rewrite prompt with the rewrites written below: a scripted writer, so that the
 test knows which rewrites keep the question. Those that do are paraphrases a person writes
-(another structure, other words); the others change a value, a superlative or what is asked.
+(another structure, other words); the others change a value, a superlative or add a negation.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import re
 import textwrap
 from pathlib import Path
 
@@ -26,7 +27,7 @@ REWRITES = {
     "which state has the largest area": ("which state is the biggest", True),
     "what is the highest point in ohio": ("what is the lowest point in ohio", False),
     "what rivers flow through kansas": ("what rivers flow through nebraska", False),
-    "what is the area of maine": ("what is the capital of maine", False),
+    "what is the area of maine": ("what is not the area of maine", False),
 }
 SQL = {
     "what is the capital of texas": "SELECT capital FROM state WHERE state_name = 'texas'",
@@ -114,7 +115,11 @@ def test_augment_keeps_the_paraphrases_and_names_the_deciding_layer(scripted_sit
     for question, (rewrite, same) in REWRITES.items():
         assert question in written
         assert (rewrite in written) == same, (question, rewrite, same)
-    assert "Meaning judge default on the candidate rewrites: 4 of 7 kept" in result.stdout
+    # TextAttack's augmenter judges a candidate on each of its tries: the counts are of judgements.
+    assert re.search(r"Meaning judge default on the candidate rewrites: \d+ of \d+ kept", result.stdout)
     by_layer = next(line for line in result.stdout.splitlines() if line.startswith("By layer: "))
-    assert "veto:value: 1 different" in by_layer and "veto:superlative: 1 different" in by_layer
-    assert "reader: " in by_layer  # the paraphrases, which no veto settles
+    # The rewrite that changes the value never reaches the judge: the literal 'kansas' must survive it.
+    assert "veto:value" not in by_layer
+    for layer in ("veto:superlative", "veto:negation"):
+        assert re.search(rf"{layer}: \d+ different(;|$)", by_layer), by_layer
+    assert re.search(r"reader: \d+ same", by_layer), by_layer  # the paraphrases, which no veto settles

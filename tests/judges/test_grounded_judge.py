@@ -43,7 +43,7 @@ def test_the_reader_keeps_the_field_s_synonym_rewrites_the_vetoes_leave(judge: G
     assert synonym.verdict is Verdict.SAME and synonym.layer == "reader"
     paraphrase = judge("what is the capital of texas", "which city is the capital of texas")
     assert paraphrase.keeps_meaning, paraphrase
-    other = judge("what is the capital of texas", "what is the area of texas")
+    other = judge("how many rivers are in texas", "how many lakes are in texas")  # no gold: the reader's to see
     assert not other.keeps_meaning and other.layer == "reader"
 
 

@@ -49,6 +49,10 @@ VETOED = [
      "dropped 'state', which names the gold's state"),
     ("show me the flights from ci0 to ci1", "show me the flights from ci0 through ci1", None, frozenset(),
      "replaced 'to' (destination) by 'through' (via)"),
+    ("what is the highest mountain in us", "where is the highest mountain in us", None, frozenset(),
+     "replaced 'what' (thing) by 'where' (place)"),
+    ("what is the capital of texas", "is the capital of texas", None, frozenset(),
+     "dropped 'what' (question word): no question or request is left"),
     ("what is the largest city in the smallest state", "what is the smallest city in the largest state", None,
      frozenset(), "exchanged the operators 'largest' and 'smallest'"),
     ("flights from boston to denver", "flights from denver to boston",
@@ -76,6 +80,7 @@ KEPT = [
     ("what is the population of texas", "what is the populaton of txeas", GEO_SQL, frozenset()),
     ("which state has the largest population", "which state has the largset population", ARGMAX, frozenset()),
     ("what are all the rivers in texas", "what are the rivers in texas", None, frozenset()),
+    ("what rivers are in texas", "list the rivers in texas", None, frozenset()),  # a request asks too
     # A negated comparison in other words; a negation a paraphrase spells otherwise.
     ("flights that do not exceed do0", "flights that cost no more than do0", None, frozenset()),
     ("show me nonstop flight from ci0 to ci1", "which flight go from ci0 to ci1 without stopping", None, frozenset()),
@@ -103,8 +108,8 @@ def test_no_veto_fires_where_the_gold_s_parts_are_kept(original, rewrite, gold, 
 def test_every_veto_class_is_exercised_and_ordered_as_reported() -> None:
     names = [veto.name for veto in VETOES]
     assert names == [
-        "value", "number", "negation", "superlative", "comparative", "aggregation", "quantifier", "relation",
-        "exchange", "predicate",
+        "value", "number", "negation", "superlative", "comparative", "aggregation", "quantifier", "question-word",
+        "relation", "exchange", "predicate",
     ]  # fmt: skip
     from textattack_semparse.judges.vetoes import read_pair
 

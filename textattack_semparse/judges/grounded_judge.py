@@ -34,7 +34,7 @@ from textattack_semparse.judges.reader import PairReader
 from textattack_semparse.judges.vetoes import VETOES, PairReading, Veto, read_pair, unrelated_replacement
 from textattack_semparse.linguistics.operator_words import question_words
 
-STRICT_THRESHOLD = 0.9
+STRICT_THRESHOLD = 0.6
 """The reader's threshold for a local edit that replaces a content word by one WordNet relates to it
 by no sense (:func:`~textattack_semparse.judges.vetoes.unrelated_replacement`): the reader is
 surer of paraphrases than of such near misses."""

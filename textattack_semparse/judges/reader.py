@@ -102,7 +102,7 @@ class PairReader:
     Example:
         >>> reader = PairReader()
         >>> same, other = reader.probabilities([("what is the capital of texas", "what's the capital of texas"),
-        ...                                     ("what is the capital of texas", "what is the area of texas")])
+        ...                                     ("how many rivers are in texas", "how many lakes are in texas")])
         >>> same >= reader.threshold > other
         True
     """

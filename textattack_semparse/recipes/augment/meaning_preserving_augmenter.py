@@ -65,10 +65,10 @@ class MeaningPreservingAugmenter(WordListAugmenter):
         >>> augmenter = MeaningPreservingAugmenter(perturbations=("deletion", "insertion"), literals=("texas",), high_yield=True)
         >>> outputs = augmenter.augment("what is the capital of texas")
         >>> "what is capital of texas" in outputs, "what is however the capital of texas" in outputs
-        (True, False)
+        (True, True)
         >>> original, rejected, reason = augmenter.judgement.tally.examples[0]
-        >>> rejected, reason
-        ('what is however the capital of texas', "added 'however' (a function word: it may add a condition)")
+        >>> rejected, reason.split(" (p = ")[0]
+        ('what is the therefore capital of texas', 'the reader: another question')
     """
 
     def __init__(

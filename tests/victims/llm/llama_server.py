@@ -330,10 +330,15 @@ def _answer_for_the_dead(port: int, report: str) -> Any:
         def log_message(self, *args: object) -> None:
             return
 
-    try:
-        server = ThreadingHTTPServer(("127.0.0.1", port), Answer)
-    except OSError:
-        return None
+    deadline = time.monotonic() + 10.0
+    while True:  # the dead server's socket may take a moment to let go of the port
+        try:
+            server = ThreadingHTTPServer(("127.0.0.1", port), Answer)
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                return None
+            time.sleep(0.05)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
@@ -371,7 +376,10 @@ def _supervise(parent: int, limit_s: float, port: int, log_path: Path, command: 
                 child.kill()
                 child.wait(timeout=5)
             return 0
-        time.sleep(0.25)
+        try:
+            child.wait(timeout=0.25)
+        except subprocess.TimeoutExpired:
+            pass
     if child.returncode == 0:
         return 0
     report = _exit_report(child.returncode, port, log_path)

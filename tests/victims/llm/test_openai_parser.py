@@ -230,8 +230,9 @@ def test_a_server_that_dies_mid_request_is_named_by_the_failed_request(crashable
     "Connection refused"."""
     if not crashable.running:
         crashable.start()
-    parser = _parser(geo, crashable.base_url, tmp_path / "r.sqlite", max_tokens=200, stop=(), max_retries=2,
-                     concurrency=1, backoff_base=0.1)
+    # Retries spread over 7-14 s: the supervisor needs a moment to see the exit and take the port.
+    parser = _parser(geo, crashable.base_url, tmp_path / "r.sqlite", max_tokens=200, stop=(), max_retries=8,
+                     concurrency=1, backoff_base=0.5, backoff_max=2.0)
     thread, box = _run_in_thread(parser, questions[:1])
     _wait_for(lambda: "POST /v1/completions" in crashable.requests_started(), 60, "the request to arrive")
     crashable.crash()  # signal.SIGSEGV

@@ -97,3 +97,20 @@ def test_a_judge_pickles_without_its_model(judge: GroundedJudge) -> None:
     revived = pickle.loads(pickle.dumps(judge))
     assert "encoder" not in revived.reader.__dict__
     assert revived("how many singers do we have", "how many vocalists do we have", SINGERS).keeps_meaning
+
+
+def test_composed_judges_name_the_judge_and_layer_that_rejected(judge: GroundedJudge) -> None:
+    from textattack_semparse.judges.meaning_judge import judges_from_names
+
+    both = judges_from_names(["vetoes", "default"])
+    assert both.name == "vetoes+default"
+    pairs = [
+        RewritePair("how many singers do we have", "how many songs do we have", SINGERS, SCHEMA),
+        RewritePair("how many singers do we have", "how many vocalists do we have", SINGERS, SCHEMA),
+        RewritePair("how many singers do we have", "", SINGERS, SCHEMA),
+    ]
+    songs, vocalists, empty = both.judge(pairs)
+    assert (songs.verdict, songs.layer) == (Verdict.DIFFERENT, "vetoes:veto:predicate")
+    assert songs.reason.startswith("vetoes: replaced 'singers'")
+    assert (vocalists.verdict, vocalists.reason, vocalists.layer) == (Verdict.SAME, "every judge: same", "")
+    assert (empty.verdict, empty.layer) == (Verdict.DIFFERENT, "vetoes:words")

@@ -64,13 +64,14 @@ class MeaningJudge(ABC):
 
 class AllJudges(MeaningJudge):
     """Several judges at once: ``same`` only when every one says ``same``; otherwise the first
-    judge's answer that is not ``same``, its reason naming the judge.
+    judge's answer that is not ``same``, its reason and layer naming the judge.
 
     Example:
         >>> from textattack_semparse.judges.grounded_judge import vetoes_only
         >>> both = AllJudges([vetoes_only(), vetoes_only()])
-        >>> both("how many rivers are in texas", "how few rivers are in texas").reason
-        "vetoes: dropped 'how many' (aggregation)"
+        >>> judgement = both("how many rivers are in texas", "how few rivers are in texas")
+        >>> judgement.reason, judgement.layer
+        ("vetoes: dropped 'how many' (aggregation)", 'vetoes:veto:aggregation')
     """
 
     def __init__(self, judges: Sequence[MeaningJudge]) -> None:
@@ -95,7 +96,8 @@ class AllJudges(MeaningJudge):
                 break
             for index, judgement in zip(pending, judge.judge([pairs[index] for index in pending]), strict=True):
                 if not judgement.keeps_meaning:
-                    results[index] = Judgement(judgement.verdict, f"{judge.name}: {judgement.reason}")
+                    layer = f"{judge.name}:{judgement.layer}" if judgement.layer else judge.name
+                    results[index] = Judgement(judgement.verdict, f"{judge.name}: {judgement.reason}", layer)
             pending = [index for index in pending if results[index].keeps_meaning]
         return results
 

@@ -15,11 +15,12 @@ reason. Original to textattack-semparse.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -71,12 +72,28 @@ def load_cross_encoder(model: str, *, max_length: int = MAX_LENGTH, device: str 
     if is_reader_folder(folder):
         record = json.loads((folder / READER_RECORD).read_text(encoding="utf-8"))
         base = record.get("config", {}).get("base_model") or default_base_model()
-        encoder = CrossEncoder(base, num_labels=1, max_length=max_length, device=device)
-        encoder.model.load_adapter(str(folder / ADAPTER_FOLDER))
+        with _new_head_expected():
+            encoder = CrossEncoder(base, num_labels=1, max_length=max_length, device=device)
+        encoder.model.load_adapter(str(folder / ADAPTER_FOLDER))  # the adapter brings the trained head
         return encoder
     if model == DEFAULT_BASE_MODEL:
-        return CrossEncoder(default_base_model(), num_labels=1, max_length=max_length, device=device)
+        with _new_head_expected():
+            return CrossEncoder(default_base_model(), num_labels=1, max_length=max_length, device=device)
     return CrossEncoder(model, max_length=max_length, device=device)
+
+
+@contextlib.contextmanager
+def _new_head_expected() -> Iterator[None]:
+    """Silence transformers' "newly initialized ... TRAIN this model" warning where the head is
+    new on purpose: an adapter replaces it, or training is about to."""
+    from transformers.utils import logging as transformers_logging
+
+    verbosity = transformers_logging.get_verbosity()
+    transformers_logging.set_verbosity_error()
+    try:
+        yield
+    finally:
+        transformers_logging.set_verbosity(verbosity)
 
 
 def _files_digest(folder: Path) -> str:

@@ -437,20 +437,21 @@ def semparse_perturbations() -> Mapping[str, EntrySpec]:
         "insertion": entry(
             "function_word_insertion",
             "FunctionWordInsertion",
-            "Huang 2021: insert a meaning-preserving function word, never next to an operator word.",
+            "Huang 2021: insert a function word (here a meaning-preserving one, never next to an operator word).",
             seed=0,
             keep=None,
         ),
         "deletion": entry(
             "function_word_deletion",
             "FunctionWordDeletion",
-            "Huang 2021: delete a meaning-preserving function word (word_list='huang-2021': also punctuation).",
+            "Huang 2021: delete a function word (here a meaning-preserving one; word_list='huang-2021': "
+            "also punctuation).",
             keep=None,
         ),
         "substitution-f": entry(
             "function_word_substitution",
             "FunctionWordSubstitution",
-            "Huang 2021: swap a meaning-preserving function word within its class.",
+            "Huang 2021: substitute a function word (here a meaning-preserving one, within its class).",
             seed=0,
             keep=None,
         ),
@@ -465,11 +466,15 @@ def semparse_perturbations() -> Mapping[str, EntrySpec]:
             keep=10,
         ),
         "backtranslation": entry(
-            "back_translation", "BackTranslation", "Huang 2021: via Russian, French, Japanese (MarianMT); needs the models.",
+            "back_translation",
+            "BackTranslation",
+            "Huang 2021: via Russian, French, Japanese (here MarianMT, not Google Translate); needs the models.",
             keep=1,
         ),
         "reordering": entry(
-            "syntactic_reordering", "SyntacticReordering", "Huang 2021 reordering: move phrases on a dependency parse.",
+            "syntactic_reordering",
+            "SyntacticReordering",
+            "Huang 2021 reordering (here phrases moved on a dependency parse, not SOW-REAP).",
             keep=3,
         ),
         "typo": entry(

@@ -5,7 +5,7 @@ table importable without torch (the ``train`` command shows it in ``--help``).
 two-layer BART of about 1 M parameters that trains on GeoQuery in minutes, selected on dev.
 
 :data:`PER_BENCHMARK` holds the settings that reach the studies' range on the benchmarks they
-report (Huang et al. 2021, Table 2; Dong & Lapata 2016), measured on 2 CPU cores
+report (Huang et al. 2021, Table 5, "No adv. train"; Dong & Lapata 2016), measured on 2 CPU cores
 (docs/training.md): a word-level BART with d_model 256, FFN 1024 and 3+3 layers, AdamW 5e-4
 with warm-up and linear decay, trained on every training question for a fixed number of epochs
 and kept at the last one, a fixed schedule like the studies' (batch size 20 with 100 epochs):

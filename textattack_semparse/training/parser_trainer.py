@@ -185,8 +185,9 @@ class ParserTrainer:
     outputs whose entities are typed placeholders (:class:`EntityAnonymizer`, saved beside the
     model and applied around it by ``Seq2SeqParser``), so execution scoring still sees real values.
 
-    Original to textattack-semparse. The default sizes follow the from-scratch parsers of
-    Huang et al. (2021) in scale (a few million parameters) and train on 2 CPU cores in minutes.
+    Original to textattack-semparse. The default sizes are small (a few million parameters) and
+    train on 2 CPU cores in minutes; Huang et al. (2021) give no sizes for the parsers they train
+    (SEQ2SEQ, COARSE2FINE, TRANX, with "the best settings" of their authors).
 
     Args:
         benchmark (str): A registered benchmark (``textattack-semparse list benchmark``).
@@ -229,7 +230,7 @@ class ParserTrainer:
         device (str | None, default None): ``"cpu"`` forces the CPU; ``None`` uses CUDA when present.
         save_total_limit (int, default 2): Most epoch checkpoints kept (the best is never deleted).
         anonymize (bool, default True): Train on entity-anonymised questions and outputs
-            (Dong & Lapata 2016; Finegan-Dollak et al. 2018), as Huang et al. (2021) did.
+            (Dong & Lapata 2016; Finegan-Dollak et al. 2018).
         extra_train_examples (Sequence[SemparseExample], default ()): Added to the training
             split: a defence's rewrites (:mod:`textattack_semparse.training.defences`).
         extra_source (str | None, default None): Where they came from, for the report.

@@ -62,7 +62,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="FRACTION",
         help="MDA as Huang et al. 2021 §4: sample ceil(FRACTION x N) of the N examples once (0 < FRACTION <= 1; "
         "the paper: 0.2, '20%% of the original instances for each dataset'), perturb each sampled example once by "
-        "each operation (the paper's options and output selection, as the huang-2021 robustness setting), and "
+        "each operation (with the huang-2021 robustness setting's options and output selection), and "
         "write one file per operation (<output stem>.<operation><suffix>) plus the union (--output); with "
         "jia-liang-concat: the number of concatenations as a fraction of N (default 1)",
     )

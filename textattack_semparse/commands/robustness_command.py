@@ -116,9 +116,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare = commands.add_parser(
         "compare",
         help="a baseline and its defences: the four metrics per perturbation and each defence minus the baseline",
-        description="The tables of Huang et al. (2021): standard, perturbation and robust accuracy and the success "
-        "rate of black-box attack per perturbation for a baseline and its defences (e.g. meaning-preserving data "
-        "augmentation, adversarial training), with each defence's difference to the baseline in percentage points.",
+        description="Huang et al. (2021)'s four metrics, which they compute to judge a defence: standard, perturbation "
+        "and robust accuracy and the success rate of black-box attack per perturbation for a baseline and its "
+        "defences (e.g. meaning-preserving data augmentation, adversarial training), with each defence's "
+        "difference to the baseline in percentage points.",
     )
     compare.add_argument(
         "baseline", metavar="BASELINE.json", help="the baseline's `robustness evaluate --output-json` file"

@@ -48,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--task",
         choices=TASKS,
         default=SAME_MEANING,
-        help="same-meaning: judge each rewrite (Huang et al. 2021; default); best-of-k: choose the best of each "
+        help="same-meaning: judge each rewrite (Huang et al. 2021's task; default); best-of-k: choose the best of each "
         "original question's candidates or none (Zhuo et al. 2023)",
     )
     export.add_argument("--sample", type=positive_int, metavar="N", help="export N items drawn at random (default: all)")

@@ -33,8 +33,10 @@ class MeaningJudgement(Constraint):
     rewrite must keep. Candidates are judged in one batch (``_check_constraint_many``); each
     keeps its :class:`~textattack_semparse.judges.judgement.Judgement` in
     ``attack_attrs["meaning_judgement"]``, and ``tally`` counts what was judged and rejected (an
-    augmentation or attack reports it). Huang et al. (2021) kept a rewrite when two of three
-    crowd workers said it keeps the meaning; this constraint is the automatic substitute.
+    augmentation or attack reports it). Huang et al. (2021) had three crowd workers judge their
+    substitution (nf), back-translation and reordering rewrites and kept those at least two said
+    keep the meaning (function-word rewrites and MDA examples were not checked); this constraint
+    is this package's automatic filter on every candidate, not the paper's step.
 
     Args:
         judge (str | Sequence[str] | MeaningJudge, default "default"): Registered judge names

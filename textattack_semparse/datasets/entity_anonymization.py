@@ -5,8 +5,7 @@ Dong & Lapata (2016), "Language to Logical Form with Neural Attention" (ACL,
 https://aclanthology.org/P16-1004/), and Finegan-Dollak et al. (2018), "Improving Text-to-SQL
 Evaluation Methodology" (ACL, https://aclanthology.org/P18-1033/), train and test their
 parsers on questions whose entities are replaced by typed placeholders (``s0``,
-``state_name0``); Huang et al. (2021), "On Robustness of Neural Semantic Parsers" (EACL),
-train their victims the same way. The model never has to spell a value, so values unseen in
+``state_name0``). The model never has to spell a value, so values unseen in
 training are parsed like seen ones.
 
 Training pairs come from the gold: text2sql-data examples carry their templates

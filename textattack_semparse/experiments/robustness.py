@@ -67,9 +67,10 @@ class BuildSettings:
         num_examples: The first N examples of the dataset only (``None``: all).
         judges: The meaning judges that keep only the rewrites asking the same question
             (:mod:`textattack_semparse.judges`; several must all agree; empty: no judge, the
-            perturbations' raw output). The papers had people do this (Huang et al.'s three crowd
-            workers, Zhuo et al.'s experts); the judge is the automatic substitute, and
-            ``textattack-semparse validate`` runs the human step.
+            perturbations' raw output). The judge is this package's automatic filter on every
+            perturbation; the papers had people check some rewrites (Huang et al.'s three crowd
+            workers, for substitution (nf), back translation and reordering only; Zhuo et al.'s
+            experts), and ``textattack-semparse validate`` runs that human step.
     """
 
     perturbations: tuple[str, ...] | None = None

@@ -3,8 +3,9 @@ source filtered to the rewrites they kept, and automatic judges measured against
 (docs/validation.md).
 
 Huang et al. (2021), "On Robustness of Neural Semantic Parsers",
-https://aclanthology.org/2021.eacl-main.292/: three crowd workers judged each rewrite (same
-meaning / different meaning / not sure), and a rewrite was kept when at least two called it the
+https://aclanthology.org/2021.eacl-main.292/: three crowd workers judged each substitution (nf),
+back-translation and reordering rewrite (same meaning / different meaning / not sure; the
+function-word rewrites were not checked), and a rewrite was kept when at least two called it the
 same. Zhuo et al. (2023), "On Robustness of Prompt-based Semantic Parsing with Large Pre-trained
 Language Model", https://arxiv.org/abs/2301.12868: Sentence-BERT kept the 10 most similar of 20
 candidates and experts picked the best one.

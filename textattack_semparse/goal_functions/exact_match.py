@@ -15,9 +15,9 @@ from textattack_semparse.scoring.scoring import Scoring
 class ExactMatch(SemanticParsingGoalFunction):
     """Succeeds when the victim's output is no longer the gold output, token for token.
 
-    Exact match on normalised logical forms is the accuracy of the logical-form parsers
-    studied by Huang et al. 2021 ("On Robustness of Neural Semantic Parsers",
-    https://aclanthology.org/2021.eacl-main.292/); see
+    Huang et al. 2021 ("On Robustness of Neural Semantic Parsers",
+    https://aclanthology.org/2021.eacl-main.292/) score logical forms by exact match; this
+    compares them token for token after normalisation, see
     :class:`~textattack_semparse.scoring.exact_match_scorer.ExactMatchScorer`. Use it for
     benchmarks without a database.
 

@@ -21,7 +21,8 @@ class ExecutionMatch(SemanticParsingGoalFunction):
     Execution accuracy is the metric of the text-to-SQL robustness studies (Zhuo et al. 2023,
     "On Robustness of Prompt-based Semantic Parsing with Large Pre-trained Language Model",
     https://arxiv.org/abs/2301.12868; Huang et al. 2021,
-    https://aclanthology.org/2021.eacl-main.292/). Both queries run on a read-only,
+    https://aclanthology.org/2021.eacl-main.292/, score logical forms by exact match instead).
+    Both queries run on a read-only,
     time-limited connection (:mod:`textattack_semparse.sql`), on every database of the
     benchmark (test-suite accuracy when there are several). A prediction that fails to run is
     a mismatch; an example whose gold query fails is skipped as a gold error.

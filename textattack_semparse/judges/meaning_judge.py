@@ -2,11 +2,14 @@
 
 A robustness figure counts a rewrite the victim gets wrong as the victim's failure only if the
 rewrite asks what the original asked. Huang et al. (2021), "On Robustness of Neural Semantic
-Parsers", https://aclanthology.org/2021.eacl-main.292/, had three crowd workers judge each rewrite
-and kept those at least two called the same; Zhuo et al. (2023) had experts pick. A judge is the
-automatic substitute: every default pipeline (``robustness build``, ``augment``, the ``semparse-*``
-recipes through :class:`~textattack_semparse.constraints.meaning_judgement.MeaningJudgement`) keeps
-only the rewrites its judge calls ``same``, and ``textattack-semparse validate`` measures a judge
+Parsers", https://aclanthology.org/2021.eacl-main.292/, had three crowd workers judge their
+substitution (nf), back-translation and reordering rewrites and kept those at least two called the
+same (function-word rewrites and MDA training examples were not checked); Zhuo et al. (2023) had
+experts pick. A judge is this package's automatic filter, applied to every perturbation's rewrites
+(a substitute for the human step where the papers had one): every default pipeline (``robustness
+build``, ``augment``, the ``semparse-*`` recipes through
+:class:`~textattack_semparse.constraints.meaning_judgement.MeaningJudgement`) keeps only the
+rewrites its judge calls ``same``, and ``textattack-semparse validate`` measures a judge
 against people.
 
 Judges are registered by name (``textattack-semparse list judge``): ``default`` (offline: vetoes

@@ -5,7 +5,8 @@ text2sql-data sentences of one entry filled with the same values (Finegan-Dollak
 Spider training questions of one query, Spider-Syn's hand-made synonym rewrites of them (Gan et
 al. 2021), the questions of one logical form in the logical-form sets; and, so that the reader
 does not take a typo or a stray function word for another question, some of those questions with
-one such slip (people keep them: Huang et al. 2021's crowd kept function-word edits).
+one such slip (Huang et al. 2021 kept their function-word edits unchecked: such operations "rarely
+alter meanings").
 
 Negatives (``label`` 0) are the same question with other values, questions of another gold that
 read almost alike, and minimal edits of a question built from its gold, one per veto class of

@@ -410,9 +410,10 @@ def _judge_table(source_id: str, report: RobustnessReport, label: str) -> Table:
         f"judge-{source_id}",
         f"Meaning judge {test_set['judge']!r}: {label}",
         "Coverage (% of the originals with a rewrite), the distinct candidate rewrites the judge saw, those it "
-        "rejected as asking another question, the share it kept (%), and a rejection with its reason. The papers "
-        "had people do this step (Huang et al. 2021: two of three crowd workers; Zhuo et al. 2023: experts); "
-        "`textattack-semparse validate` runs it.",
+        "rejected as asking another question, the share it kept (%), and a rejection with its reason. The judge "
+        "is this package's automatic filter on every perturbation; the papers had people check some rewrites "
+        "(Huang et al. 2021: two of three crowd workers, for substitution (nf), back translation and reordering "
+        "only; Zhuo et al. 2023: experts); `textattack-semparse validate` has people check them.",
         (
             Column("coverage", "coverage (%)"),
             Column("judged", "candidates"),

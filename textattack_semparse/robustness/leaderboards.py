@@ -1,10 +1,11 @@
 """The tables released robustness benchmarks report their results in, by name.
 
 A released benchmark names its layout (``Benchmark.leaderboard``); ``robustness evaluate
---dataset NAME`` prints the report in it. ``huang-2021`` is the per-perturbation table of
-Huang et al. (2021) every evaluation prints (standard, perturbation and robust accuracy and the
-success rate of black-box attack); ``robut`` is RobuT's (Zhao et al. 2023, pre-perturbation,
-post-perturbation and robust accuracy per perturbation type); ``drspider`` is Dr.Spider's
+--dataset NAME`` prints the report in it. ``huang-2021`` is the per-perturbation table every
+evaluation prints, with Huang et al. (2021)'s four metrics (standard, perturbation and robust
+accuracy and the success rate of black-box attack; their Tables 2 and 3 give the first three per
+operation, the black-box rate is only plotted, Fig. 2); ``robut`` is RobuT's (Zhao et al. 2023,
+pre-perturbation, post-perturbation and robust accuracy per perturbation type); ``drspider`` is Dr.Spider's
 (Chang et al. 2023, pre- and post-perturbation execution accuracy per set, per category and over
 all sets). A layout is a function from a
 :class:`~textattack_semparse.robustness.robustness_report.RobustnessReport` to the

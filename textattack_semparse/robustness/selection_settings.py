@@ -21,9 +21,9 @@ Selection = tuple[int | None, int | None]
 
 SELECTION_SETTINGS: Mapping[str, Selection] = MappingProxyType(
     {
-        # Huang et al. (2021), https://aclanthology.org/2021.eacl-main.292/: one perturbed
-        # utterance per example and operation; the function-word operations (insertion,
-        # deletion, substitution-f) take a random one of their outputs.
+        # Huang et al. (2021), https://aclanthology.org/2021.eacl-main.292/: insertion,
+        # deletion and substitution (f) make one perturbed utterance per example (a random
+        # position or function word); here they take a random one of their outputs.
         "huang-2021": (1, 1),
         # Zhuo et al. (2023), https://arxiv.org/abs/2301.12868: 20 candidates per
         # utterance, the 10 most similar to the original by Sentence-BERT kept.
@@ -37,8 +37,9 @@ DEFAULT_SETTING = "huang-2021"
 SETTING_PERTURBATION_SELECTION: Mapping[str, Mapping[str, Selection]] = MappingProxyType(
     {
         # Huang et al. (2021) rank the candidates of substitution (nf), back translation and
-        # reordering by Sentence-BERT similarity to the original and keep the highest; here
-        # all of an operation's distinct outputs are ranked and the top one kept.
+        # reordering by Sentence-BERT similarity to the original and keep the best back
+        # translation and the n (substitution nf) or k (reordering) highest, n and k not given;
+        # here all of an operation's distinct outputs are ranked and the top one kept.
         # substitution-wordnet is the offline stand-in for substitution (nf).
         "huang-2021": MappingProxyType(
             {
@@ -54,10 +55,11 @@ SETTING_PERTURBATION_SELECTION: Mapping[str, Mapping[str, Selection]] = MappingP
 
 SETTING_PERTURBATION_OPTIONS: Mapping[str, Mapping[str, Mapping[str, object]]] = MappingProxyType(
     {
-        # Huang et al. (2021) insert, delete and substitute function words and keep the
-        # utterances crowd workers judged to keep the meaning. The function-word operations draw
-        # on the stop-word list NLTK | scikit-learn | punctuation, its words of the
-        # meaning-preserving classes only, never an operator word. Every output is a candidate.
+        # Huang et al. (2021) insert, delete and substitute function words, without a crowd
+        # check ("perturbation operations related to function words rarely alter meanings"),
+        # and name no word list. Here the function-word operations draw on the stop-word list
+        # NLTK | scikit-learn | punctuation, its words of the meaning-preserving classes only,
+        # never an operator word. Every output is a candidate.
         "huang-2021": MappingProxyType(
             {
                 "insertion": MappingProxyType({"word_list": "huang-2021", "max_candidates_per_position": None}),

@@ -29,9 +29,9 @@ def normalize_logical_form(text: str) -> list[str]:
 class ExactMatchScorer(Scorer):
     """A prediction is correct when its normalised tokens equal the gold's.
 
-    Exact match on normalised logical forms is the accuracy of the logical-form parsers
-    studied by Huang et al. 2021 ("On Robustness of Neural Semantic Parsers",
-    https://aclanthology.org/2021.eacl-main.292/). Normalisation lowercases, splits brackets
+    Huang et al. 2021 ("On Robustness of Neural Semantic Parsers",
+    https://aclanthology.org/2021.eacl-main.292/) score their logical-form parsers by "the
+    predicted LFs that exactly match their gold LFs". Normalisation here lowercases, splits brackets
     and commas off and collapses whitespace (:func:`normalize_logical_form`), so ``(a (b))``
     and ``( a ( b ) )`` match. The distance is the normalised token edit distance.
 

@@ -42,8 +42,9 @@ class ExecutionScorer(Scorer):
     """A prediction is correct when it returns the gold query's result on every database.
 
     Execution accuracy is the metric of the text-to-SQL robustness studies (Zhuo et al. 2023,
-    https://arxiv.org/abs/2301.12868; Huang et al. 2021,
-    https://aclanthology.org/2021.eacl-main.292/). With several databases of one schema the
+    https://arxiv.org/abs/2301.12868); Huang et al. 2021,
+    https://aclanthology.org/2021.eacl-main.292/, parse into logical forms and score exact
+    match instead. With several databases of one schema the
     rule is test-suite accuracy (Zhong, Yu and Klein 2020, "Semantic Evaluation for Text-to-SQL
     with Distilled Test Suites", https://aclanthology.org/2020.emnlp-main.29/): one database
     that tells the prediction from the gold makes it wrong. Queries run sandboxed

@@ -23,8 +23,9 @@ class GreedyWordImportanceSearch(GreedyWordSwapWIR):
     swaps and deletions and keeps addressing words by their index in the original text,
     which is wrong once an earlier step inserted or deleted a word; here every step
     addresses the word at its *current* position (``original_index_map``), and words
-    already deleted are skipped. Used for the function-word attacks of Huang et al. 2021
-    (https://aclanthology.org/2021.eacl-main.292/). Original to textattack-semparse.
+    already deleted are skipped. Used for the attacks built from the function-word operations
+    of Huang et al. 2021 (https://aclanthology.org/2021.eacl-main.292/; the paper runs no
+    search). Original to textattack-semparse.
 
     Deferred constraints are checked only on the candidates a step could choose (those that
     beat the current score, and every success), after the victim scored the step's

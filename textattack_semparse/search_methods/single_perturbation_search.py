@@ -13,9 +13,9 @@ class SinglePerturbationSearch(SearchMethod):
 
     Huang et al. (2021, "On Robustness of Neural Semantic Parsers",
     https://aclanthology.org/2021.eacl-main.292/) and Zhuo et al. (2023,
-    https://arxiv.org/abs/2301.12868) perturb each utterance once per operation
-    and count the example as broken when a perturbed utterance is parsed wrongly. This
-    search does exactly that: no perturbation is stacked on another. Among successful
+    https://arxiv.org/abs/2301.12868) perturb each utterance once per operation; a
+    perturbed utterance parsed wrongly is an adversarial example (Huang et al.'s Eq. 2).
+    This search does that for one example: no perturbation is stacked on another. Among successful
     candidates it returns the most similar to the original when a similarity constraint
     recorded ``similarity_score``, else the first; otherwise the highest-scoring candidate.
     Original to textattack-semparse.

@@ -3,8 +3,9 @@ adversarial training.
 
 Huang et al. (2021), "On Robustness of Neural Semantic Parsers" (EACL), §4: a parser is
 retrained on its training set plus meaning-preserving rewrites of it (MDA: a sample of
-the training set perturbed by each operation, ``textattack-semparse augment --sample``),
-or plus adversarial examples that an attack found against the parser itself. Both keep
+the training set perturbed by each operation, ``textattack-semparse augment --sample``).
+This package also retrains on adversarial examples that an attack found against the parser
+itself (not one of Huang et al.'s defences). Both keep
 each rewritten question's gold output; ``ParserTrainer`` takes them as
 ``extra_train_examples``. :mod:`textattack_semparse.experiments.train` runs the defences.
 """

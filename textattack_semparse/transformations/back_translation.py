@@ -39,7 +39,8 @@ class BackTranslation(SentenceRewriteTransformation):
     with ``k=1``.
 
     Huang, Li, Qu and Pan (2021), "On Robustness of Neural Semantic Parsers", EACL 2021,
-    https://aclanthology.org/2021.eacl-main.292/ (bridges Russian, French and Japanese).
+    https://aclanthology.org/2021.eacl-main.292/ (bridges Russian, French and Japanese, through
+    the Google translation API).
     Default models: OPUS-MT (Tiedemann and Thottingal, 2020, "OPUS-MT -- Building open
     translation services for the World", EAMT, https://aclanthology.org/2020.eamt-1.61/);
     the Japanese pair is ``opus-mt-en-jap``/``opus-mt-jap-en``, the Hub's only OPUS-MT

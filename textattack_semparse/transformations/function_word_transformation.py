@@ -3,8 +3,9 @@
 
 Shared part of the function-word perturbations (insertion, deletion, substitution) of Huang et
 al. (2021), "On Robustness of Neural Semantic Parsers"
-(https://aclanthology.org/2021.eacl-main.292/). Huang et al. kept only the perturbed utterances
-crowd workers judged to keep the question's meaning; a perturbation here proposes only rewrites
+(https://aclanthology.org/2021.eacl-main.292/). Huang et al. did not have these rewrites checked
+by people ("perturbation operations related to function words rarely alter meanings"); a
+perturbation here proposes only rewrites
 that leave the words deciding the question alone
 (:func:`~textattack_semparse.linguistics.operator_words.question_protection`, the words the
 offline meaning judge also protects).

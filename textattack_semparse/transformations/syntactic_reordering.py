@@ -67,7 +67,7 @@ class SyntacticReordering(Transformation):
     the words around it (touching neither side) stays in place, as moving it would unpair it.
     ``original_index_map`` follows the moved words. Deterministic.
 
-    Huang et al. rank reorderings by Sentence-BERT and keep the most similar: wrap this
+    Huang et al. rank reorderings by Sentence-BERT and keep the top k (k not given): wrap this
     transformation in
     :class:`~textattack_semparse.transformations.top_k_by_similarity.TopKBySimilarity`.
 

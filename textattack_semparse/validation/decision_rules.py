@@ -2,8 +2,9 @@
 
 Huang et al. (2021), "On Robustness of Neural Semantic Parsers",
 https://aclanthology.org/2021.eacl-main.292/, had three Mechanical Turk workers judge each
-rewrite (same meaning / different meaning / not sure) and "keep only the ones that have the same
-meaning agreed by at least two turkers": rule ``huang-2021``. ``unanimous`` keeps a rewrite every
+substitution (nf), back-translation and reordering rewrite (same meaning / different meaning / not
+sure) and "keep only the ones that have the same meaning agreed by at least two turkers": rule
+``huang-2021``. ``unanimous`` keeps a rewrite every
 annotator calls the same, ``majority`` one more than half call the same. *Not sure* is never a
 *same* vote.
 

@@ -145,8 +145,8 @@ def build_items(
     """The items of the rewrites of each source (``rewrites[i]``: source ``i``'s), deduplicated,
     shuffled with ``seed`` and, with ``sample``, the first ``sample`` of them (a random sample);
     with ``per_perturbation`` too, the first ``sample`` of each perturbation (a stratified sample,
-    as Huang et al. 2021 judge each perturbation on its own sample; an item several perturbations
-    made counts for each).
+    so that each perturbation's acceptance can be read, as Huang et al. 2021 report what their
+    crowd kept per perturbation; an item several perturbations made counts for each).
 
     Example:
         >>> from textattack_semparse.validation.rewrite_source import Rewrite

@@ -63,9 +63,11 @@ class MeaningPreservingAttackHuang2021:
             similarity_threshold: Minimum Sentence-BERT cosine to the original question.
             max_words_perturbed: Words the search may edit per question.
             judge: The meaning judges a candidate must pass (:mod:`textattack_semparse.judges`;
-                several must all agree; ``None``: none). The papers had people check the
-                rewrites (Huang et al.: two of three crowd workers; Zhuo et al.: experts); the
-                judge is the automatic substitute, applied before the victim sees a candidate.
+                several must all agree; ``None``: none), applied before the victim sees a
+                candidate: this package's automatic filter. The papers had people check some
+                rewrites (Huang et al.: two of three crowd workers, for substitution (nf), back
+                translation and reordering, not the function-word operations; Zhuo et al.:
+                experts).
         """
         # Goal: the victim's output stops matching the gold, judged as the benchmark judges (execution
         # match on its databases, exact match without); examples already wrong are skipped.

@@ -1,4 +1,4 @@
-"""One meaning-preserving perturbation per utterance: the robustness studies' black-box attack."""
+"""One meaning-preserving perturbation per utterance, as the robustness studies apply them, as an attack."""
 
 from __future__ import annotations
 
@@ -30,8 +30,10 @@ class PerturbationAttackHuang2021:
     """Perturb each utterance once with one operation; succeed if a perturbed utterance breaks the parse.
 
     Shuo Huang, Zhuang Li, Lizhen Qu and Lei Pan (2021). On Robustness of Neural Semantic
-    Parsers. EACL 2021. https://aclanthology.org/2021.eacl-main.292/ (the black-box attack
-    of §3.2 over each perturbation of §3.1).
+    Parsers. EACL 2021. https://aclanthology.org/2021.eacl-main.292/ (a success is an
+    adversarial example of their Eq. 2, a rewrite by an operation of §3.1 that the parser gets
+    wrong; the black-box attack of §3.2 also counts only rewrites that raise the parser's loss,
+    which this recipe does not require).
 
     Terry Yue Zhuo, Zhuang Li, Yujin Huang, Fatemeh Shiri, Weiqing Wang, Gholamreza Haffari
     and Yuan-Fang Li (2023). On Robustness of Prompt-based Semantic Parsing with Large
@@ -75,9 +77,11 @@ class PerturbationAttackHuang2021:
                 ``None`` (default) = ``"word-importance"`` for the perturbations in
                 :data:`WORD_IMPORTANCE_PERTURBATIONS` (TB), ``"single"`` otherwise.
             judge: The meaning judges a candidate must pass (:mod:`textattack_semparse.judges`;
-                several must all agree; ``None``: none). The papers had people check the
-                rewrites (Huang et al.: two of three crowd workers; Zhuo et al.: experts); the
-                judge is the automatic substitute, applied before the victim sees a candidate.
+                several must all agree; ``None``: none), applied before the victim sees a
+                candidate: this package's automatic filter. The papers had people check some
+                rewrites (Huang et al.: two of three crowd workers, for substitution (nf), back
+                translation and reordering, not the function-word operations; Zhuo et al.:
+                experts).
         """
         if search is None:
             search = "word-importance" if perturbation_name in WORD_IMPORTANCE_PERTURBATIONS else "single"

@@ -35,8 +35,8 @@ class MeaningPreservingAugmenter(WordListAugmenter):
     augments every question it is given. The paper perturbs "20% of the original instances
     for each dataset"; ``textattack-semparse augment --sample 0.2`` draws that sample once and
     builds one augmenter per operation (``perturbations=(name,)``) to perturb it, as it does (:mod:`textattack_semparse.augmentation.per_operation`, docs/augmentation.md),
-    with the paper's options and selection per operation (``perturbation_options``,
-    ``most_similar``).
+    with the ``huang-2021`` robustness setting's options and selection per operation
+    (``perturbation_options``, ``most_similar``; the paper gives none for MDA).
 
     Args:
         perturbations (Sequence[str], default ``MDA_OFFLINE_PERTURBATIONS``): Registered

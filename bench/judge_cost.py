@@ -57,7 +57,7 @@ for first in range(0, len(ordered), batch):
 judging = time.perf_counter() - start
 read = [(pair.original, pair.rewrite) for pair, j in zip(ordered, judgements) if getattr(j, "layer", "") == "reader"]
 if read:
-    judge.reader._cache.clear()  # its answers are cached; the floor is the forward passes themselves
+    judge.reader.forget()  # its answers are cached; the floor is the forward passes themselves
 start = time.perf_counter()  # the floor: the reader's forward passes alone, on the pairs it decided
 for first in range(0, len(read), batch):
     judge.reader.probabilities(read[first : first + batch])

@@ -114,3 +114,35 @@ def test_composed_judges_name_the_judge_and_layer_that_rejected(judge: GroundedJ
     assert songs.reason.startswith("vetoes: replaced 'singers'")
     assert (vocalists.verdict, vocalists.reason, vocalists.layer) == (Verdict.SAME, "every judge: same", "")
     assert (empty.verdict, empty.layer) == (Verdict.DIFFERENT, "vetoes:words")
+
+
+def test_ablate_leaves_each_veto_out_and_counts_what_it_fired_on(tmp_path: Path) -> None:
+    import json
+
+    from textattack_semparse.experiments.validate import AblateConfig, ablate
+
+    labelled = [
+        # (original, rewrite, people's label): two the superlative veto rejects, one the number veto, one kept.
+        ("which state has the largest area", "which state has the smallest area", "different"),
+        ("which city is the largest", "which city is the smallest", "same"),  # a label the veto disagrees with
+        ("name 3 rivers in texas", "name 4 rivers in texas", "different"),
+        ("what is the capital of texas", "what's the capital of texas", "same"),
+    ]
+    path = tmp_path / "labelled.jsonl"
+    path.write_text("".join(json.dumps({"original": o, "rewrite": r, "label": label}) + "\n" for o, r, label in labelled))
+    result = ablate(AblateConfig(path, output_json=tmp_path / "ablate.json"))
+    rows = {row.group: row for row in result.rows}
+    assert rows["vetoes + reader"].accuracy == 75.0  # all but the pair people kept against the superlative veto
+    # Without the superlative veto, the reader decides the two pairs it had rejected.
+    from textattack_semparse.judges.vetoes import VETOES
+
+    pairs = [RewritePair(original, rewrite) for original, rewrite, _ in labelled]
+    without = GroundedJudge(vetoes=[veto for veto in VETOES if veto.name != "superlative"]).judge(pairs)
+    agree = sum(judgement.keeps_meaning == (label == "same") for judgement, (_, _, label) in zip(without, labelled))
+    assert rows["without the superlative veto"].accuracy == 100 * agree / 4
+    assert [judgement.layer for judgement in without[:2]] == ["reader", "reader"]
+    fired = {firing.veto: (firing.fired, firing.people_kept) for firing in result.vetoes}
+    assert fired["superlative"] == (2, 1) and fired["number"] == (1, 0) and fired["negation"] == (0, 0)
+    written = json.loads((tmp_path / "ablate.json").read_text())
+    assert [row["group"] for row in written["variants"]][-2:] == ["vetoes alone", "reader alone"]
+    assert written["variants"][0] == rows["vetoes + reader"].to_json()

@@ -21,6 +21,10 @@ GEO_SQL = "SELECT population FROM state WHERE state_name = 'texas'"
 ARGMAX = "(argmax:<<e,t>,<<e,i>,e>> (lambda $0:e (state:<s,t> $0)) (lambda $0:e (population:<lo,i> $0)))"
 SINGERS = "SELECT count(*) FROM singer"
 SCHEMA = frozenset({"singer", "song", "name", "country", "age", "concert", "stadium"})
+SINGERS_FIRST = "SELECT T1.name FROM singer AS T1 JOIN song AS T2 ON T1.id = T2.singer_id ORDER BY T2.year LIMIT 1"
+OWNERS = "SELECT first_name, last_name FROM owners ORDER BY age DESC LIMIT 1"
+DOCUMENTS = "SELECT document_description FROM documents WHERE document_name = 'Robbin CV'"
+DOCUMENT_SCHEMA = frozenset({"document", "documents", "description", "name", "text", "details", "template"})
 
 VETOED = [
     # (original, rewrite, gold, schema, the veto's reason)
@@ -61,6 +65,19 @@ VETOED = [
     ("how many rivers are in the state that has the most rivers", "how many cities are in the state that has the "
      "most rivers", "(count (river $0))", frozenset({"river", "city", "state"}),
      "replaced 'rivers' (the gold's river) by 'cities', which names city"),
+    # "first" before anything but a name is still the superlative of time.
+    ("which singer released the first song", "which singer released the song", SINGERS_FIRST, SCHEMA,
+     "dropped 'first' (superlative)"),
+    # A count put for a word that is no predicate of the gold adds an aggregation.
+    ("what is the name of the singers", "what is the number of singers", "SELECT name FROM singer", SCHEMA,
+     "added 'number of' (aggregation)"),
+    # A phrase whose last word names another column of the schema.
+    ("how many singers do we have", "how many concert venues do we have", SINGERS,
+     SCHEMA | {"venue"}, "replaced 'singers' (the gold's singer) by 'concert venues', which names venue"),
+    # Another form of the word that names another column: WTQ's "award" and "awarding body".
+    ("what was the last award that nujoma won", "what was the last awarding body that nujoma won from", None,
+     frozenset({"award", "awarding", "body", "date"}), "replaced 'award' (the gold's award) by 'awarding body', "
+     "which names body"),
 ]
 
 KEPT = [
@@ -92,6 +109,23 @@ KEPT = [
      frozenset()),
     ("what is the capital of colorado", "tell me which city is colorado's capital",
      "SELECT capital FROM state WHERE state_name = 'colorado'", frozenset()),
+    # A person's first and last name are names, not superlatives (Spider-Syn's "given name", "family name").
+    ("what is the first name and last name of the oldest owner", "what is the given name and family name of the "
+     "oldest guardian", OWNERS, frozenset({"owner", "owners", "first", "last", "name", "age"})),
+    # A quantity said as a count of its things.
+    ("what is the population of houston", "what is the number of residents of houston",
+     "SELECT population FROM city WHERE city_name = 'houston'", frozenset()),
+    # Another part of speech of the predicate's word; a phrase naming it by its last word.
+    ("what is the description of the document named robbin cv", "what is the describing details of the document "
+     "named robbin cv", DOCUMENTS, DOCUMENT_SCHEMA),
+    ("what is the description of the document named robbin cv", "what is the description of the text file named "
+     "robbin cv", DOCUMENTS, DOCUMENT_SCHEMA),
+    # ATIS's stem "befor" is "before"; "at least one" is "some"; look-alikes and pieces of a word.
+    ("list flight befor ti0 from ci0 to ci1", "which flights from ci0 to ci1 leave before ti0",
+     "( lambda $0 e ( and ( flight $0 ) ( < ( departure_time $0 ) ti0 ) ) )", frozenset()),
+    ("what are airlines that have some flight from ci0", "which airlines operate at least one flight from ci0", None,
+     frozenset()),
+    ("list ground transport in ci0", "list 9round tra nsport in ci0", None, frozenset()),
 ]
 
 
@@ -149,3 +183,14 @@ def test_typos_are_near_misses_of_the_same_word() -> None:
     assert edit_distance("kitten", "sitting") == 3
     assert is_typo_of("stte", "state") and is_typo_of("mountian", "mountain")
     assert not is_typo_of("lakes", "rivers") and not is_typo_of("10", "100")
+
+
+def test_a_replacement_is_unrelated_unless_wordnet_gives_it_a_shared_sense() -> None:
+    from textattack_semparse.judges.vetoes import read_pair, unrelated_replacement
+
+    def unrelated(original: str, rewrite: str):
+        return unrelated_replacement(read_pair(RewritePair(original, rewrite)))
+
+    assert unrelated("how many singers are there", "how many vocalists are there") is None  # a shared synset
+    assert unrelated("how many concerts play there", "how many xyzzies play there") is None  # unknown to WordNet
+    assert unrelated("what is the length of the river", "what is the location of the river") == ("length", "location")

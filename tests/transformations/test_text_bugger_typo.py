@@ -32,7 +32,8 @@ from textattack.shared.utils import words_from_text
 
 from textattack_semparse.constraints.preserve_literals import PreserveLiterals
 from textattack_semparse.search_methods.greedy_word_importance_search import GreedyWordImportanceSearch
-from textattack_semparse.transformations.text_bugger_typo import BUGS, TextBuggerTypo, visually_similar_characters
+from textattack_semparse.linguistics.visual_characters import visually_similar_characters
+from textattack_semparse.transformations.text_bugger_typo import BUGS, TextBuggerTypo
 
 GEO_QUESTIONS = ("what is the capital of texas", "what is the population of new york",
                  "which rivers run through the state with the largest population", "how many people live in new york")

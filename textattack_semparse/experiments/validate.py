@@ -516,53 +516,35 @@ class AblateResult:
 def ablate(config: AblateConfig, context: RunContext | None = None) -> AblateResult:
     """What each veto and the reader change: the judge's agreement with the labels whole, with
     each veto left out, with the vetoes alone and with the reader alone."""
-    from textattack_semparse.judges.grounded_judge import GroundedJudge
+    from textattack_semparse.judges.grounded_judge import VETO_LAYER, GroundedJudge
     from textattack_semparse.judges.reader import PairReader
-    from textattack_semparse.judges.vetoes import VETOES, read_pair, unrelated_replacement
-    from textattack_semparse.linguistics.operator_words import question_words
+    from textattack_semparse.judges.vetoes import VETOES
     from textattack_semparse.validation.pair_files import read_pairs, rewrite_pair
 
     records = read_pairs(config.input, required=("original", "rewrite", "label"))
     pairs = [rewrite_pair(record) for record in records]
     people = [record["label"] == Verdict.SAME.value for record in records]
-    reader = PairReader(config.reader)
-    scores = reader.probabilities([(pair.original, pair.rewrite) for pair in pairs])
-    judge = GroundedJudge(reader)
-    readings: dict[int, Any] = {}
-    first_layer = [judge._first_layer(pair, readings, index) for index, pair in enumerate(pairs)]
-    words_decide = [j is not None and j.layer == "words" for j in first_layer]
-    fired: list[list[bool]] = []
-    thresholds: list[float] = []
-    for index, (pair, settled) in enumerate(zip(pairs, words_decide, strict=True)):
-        if settled or not question_words(pair.rewrite):
-            fired.append([False] * len(VETOES))
-            thresholds.append(reader.threshold)
-        else:
-            reading = readings.get(index) or read_pair(pair)
-            fired.append([veto(reading) is not None for veto in VETOES])
-            strict = unrelated_replacement(reading) is not None
-            thresholds.append(max(reader.threshold, judge.strict_threshold) if strict else reader.threshold)
-
-    def keeps(use: Sequence[bool], with_reader: bool, index: int) -> bool:
-        decided = first_layer[index]
-        if words_decide[index] and decided is not None:
-            return decided.keeps_meaning
-        if any(f and u for f, u in zip(fired[index], use)):
-            return False
-        return scores[index] >= thresholds[index] if with_reader else True
-
-    every = [True] * len(VETOES)
-    variants: list[tuple[str, Sequence[bool], bool]] = [("vetoes + reader", every, True)]
-    variants += [(f"without the {veto.name} veto", [j != i for j in range(len(VETOES))], True) for i, veto in enumerate(VETOES)]
-    variants += [("vetoes alone", every, False), ("reader alone", [False] * len(VETOES), True)]
+    reader = PairReader(config.reader, persistent=True)  # each pair is read once, whatever the variant
+    variants: list[tuple[str, GroundedJudge]] = [("vetoes + reader", GroundedJudge(reader))]
+    variants += [
+        (f"without the {veto.name} veto", GroundedJudge(reader, vetoes=[other for other in VETOES if other is not veto]))
+        for veto in VETOES
+    ]
+    variants += [
+        ("vetoes alone", GroundedJudge(reader, use_reader=False)),
+        ("reader alone", GroundedJudge(reader, vetoes=())),
+    ]
     rows = tuple(
-        judge_agreement([keeps(use, with_reader, i) for i in range(len(pairs))], people, group=name)
-        for name, use, with_reader in variants
+        judge_agreement([judgement.keeps_meaning for judgement in judge.judge(pairs)], people, group=name)
+        for name, judge in variants
     )
-    firings = tuple(
-        VetoFiring(veto.name, sum(row[i] for row in fired), sum(row[i] and kept for row, kept in zip(fired, people)))
-        for i, veto in enumerate(VETOES)
-    )
+    # What each veto fires on: the first layer with that veto alone.
+    firings = []
+    for veto in VETOES:
+        alone = GroundedJudge(reader, vetoes=[veto], use_reader=False).judge(pairs)
+        fired = [judgement.layer == f"{VETO_LAYER}:{veto.name}" for judgement in alone]
+        firings.append(VetoFiring(veto.name, sum(fired), sum(f and kept for f, kept in zip(fired, people, strict=True))))
+    reader.forget()
     path = Path(config.output_json) if config.output_json is not None else None
     if path is not None:
         data = {
@@ -570,4 +552,4 @@ def ablate(config: AblateConfig, context: RunContext | None = None) -> AblateRes
             "variants": [row.to_json() for row in rows], "vetoes": [firing.to_json() for firing in firings],
         }  # fmt: skip
         atomic_write_text(path, json.dumps(data, indent=2) + "\n")
-    return AblateResult(rows, firings, reader.threshold, path)
+    return AblateResult(rows, tuple(firings), reader.threshold, path)

@@ -116,6 +116,13 @@ def _phrases() -> Mapping[tuple[str, ...], tuple[str, frozenset[Any]]]:
     return MappingProxyType(merged)
 
 
+@functools.lru_cache(maxsize=1)
+def _name_phrases() -> tuple[tuple[str, ...], ...]:
+    """The lexicon's ``name_phrases``, longest first: an operator's word that is part of a name."""
+    phrases = (tuple(phrase.split()) for phrase in lexicon()["name_phrases"]["phrases"])
+    return tuple(sorted(phrases, key=len, reverse=True))
+
+
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 """Digits with separators: the value of a number written in digits (*10,000*, *3.5*)."""
 
@@ -148,6 +155,10 @@ def operator_marks(words: Sequence[str]) -> list[Mark]:
     marks: list[Mark] = []
     index = 0
     while index < len(words):
+        name = next((len(phrase) for phrase in _name_phrases() if tuple(words[index : index + len(phrase)]) == phrase), 0)
+        if name:  # "first name": a name, no superlative
+            index += name
+            continue
         for length in range(min(longest, len(words) - index), 0, -1):
             phrase = tuple(words[index : index + length])
             if phrase in phrases:

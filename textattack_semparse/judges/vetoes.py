@@ -36,6 +36,7 @@ from typing import Any, Protocol
 from textattack_semparse.judges.judgement import RewritePair
 from textattack_semparse.judges.lexicon import Mark, lexicon, operator_marks, operator_words, word_groups, words_of
 from textattack_semparse.linguistics.operator_words import gold_predicate_words, names_predicate, question_words
+from textattack_semparse.linguistics.visual_characters import looks_like
 
 
 @dataclass(frozen=True)
@@ -219,9 +220,6 @@ def logical_form_operators(logical_form: str) -> frozenset[str]:
 TYPO_SHORT = 4
 """Words of at most this many letters are misspelt by one edit; longer words by up to two."""
 
-LOOK_ALIKES = str.maketrans("013457@$", "oleastas")
-"""Digits and marks that stand for the letters they look like (TextBugger's "0f" for "of")."""
-
 MIN_TYPO_LENGTH = 3
 """Shorter words are never read as typos: one letter for another is another word (*L* and *R*)."""
 
@@ -239,7 +237,7 @@ def is_typo_of(written: str, word: str) -> bool:
         >>> is_typo_of("0f", "of")
         True
     """
-    if written != word and written.translate(LOOK_ALIKES) == word:
+    if looks_like(written, word):
         return True
     if written == word or len(word) < MIN_TYPO_LENGTH or any(c.isdigit() for c in word) or written.isdigit():
         return False
@@ -301,14 +299,22 @@ def _typos_read_back(original: tuple[str, ...], rewrite: tuple[str, ...]) -> tup
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag != "replace":
             continue
-        if i2 - i1 == j2 - j1:
-            for i, j in zip(range(i1, i2), range(j1, j2)):
-                old, new = original[i], rewrite[j]
-                looks_alike = new.translate(LOOK_ALIKES) == old
-                if looks_alike or (new not in operators and is_typo_of(new, old) and not is_english_word(new)):
-                    replaced[j] = (j, j + 1, old)
-        elif i2 - i1 == 1 and "".join(rewrite[j1:j2]) == original[i1]:
-            replaced[j1] = (j1, j2, original[i1])
+        j = j1
+        for old in original[i1:i2]:  # left to right: a misspelling, or pieces that join to the word
+            if j >= j2:
+                break
+            new = rewrite[j]
+            pieces = next((end for end in range(j + 2, min(j2, j + 3) + 1) if "".join(rewrite[j:end]) == old), None)
+            if pieces is not None:
+                replaced[j] = (j, pieces, old)
+                j = pieces
+            elif looks_like(new, old) or (new not in operators and is_typo_of(new, old) and not is_english_word(new)):
+                replaced[j] = (j, j + 1, old)
+                j += 1
+            elif i2 - i1 == j2 - j1:
+                j += 1
+            else:
+                break
     result: list[str] = []
     j = 0
     while j < len(words):
@@ -437,11 +443,23 @@ class OperatorVeto:
         gold_uses = reading.gold.operators is None or self.kind in reading.gold.operators
         if lost and len(after) < len(before) and gold_uses and self.kind not in self.DROPS_NOT_VETOED:
             return f"dropped {lost[0].text!r} ({self.kind})"
-        if len(after) > len(before) and (
+        added = [mark for mark in unmatched if not (self.kind == "aggregation" and _counts_a_predicate(reading, mark))]
+        if len(after) > len(before) and added and (
             self.kind in self.ADDITIONS_VETOED or (self.kind in self.LOCAL_ADDITIONS_VETOED and reading.local)
         ):
-            return f"added {unmatched[0].text!r} ({self.kind})"
+            return f"added {added[0].text!r} ({self.kind})"
         return None
+
+
+def _counts_a_predicate(reading: PairReading, mark: Mark) -> bool:
+    """Whether the rewrite's aggregation ``mark`` and the words after it stand in place of one word
+    naming a predicate of the gold: a quantity said as a count ("the population" -> "the number
+    of people", "enrollment" -> "number of students")."""
+    for tag, i1, i2, j1, j2 in reading.opcodes:
+        if tag == "replace" and i2 - i1 == 1 and j1 == mark.start and mark.end < j2:
+            word = reading.original[i1]
+            return bool(_named(word, reading.gold.predicates)) and word not in words_of("answer_nouns")
+    return False
 
 
 @dataclass(frozen=True)
@@ -475,7 +493,14 @@ class PredicateVeto:
             if instead:
                 if any(named & _named(new, predicates) for new in instead):
                     continue
-                others = set().union(*(_named(new, predicates | reading.schema) for new in instead)) - named
+                # Another part of speech of the word ("describing" for "descriptions") keeps it, unless it names another.
+                everything = predicates | reading.schema
+                if any(_wordnet_derives(word, new) and not _named(new, everything) - named for new in instead):
+                    continue
+                # A phrase put for this one word names what its last word names ("text file" for a document).
+                alone = any(i1 == index and i2 == index + 1 for tag, i1, i2, _, _ in reading.opcodes if tag == "replace")
+                naming = instead[-1:] if alone else instead
+                others = set().union(*(_named(new, everything) for new in naming)) - named
                 others -= words_of("answer_nouns")
                 if others:
                     return f"replaced {word!r} (the gold's {sorted(named)[0]}) by {' '.join(instead)!r}, which names {sorted(others)[0]}"
@@ -609,6 +634,25 @@ def _wordnet_relates(old: str, new: str) -> bool:
         return True
     senses = {word: {synset for lemma in lemmas[word] for synset in wordnet.synsets(lemma)} for word in (old, new)}
     return bool(senses[old] & senses[new])
+
+
+@functools.lru_cache(maxsize=16384)
+def _wordnet_derives(old: str, new: str) -> bool:
+    """Whether WordNet derives ``new`` from ``old`` or ``old`` from ``new`` (*describing* for
+    *descriptions*): another part of speech of the same word names the same thing."""
+    from textattack_semparse.linguistics.wordnet import load_wordnet
+
+    wordnet = load_wordnet()
+    new_lemmas = {lemma for pos in "nvar" for lemma in [wordnet.morphy(new, pos)] if lemma}
+    for pos in "nvar":
+        lemma = wordnet.morphy(old, pos)
+        if lemma is None:
+            continue
+        for synset in wordnet.synsets(lemma, pos):
+            for form in synset.lemmas():
+                if form.name() == lemma and {d.name() for d in form.derivationally_related_forms()} & new_lemmas:
+                    return True
+    return False
 
 
 CLASS_NOUN_GAP = frozenset({"of", "the", "in"})

@@ -13,7 +13,6 @@ import functools
 import itertools
 import random
 from collections.abc import Iterable, Mapping
-from importlib import resources
 
 import torch
 from textattack.shared import AttackedText
@@ -22,6 +21,7 @@ from textattack.transformations import Transformation
 from textattack_semparse.arguments import check_count, check_seed
 from textattack_semparse.errors import ConfigurationError, ConfigurationTypeError
 from textattack_semparse.linguistics.sentence_embeddings import SentenceEmbeddings
+from textattack_semparse.linguistics.visual_characters import visually_similar_characters
 from textattack_semparse.transformations.derived_text import (
     check_question_length,
     distinct_new_texts,
@@ -35,8 +35,6 @@ from textattack_semparse.transformations.word_edits import delete_word_at_index
 BUGS: tuple[str, ...] = ("insert-space", "delete", "swap", "substitute-keyboard", "substitute-visual")
 """TextBugger's character-level bugs, in the paper's order (Sub-C split into its two sources)."""
 
-VISUAL_CHARACTERS_RESOURCE = "visually_similar_characters.txt"
-"""The packaged map of visually similar characters, in ``textattack_semparse/resources``."""
 
 KEYBOARD_ROWS: tuple[str, ...] = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 """QWERTY letter rows; two letters are adjacent keys when they are within one row and one column."""
@@ -62,23 +60,6 @@ def _sentence_embeddings(model_name_or_path: str | None) -> SentenceEmbeddings:
     """One lazily loaded Sentence-BERT per model and process, shared by the instances (no cache:
     :meth:`TextBuggerTypo.word_importance` encodes each question's texts together)."""
     return SentenceEmbeddings(model_name_or_path, cache_size=0)
-
-
-@functools.cache
-def visually_similar_characters() -> Mapping[str, tuple[str, ...]]:
-    """The packaged map character -> visually similar characters (TextBugger's Sub-C).
-
-    Example:
-        >>> [visually_similar_characters()[c] for c in "ola"]
-        [('0',), ('1',), ('@',)]
-    """
-    text = (resources.files("textattack_semparse") / "resources" / VISUAL_CHARACTERS_RESOURCE).read_text("utf-8")
-    table: dict[str, tuple[str, ...]] = {}
-    for line in text.splitlines():
-        fields = line.split()
-        if fields and not fields[0].startswith("#"):
-            table[fields[0]] = tuple(fields[1:])
-    return table
 
 
 class TextBuggerTypo(Transformation):

@@ -23,10 +23,10 @@ LABELLED = Path(__file__).parent / "data" / "labelled"
 
 FLOORS = {
     # set: (agreement, meaning-changing rejected, kept of what people keep)
-    "test.jsonl": (0.90, 0.91, 0.89),  # measured 91.5%, 92.7% of 164, 90.8% of 294
-    "spider_syn_test.jsonl": (0.67, 0.75, 0.64),  # 69.0%, 79.3% of 29, 66.0% of 97
-    "dev.jsonl": (0.90, 0.90, 0.90),  # 91.9%, 91.9% of 246, 91.9% of 470
-    "spider_syn_dev.jsonl": (0.63, 0.68, 0.60),  # 64.7%, 70.7% of 41, 62.0% of 92
+    "test.jsonl": (0.92, 0.91, 0.92),  # measured 93.0%, 92.7% of 164, 93.2% of 294
+    "spider_syn_test.jsonl": (0.74, 0.72, 0.74),  # 75.4%, 75.9% of 29, 75.3% of 97
+    "dev.jsonl": (0.92, 0.90, 0.92),  # 93.2%, 91.9% of 246, 93.8% of 470
+    "spider_syn_dev.jsonl": (0.71, 0.68, 0.72),  # 72.9%, 70.7% of 41, 73.9% of 92
 }
 """What the default judge achieved when the sets were labelled, one or two points below (one
 verdict moves the Spider-Syn rejection rate by 3.4 points): a regression guard. Issue 62 asked for 90% agreement, 95% rejected and 90% kept on the held-out set,

@@ -57,10 +57,9 @@ def attacked_word_count(text: AttackedText, indices_to_modify: Iterable[int]) ->
 def error_budget(num_words: int, rate: float, minimum: int = 1) -> int:
     """Errors allowed in a sentence of ``num_words`` words: ``max(minimum, floor(rate * words))``.
 
-    Rounding down keeps every sentence long enough for one error within the rate (Yin et al.
-    2020 attack with at most 15% of the tokens modified); ``minimum`` lets short sentences
-    have one. Deviation: the paper's released code rounds up, which allows 2 errors (28%)
-    in a 7-word question.
+    Rounding down keeps a sentence of ``1 / rate`` words or more within the rate (Yin et al.
+    2020: "15% of tokens"); ``minimum`` gives a shorter sentence one error all the same, more
+    than the rate (one of six words is 16.7%), so that short questions can be attacked at all.
 
     Example:
         >>> error_budget(6, 0.15), error_budget(7, 0.15), error_budget(20, 0.15), error_budget(30, 0.1)

@@ -19,6 +19,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from textattack_semparse import __version__
 from textattack_semparse.commands.arguments import ArgumentParser
 from textattack_semparse.errors import SemparseError
 from textattack_semparse.registry import DISABLE_AUTOLOAD_ENV, DISABLED_PLUGINS_ENV
@@ -48,6 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="textattack-semparse",
         description="Meaning-preserving attacks, robustness metrics and augmentation for semantic parsers.",
     )
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__} (textattack {_textattack_version()})"
+    )
     parser.add_argument("--no-autoload", action="store_true", help="load no third-party plugins")
     parser.add_argument("--disable", action="append", default=[], metavar="NAME", help="skip plugin NAME")
     subparsers = parser.add_subparsers(dest="command", required=True)
@@ -55,6 +59,16 @@ def build_parser() -> argparse.ArgumentParser:
         importlib.import_module(f"textattack_semparse.commands.{name}").register(subparsers)
     _record_command_names(parser)
     return parser
+
+
+def _textattack_version() -> str:
+    """TextAttack's installed version, read from its metadata (importing it loads torch)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("textattack")
+    except PackageNotFoundError:
+        return "not installed"
 
 
 def _record_command_names(parser: argparse.ArgumentParser) -> None:

@@ -216,3 +216,14 @@ def test_a_recipe_bound_to_sql_scoring_is_refused_for_a_logical_form_victim(real
     refused(textattack("attack", *base, "--silent"), capsys, *fix)
     assert not (tmp_path / "run").exists()
     assert semparse("attack", *base[2:], "--recipe", "semparse-insertion", "--output-dir", str(tmp_path / "run"))() == 0
+
+
+def test_version_names_the_plugin_and_textattack(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
+    import textattack_semparse
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == (
+        f"textattack-semparse {textattack_semparse.__version__} (textattack {version('textattack')})"
+    )

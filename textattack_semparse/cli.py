@@ -7,8 +7,8 @@ a workflow of :mod:`textattack_semparse.experiments`, runs it and prints the res
 
 :func:`main` is the one error boundary: a usage error, and every
 :class:`~textattack_semparse.errors.SemparseError` (a bad name, file, value or run directory),
-is one line on standard error naming the fix, with exit status 2; anything else is a bug and
-keeps its traceback.
+is one line on standard error naming the fix, with exit status 2; Ctrl-C is one line with the
+command that continues the run (exit status 130); anything else is a bug and keeps its traceback.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 
@@ -98,8 +99,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SemparseError as error:
         print(f"{args.command_name}: error: {_one_line(str(error))}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"{args.command_name}: interrupted. {_how_to_continue(args, argv)}", file=sys.stderr)
+        return INTERRUPTED
     finally:
         COMMAND_LINE.reset(token)
+
+
+INTERRUPTED = 130
+"""Exit status after Ctrl-C (128 + SIGINT, as a shell reports it)."""
+
+
+def _how_to_continue(args: argparse.Namespace, argv: Sequence[str]) -> str:
+    """What a run command keeps when interrupted, and the command that continues it."""
+    if not hasattr(args, "resume"):
+        return "Nothing was kept."
+    again = [word for word in argv if word != "--overwrite"]
+    command = shlex.join(["textattack-semparse", *again, *([] if "--resume" in again else ["--resume"])])
+    return f"What was finished is kept; continue with: {command}"
 
 
 def _one_line(message: str) -> str:

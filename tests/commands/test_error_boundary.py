@@ -11,6 +11,7 @@ configuration in a run directory. The commands: ``textattack-semparse attack``, 
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import sys
 from collections.abc import Callable
@@ -227,3 +228,45 @@ def test_version_names_the_plugin_and_textattack(capsys: pytest.CaptureFixture[s
     assert capsys.readouterr().out.strip() == (
         f"textattack-semparse {textattack_semparse.__version__} (textattack {version('textattack')})"
     )
+
+
+def test_ctrl_c_is_one_line_with_the_command_that_continues_the_run(tmp_path, monkeypatch, capsys):
+    """Interrupted after its first result, ``robustness run`` keeps it and names the command that
+    continues; that command then finishes the run without computing the kept result again."""
+    from textattack_semparse.runs.journal import Journal
+
+    output = tmp_path / "robustness"
+    argv = ["robustness", "run", "--model", "knn-geo", "--perturbations", "deletion", "--num-examples", "3",
+            "--output-dir", str(output), "--no-progress"]  # fmt: skip
+    append = Journal.append
+    appended: list[tuple[Path, str]] = []
+
+    def interrupted_after_the_first(self, key, value):
+        append(self, key, value)
+        appended.append((self.path, key))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Journal, "append", interrupted_after_the_first)
+    assert main(argv) == 130
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "Traceback" not in err
+    prefix = "textattack-semparse robustness run: interrupted. What was finished is kept; continue with: "
+    assert err.startswith(prefix)
+    continued = shlex.split(err[len(prefix) :])
+    assert continued == ["textattack-semparse", *argv, "--resume"]
+    monkeypatch.setattr(
+        Journal, "append", lambda self, key, value: (appended.append((self.path, key)), append(self, key, value))
+    )
+    assert main(continued[1:]) == 0
+    assert len(appended) > 2 and appended.count(appended[0]) == 1  # the kept result is not computed again
+
+
+def test_ctrl_c_where_nothing_is_kept_says_so(monkeypatch, capsys):
+    import textattack_semparse.commands.list_command as list_command
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(list_command, "run", interrupted)
+    assert main(["list", "judge"]) == 130
+    assert capsys.readouterr().err.strip() == "textattack-semparse list: interrupted. Nothing was kept."

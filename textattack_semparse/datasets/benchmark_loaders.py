@@ -99,7 +99,7 @@ def load_spider_benchmark(*, name: str, data_dir: Path | None, execution_mode: s
     if data_dir is None:
         raise DatasetError(
             f"Benchmark {name!r} reads the real data, but no data directory is configured. Set {DATA_DIR_ENV} (or "
-            "pass --data-dir / data_dir=) to the folder holding 'spider-dev/' (dev.json and database/), or read the "
+            "data_dir= in Python, --data-dir where a command takes it) to the folder holding 'spider-dev/' (dev.json and database/), or read the "
             "questions from the Hugging Face Hub with 'spider-hub' (databases still from 'spider-dev/database/')."
         )
     folder = data_dir / "spider-dev"
@@ -288,7 +288,7 @@ def _table_qa_folder(name: str, data_dir: Path | None, folder: str, holds: str, 
     if data_dir is None:
         raise DatasetError(
             f"Benchmark {name!r} reads the real data, but no data directory is configured. Set {DATA_DIR_ENV} "
-            f"(or pass --data-dir / data_dir=) to the folder holding '{folder}/' ({holds}){alternative}."
+            f"(or data_dir= in Python, --data-dir where a command takes it) to the folder holding '{folder}/' ({holds}){alternative}."
         )
     root = data_dir / folder
     if not root.is_dir():
@@ -311,7 +311,7 @@ def _require_data_dir(name: str, data_dir: Path | None) -> Path:
     if data_dir is None:
         raise DatasetError(
             f"Benchmark {name!r} reads the real data, but no data directory is configured. "
-            f"Set {DATA_DIR_ENV} (or pass --data-dir / data_dir=) to the folder holding 'text2sql/' "
+            f"Set {DATA_DIR_ENV} (or data_dir= in Python, --data-dir where a command takes it) to the folder holding 'text2sql/' "
             f"(and 'spider-dev/', 'lambda/'), or use 'geo-mini', which is embedded."
         )
     return data_dir

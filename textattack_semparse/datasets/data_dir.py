@@ -29,7 +29,7 @@ def resolve_data_dir(explicit: str | os.PathLike[str] | None = None) -> Path | N
         DATA_DIR_ENV,
         argument="data_dir",
         what="Data directory",
-        fix=f"Point {DATA_DIR_ENV} (or --data-dir) at the folder that holds 'text2sql/', "
+        fix=f"Point {DATA_DIR_ENV} (or data_dir= in Python, --data-dir where a command takes it) at the folder that holds 'text2sql/', "
         "or unset it to use the embedded 'geo-mini' benchmark.",
     )
 

@@ -166,7 +166,7 @@ def drspider_release_folder(data_dir: Path | None, drspider_dir: str | Path | No
     else:
         raise DatasetError(
             f"Dr.Spider reads its release, but no folder is configured. Set {DRSPIDER_DIR_ENV} to the release's "
-            f"folder, or {DATA_DIR_ENV} (--data-dir) to the folder holding '{RELEASE_FOLDER}/'. {_FIX}."
+            f"folder, or {DATA_DIR_ENV} (data_dir= in Python, --data-dir where a command takes it) to the folder holding '{RELEASE_FOLDER}/'. {_FIX}."
         )
     if not root.is_dir():
         raise DatasetError(f"Dr.Spider folder {str(root)!r} (from {origin}) does not exist. {_FIX}.")

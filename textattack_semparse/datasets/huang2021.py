@@ -382,7 +382,7 @@ def release_root(data_dir: Path | None, name: str) -> Path:
     if data_dir is None:
         raise DatasetError(
             f"Benchmark {name!r} reads Huang et al.'s release, but no data directory is configured. Set {DATA_DIR_ENV} "
-            f"(or pass --data-dir / data_dir=) to the folder holding '{FOLDER}/' and 'lambda/'."
+            f"(or data_dir= in Python, --data-dir where a command takes it) to the folder holding '{FOLDER}/' and 'lambda/'."
         )
     root = data_dir / FOLDER
     if not root.is_dir():

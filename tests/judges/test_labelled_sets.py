@@ -27,6 +27,7 @@ FLOORS = {
     "spider_syn_test.jsonl": (0.74, 0.72, 0.74),  # 75.4%, 75.9% of 29, 75.3% of 97
     "dev.jsonl": (0.92, 0.90, 0.92),  # 93.2%, 91.9% of 246, 93.8% of 470
     "spider_syn_dev.jsonl": (0.71, 0.68, 0.72),  # 72.9%, 70.7% of 41, 73.9% of 92
+    "spider_syn_round3.jsonl": (0.56, 0.34, 0.62),  # 58.0%, 39.1% of 23, 63.6% of 77: held out from the veto fixes
 }
 """What the default judge achieved when the sets were labelled, one or two points below (one
 verdict moves the Spider-Syn rejection rate by 3.4 points): a regression guard. Issue 62 asked for 90% agreement, 95% rejected and 90% kept on the held-out set,
@@ -118,9 +119,13 @@ def test_the_sets_are_blind_labelled_by_three_and_big_enough() -> None:
     classes = {row["source"].split(":")[-1] for row in test if row["source"].startswith("writer:minimal-edit")}
     assert {"value", "number", "superlative", "comparative", "negation", "aggregation", "quantifier", "predicate"} <= classes
     # Disjoint originals: nothing of a held-out set was looked at while the judge was tuned.
-    for held_out, development in (("test.jsonl", "dev.jsonl"), ("spider_syn_test.jsonl", "spider_syn_dev.jsonl")):
+    for held_out, development in (
+        ("test.jsonl", "dev.jsonl"), ("spider_syn_test.jsonl", "spider_syn_dev.jsonl"),
+        ("spider_syn_round3.jsonl", "spider_syn_dev.jsonl"), ("spider_syn_round3.jsonl", "spider_syn_test.jsonl"),
+    ):  # fmt: skip
         looked_at = {(row["dataset"], row["example"]) for row in rows[development]}
         assert not looked_at & {(row["dataset"], row["example"]) for row in rows[held_out]}
+    assert len(rows["spider_syn_round3.jsonl"]) >= 100
 
 
 @pytest.mark.real_data

@@ -11,6 +11,7 @@ configuration in a run directory. The commands: ``textattack-semparse attack``, 
 
 from __future__ import annotations
 
+import json
 import shlex
 import shutil
 import sys
@@ -270,3 +271,17 @@ def test_ctrl_c_where_nothing_is_kept_says_so(monkeypatch, capsys):
     monkeypatch.setattr(list_command, "run", interrupted)
     assert main(["list", "judge"]) == 130
     assert capsys.readouterr().err.strip() == "textattack-semparse list: interrupted. Nothing was kept."
+
+
+def test_an_output_file_in_a_new_folder_is_written_and_a_file_in_the_way_is_one_line(tmp_path, capsys):
+    written = tmp_path / "new" / "folder" / "report.json"
+    assert main(["evaluate", "--model", "knn-geo", "--num-examples", "2", "--no-progress", "--output", str(written)]) == 0
+    assert json.loads(written.read_text())["examples"] == 2
+    in_the_way = tmp_path / "a-file"
+    in_the_way.write_text("")
+    for command in (
+        ["evaluate", "--model", "knn-geo", "--num-examples", "2", "--no-progress"],
+        ["augment", "--recipe", "semparse-function-words", "--dataset", "geo-mini-question-test"],
+    ):
+        refused(semparse(*command, "--output", str(in_the_way / "out.json")), capsys, "is not a folder")
+    assert in_the_way.read_text() == ""

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from textattack_semparse.errors import DatasetError
+from textattack_semparse.runs.run_directory import prepare_output_file
 
 
 @dataclass(frozen=True)
@@ -47,3 +48,4 @@ def check_paths(source: Path, target: Path, kind: str, *, overwrite: bool) -> No
         raise DatasetError(f"Output file {str(target)!r} exists; pass --overwrite to replace it.")
     if target.resolve() == source.resolve():
         raise DatasetError(f"Output file {str(target)!r} is the input file; write the augmented file elsewhere.")
+    prepare_output_file(target)

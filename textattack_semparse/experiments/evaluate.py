@@ -12,12 +12,12 @@ import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from textattack_semparse.errors import ConfigurationError, VictimError
 from textattack_semparse.metrics.accuracy import standard_accuracy
 from textattack_semparse.runs.run_context import RunContext
+from textattack_semparse.runs.run_directory import atomic_write_text, prepare_output_file
 from textattack_semparse.scoring.outcome import Outcome
 
 
@@ -69,6 +69,7 @@ def run(config: EvaluateConfig, context: RunContext | None = None) -> dict[str, 
     check_victim_name(model)
     if config.dataset is not None:
         get_registry().get("dataset", config.dataset)  # an unknown name fails before any victim is built
+    output = prepare_output_file(config.output) if config.output is not None else None
     with context.progress(None, f"parsing with {config.model}") as bar:
         report = evaluate_victim(
             model,
@@ -80,8 +81,8 @@ def run(config: EvaluateConfig, context: RunContext | None = None) -> dict[str, 
             progress=bar,
             predictions_output=config.predictions,
         )
-    if config.output is not None:
-        Path(config.output).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    if output is not None:
+        atomic_write_text(output, json.dumps(report, indent=2) + "\n")
     return report
 
 

@@ -53,6 +53,25 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
         raise
 
 
+def prepare_output_file(path: str | os.PathLike[str], option: str = "--output") -> Path:
+    """``path`` with its folder created, before any work, so that an output file in a folder that
+    does not exist yet is written rather than lost at the end of a run.
+
+    Raises:
+        RunDirectoryError: Something that is not a folder is in the way.
+    """
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise RunDirectoryError(
+            f"{option} {str(path)!r}: {str(path.parent)!r} is not a folder; choose a file in a folder."
+        ) from None
+    if path.is_dir():
+        raise RunDirectoryError(f"{option} {str(path)!r} is a folder; give a file name in it.")
+    return path
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)

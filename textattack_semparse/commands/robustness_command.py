@@ -162,6 +162,9 @@ def build_parent() -> argparse.ArgumentParser:
         "resource is unavailable are skipped with the reason)",
     )
     parser.add_argument(
+        "--verbose", action="store_true", help="print why each skipped perturbation was skipped (default: one line)"
+    )
+    parser.add_argument(
         "--setting",
         choices=tuple(SELECTION_SETTINGS),
         default=DEFAULT_SETTING,
@@ -231,7 +234,7 @@ def run_build(args: argparse.Namespace) -> int:
     settings = build_settings(args)
     check_hf_output(args)
     built = build(BuildConfig(args.dataset, args.output_dir, settings), run_context(args))
-    print_test_set(built, settings)
+    print_test_set(built, settings, verbose=args.verbose)
     print(f"Journal of finished examples: {built.journal}")
     write_test_set_hf_output(args, built)
     return 0
@@ -289,7 +292,7 @@ def run_build_and_evaluate(args: argparse.Namespace) -> int:
     check_hf_output(args)
     config = RunConfig(args.output_dir, evaluate_settings(args), settings, args.dataset)
     result = build_and_evaluate(config, run_context(args))
-    print_test_set(result.build, settings, left_out=False)  # the evaluation's table gives them
+    print_test_set(result.build, settings, left_out=False, verbose=args.verbose)  # the evaluation's table gives them
     print_evaluation(result.evaluation)
     write_test_set_hf_output(args, result.build)
     return 0
@@ -313,15 +316,19 @@ def write_test_set_hf_output(args: argparse.Namespace, built: BuildResult) -> No
     )
 
 
-def print_test_set(built: BuildResult, settings: BuildSettings, *, left_out: bool = True) -> None:
-    """What was built: skipped perturbations, the selection and counts per perturbation, and
-    (with ``left_out``) why examples got no utterance."""
+def print_test_set(built: BuildResult, settings: BuildSettings, *, left_out: bool = True, verbose: bool = False) -> None:
+    """What was built: the skipped perturbations (one line; each with its reason when ``verbose``),
+    the selection and counts per perturbation, and (with ``left_out``) why examples got no utterance."""
     from textattack_semparse.commands.output import print_table
+    from textattack_semparse.robustness.robustness_test_set import skipped_summary
     from textattack_semparse.robustness.selection_settings import describe_selection
 
     test_set = built.test_set
-    for name, reason in test_set.skipped.items():
-        print(f"Skipped perturbation {name!r}: {reason}")
+    if verbose:
+        for name, reason in test_set.skipped.items():
+            print(f"Skipped perturbation {name!r}: {reason}")
+    elif test_set.skipped:
+        print(f"{skipped_summary(test_set.skipped)} --verbose gives each reason.")
     manifest = test_set.manifest()
     judged = ("judge kept",) if test_set.judge is not None else ()
     print_table(

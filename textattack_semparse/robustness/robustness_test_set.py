@@ -285,6 +285,32 @@ class RobustnessTestSet:
         )
 
 
+OFFLINE_MODEL = "their models are not on this machine, and the hub is offline (download them, or set HF_HUB_OFFLINE=0)"
+"""The one reason shared by the perturbations whose hub model could not be loaded."""
+
+
+def skipped_summary(skipped: Mapping[str, str]) -> str:
+    """One line for the perturbations a build skipped, grouped by why (a hub model missing
+    offline, no tables, no LLM named); the reason of each is in the manifest.
+
+    Example:
+        >>> skipped_summary({"row-shuffle": "table perturbation; geo has no tables",
+        ...                  "column-shuffle": "table perturbation; geo has no tables"})
+        'Skipped 2 perturbations. Table perturbation; geo has no tables: column-shuffle, row-shuffle.'
+    """
+    groups: dict[str, list[str]] = {}
+    for name, reason in sorted(skipped.items()):
+        if "huggingface.co" in reason or "HF_HUB_OFFLINE" in reason:
+            why = OFFLINE_MODEL
+        elif "needs an LLM" in reason:
+            why = "they need an LLM (set SEMPARSE_PERTURBATION_LLM; textattack-semparse list llm-backend)"
+        else:
+            why = reason
+        groups.setdefault(why, []).append(name)
+    parts = "; ".join(f"{why}: {', '.join(names)}" for why, names in groups.items())
+    return f"Skipped {len(skipped)} perturbation{'s' if len(skipped) != 1 else ''}. {parts[:1].upper()}{parts[1:]}."
+
+
 def _selection_pair(name: str, pair: Any) -> tuple[int | None, int | None]:
     candidates, keep = pair if isinstance(pair, (tuple, list)) and len(pair) == 2 else (0, 0)
     for value in (candidates, keep):

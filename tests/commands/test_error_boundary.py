@@ -285,3 +285,25 @@ def test_an_output_file_in_a_new_folder_is_written_and_a_file_in_the_way_is_one_
     ):
         refused(semparse(*command, "--output", str(in_the_way / "out.json")), capsys, "is not a folder")
     assert in_the_way.read_text() == ""
+
+
+@pytest.mark.parametrize(
+    ("content", "fix"),
+    [
+        (b'question,sql\n"how many rivers,SELECT 1\nwhat is texas,SELECT 2\n', "is never closed"),
+        (b"question,sql\nhow many rivers,SELECT 1,extra\n", "more fields than the header's 2"),
+        (b"question,sql\nhow many rivers\n", "fewer fields than the header's 2"),
+        (b"question,sql\nhow many r\xe9ivers,SELECT 1\n", "is not UTF-8 (byte 0xe9"),
+        (b"question,sql\n ,SELECT 1\n", "row 2 has an empty 'question'"),
+    ],
+    ids=["unbalanced-quote", "extra-field", "missing-field", "latin-1", "empty-question"],
+)
+def test_a_malformed_csv_is_one_line_before_anything_is_written(content, fix, tmp_path, capsys):
+    source, output = tmp_path / "questions.csv", tmp_path / "augmented.csv"
+    source.write_bytes(content)
+    command = ("augment", "--recipe", "semparse-function-words", "--input", str(source), "--input-column", "question",
+               "--gold-column", "sql", "--output", str(output))  # fmt: skip
+    refused(semparse(*command), capsys, str(source), fix)
+    assert not output.exists()
+    source.write_text("question,sql\nhow many rivers are in texas,SELECT 1\n", encoding="utf-8")  # the corrected file
+    assert semparse(*command)() == 0 and output.read_text(encoding="utf-8").startswith("question,sql\n")

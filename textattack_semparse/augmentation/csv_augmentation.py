@@ -143,17 +143,41 @@ def csv_items(input_csv: str | Path, input_column: str, gold_column: str | None 
     return items
 
 def _read_rows(input_csv: Path, input_column: str, gold_column: str | None) -> tuple[list[str], list[dict[str, str]]]:
-    with input_csv.open(newline="", encoding="utf-8") as handle:
-        reader = csv.DictReader(handle)
-        fieldnames = list(reader.fieldnames or [])
-        rows = list(reader)
+    """The header and rows of ``input_csv``, read strictly: a file that is not UTF-8, a quote left
+    open, a row with more or fewer fields than the header and an empty question are refused with
+    the row named, before anything is augmented (a merged or shifted row would be rewritten)."""
+    name = str(input_csv)
+    try:
+        with input_csv.open(newline="", encoding="utf-8") as handle:
+            reader = csv.DictReader(handle, strict=True)
+            fieldnames = list(reader.fieldnames or [])
+            rows = []
+            for row in reader:
+                if None in row or None in row.values():
+                    raise DatasetError(
+                        f"{name}: the row ending on line {reader.line_num} has {'more' if None in row else 'fewer'} "
+                        f"fields than the header's {len(fieldnames)}; quote a field that holds a comma."
+                    )
+                rows.append(row)
+    except UnicodeDecodeError as error:
+        raise DatasetError(
+            f"{name} is not UTF-8 (byte {error.object[error.start]:#x} at offset {error.start}); save it as UTF-8."
+        ) from None
+    except csv.Error as error:
+        raise DatasetError(
+            f"{name}: a quote opened after line {reader.line_num} is never closed ({error}); close it."
+        ) from None
     for column in (input_column, gold_column):
         if column is not None and column not in fieldnames:
             raise DatasetError(
-                f"Column {column!r} is not in {str(input_csv)!r}.{closest_match_hint(column, fieldnames)} "
+                f"Column {column!r} is not in {name!r}.{closest_match_hint(column, fieldnames)} "
                 f"Columns: {', '.join(fieldnames)}."
             )
+    empty = next((number for number, row in enumerate(rows, start=2) if not row[input_column].strip()), None)
+    if empty is not None:
+        raise DatasetError(f"{name}: row {empty} has an empty {input_column!r}; fill it in or delete the row.")
     return fieldnames, rows
+
 
 def augment_csv_from_args(augmenter_class: Callable[..., Any], args: Any) -> int:
     """Run :func:`augment_csv` with the options of ``textattack augment`` (:func:`augment_table_csv`

@@ -307,3 +307,9 @@ def test_a_malformed_csv_is_one_line_before_anything_is_written(content, fix, tm
     assert not output.exists()
     source.write_text("question,sql\nhow many rivers are in texas,SELECT 1\n", encoding="utf-8")  # the corrected file
     assert semparse(*command)() == 0 and output.read_text(encoding="utf-8").startswith("question,sql\n")
+
+
+def test_a_bare_hub_name_is_answered_with_the_prefixes_that_take_it(capsys):
+    refused(semparse("evaluate", "--model", "t5-small", "--num-examples", "2"), capsys, "Unknown victim 't5-small'",
+            "seq2seq:t5-small", "hf-causal:t5-small", "HF_HUB_OFFLINE=1")  # fmt: skip
+    refused(semparse("evaluate", "--model", "seq2seq:t5-small", "--num-examples", "2"), capsys, "t5-small")

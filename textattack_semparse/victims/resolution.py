@@ -7,7 +7,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textattack_semparse.errors import DatasetError, VictimError
+from textattack_semparse.errors import DatasetError, RegistryError, VictimError
 from textattack_semparse.registry import get_registry
 from textattack_semparse.textattack_tables import is_textattack_model
 from textattack_semparse.victims.llm_victim_name import is_llm_victim_name, parse_llm_victim_name
@@ -63,7 +63,15 @@ def check_victim_name(
         )
     if textattack_models and is_textattack_model(model):
         return
-    get_registry().get("victim", model)  # raises RegistryError naming the closest victims
+    try:
+        get_registry().get("victim", model)  # raises RegistryError naming the closest victims
+    except RegistryError as error:
+        if ":" in model:
+            raise
+        raise RegistryError(
+            f"{error} A hub model is named with its kind: seq2seq:{model} (a seq2seq parser) or hf-causal:{model} "
+            "(an LLM prompted in context); with HF_HUB_OFFLINE=1 it must be in the local cache."
+        ) from None
 
 
 def check_victim_available(model: str) -> None:

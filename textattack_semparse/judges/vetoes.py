@@ -638,8 +638,8 @@ def _wordnet_relates(old: str, new: str) -> bool:
 
 @functools.lru_cache(maxsize=16384)
 def _wordnet_derives(old: str, new: str) -> bool:
-    """Whether WordNet derives ``new`` from ``old`` or ``old`` from ``new`` (*describing* for
-    *descriptions*): another part of speech of the same word names the same thing."""
+    """Whether WordNet relates a lemma of ``new`` to one of ``old`` by derivation (*describing*
+    for *descriptions*): another part of speech of the same word names the same thing."""
     from textattack_semparse.linguistics.wordnet import load_wordnet
 
     wordnet = load_wordnet()

@@ -313,3 +313,15 @@ def test_a_bare_hub_name_is_answered_with_the_prefixes_that_take_it(capsys):
     refused(semparse("evaluate", "--model", "t5-small", "--num-examples", "2"), capsys, "Unknown victim 't5-small'",
             "seq2seq:t5-small", "hf-causal:t5-small", "HF_HUB_OFFLINE=1")  # fmt: skip
     refused(semparse("evaluate", "--model", "seq2seq:t5-small", "--num-examples", "2"), capsys, "t5-small")
+
+
+def test_a_perturbation_model_missing_offline_leaves_nothing_that_refuses_the_corrected_command(tmp_path, capsys):
+    robustness, attack = tmp_path / "robustness", tmp_path / "attack"
+    run = ("robustness", "run", "--model", "knn-geo", "--num-examples", "2", "--no-progress", "--output-dir", str(robustness))
+    refused(semparse(*run, "--perturbations", "backtranslation"), capsys, "could not load 'Helsinki-NLP/opus-mt-en-")
+    assert not robustness.exists()
+    assert semparse(*run, "--perturbations", "deletion")() == 0
+    command = ("attack", "--model", "knn-geo", "--num-examples", "2", "--output-dir", str(attack))
+    refused(semparse(*command, "--recipe", "semparse-backtranslation"), capsys, "could not load 'Helsinki-NLP/opus-mt-en-")
+    assert not attack.exists()
+    assert semparse(*command, "--recipe", "semparse-geo")() == 0

@@ -193,7 +193,6 @@ def attack_results(config: AttackConfig, context: RunContext, *, command: str = 
     check_recipe_options(spec.recipe, spec.options)
     if config.indices is not None and any(index >= len(dataset) for index in config.indices):
         raise ConfigurationError(f"indices must be below the dataset's {len(dataset)} examples, got {max(config.indices)}.")
-    directory = context.open_directory(config.output_dir, command, config.configuration())
     if config.indices is not None:
         indices = list(config.indices)
     else:
@@ -203,7 +202,8 @@ def attack_results(config: AttackConfig, context: RunContext, *, command: str = 
             f"Attacking {len(indices)} examples: the dataset has no more after offset {config.num_examples_offset}."
         )
     tasks = attack_tasks(dataset, indices, config.seed)
-    return run_sharded_attack(spec, tasks, directory, context)
+    with context.open_directory(config.output_dir, command, config.configuration()) as directory:
+        return run_sharded_attack(spec, tasks, directory, context)
 
 
 @dataclass(frozen=True)

@@ -274,10 +274,10 @@ def build(config: BuildConfig, context: RunContext | None = None) -> BuildResult
     with (context or RunContext()) as context:
         _check_perturbations(config.settings.perturbations)
         _check_dataset(config.dataset, config.settings.num_examples)
-        directory = context.open_directory(
+        with context.open_directory(
             config.output_dir, "robustness build", config.settings.configuration(config.dataset)
-        )
-        return _build(config.dataset, config.settings, directory, context)
+        ) as directory:
+            return _build(config.dataset, config.settings, directory, context)
 
 
 def evaluate(config: EvaluateConfig, context: RunContext | None = None) -> EvaluationResult:
@@ -345,9 +345,9 @@ def build_and_evaluate(config: RunConfig, context: RunContext | None = None) -> 
         _check_perturbations(config.build.perturbations)
         _check_dataset(dataset, config.build.num_examples)
         configuration = {**config.build.configuration(dataset), **config.evaluation.configuration()}
-        directory = context.open_directory(config.output_dir, "robustness run", configuration)
-        built = _build(dataset, config.build, directory, context)
-        return RunResult(built, _evaluate(config.evaluation, built.test_set, directory, context))
+        with context.open_directory(config.output_dir, "robustness run", configuration) as directory:
+            built = _build(dataset, config.build, directory, context)
+            return RunResult(built, _evaluate(config.evaluation, built.test_set, directory, context))
 
 
 def _check_perturbations(perturbations: Sequence[str] | None) -> None:

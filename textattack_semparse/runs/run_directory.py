@@ -14,7 +14,7 @@ from typing import Any
 
 from textattack_semparse.errors import SemparseError
 from textattack_semparse.runs.journal import Journal
-from textattack_semparse.runs.provenance import record_invocation
+from textattack_semparse.runs.provenance import INVOCATIONS_FILE, record_invocation
 
 RUN_FILE = "run.json"
 """The file in an output directory that records the command and configuration of its run."""
@@ -120,6 +120,7 @@ class RunDirectory:
         if resume and overwrite:
             raise RunDirectoryError("--resume continues a run and --overwrite deletes it; give one of them.")
         self.path = Path(path)
+        self._created = not self.path.exists()
         self.command = command
         self.configuration = json.loads(json.dumps(dict(configuration), sort_keys=True))
         run_file = self.path / RUN_FILE
@@ -142,6 +143,22 @@ class RunDirectory:
     def journal(self, name: str) -> Journal:
         """The journal ``<name>.jsonl`` of finished items in this directory."""
         return Journal(self.path / f"{name}.jsonl")
+
+    def __enter__(self) -> RunDirectory:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, traceback: Any) -> None:
+        """A run started here that fails before its first result leaves nothing behind: its
+        ``run.json`` would refuse the corrected command. Ctrl-C keeps it, for ``--resume``."""
+        if kind is None or not issubclass(kind, Exception) or self.resumed:
+            return
+        ours = {RUN_FILE, INVOCATIONS_FILE}
+        if any(item.name not in ours and not item.name.endswith(".tmp") for item in self.path.iterdir()):
+            return  # something finished (a journal, a file): kept for the retry
+        for item in self.path.iterdir():
+            item.unlink()
+        if self._created:
+            self.path.rmdir()
 
     def _check_same_run(self, recorded: Mapping[str, Any]) -> None:
         if recorded.get("command") != self.command:

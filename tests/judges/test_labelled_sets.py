@@ -28,7 +28,7 @@ FLOORS = {
     "dev.jsonl": (0.92, 0.90, 0.92),  # 93.2%, 91.9% of 246, 93.8% of 470
     "spider_syn_dev.jsonl": (0.71, 0.68, 0.72),  # 72.9%, 70.7% of 41, 73.9% of 92
     "spider_syn_round3.jsonl": (0.56, 0.34, 0.62),  # 58.0%, 39.1% of 23, 63.6% of 77: held out from the veto fixes
-    "round3.jsonl": (0.88, 0.93, 0.81),  # 90.0%, 95.0% of 80, 83.3% of 60: held out from the veto fixes
+    "round3.jsonl": (0.86, 0.90, 0.81),  # 87.7%, 91.5% of 141, 83.2% of 119: held out from the veto fixes
 }
 """What the default judge achieved when the sets were labelled, one or two points below (one
 verdict moves the Spider-Syn rejection rate by 3.4 points): a regression guard. Issue 62 asked for 90% agreement, 95% rejected and 90% kept on the held-out set,

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from textattack_semparse.arguments import check_count
-from textattack_semparse.errors import ConfigurationTypeError, ResourceError
+from textattack_semparse.errors import ConfigurationTypeError
 from textattack_semparse.torch_device import for_inference, resolve_device
 
 if TYPE_CHECKING:
@@ -67,12 +67,6 @@ class Seq2SeqGenerator:
     def _loaded(self) -> tuple[PreTrainedTokenizerBase, PreTrainedModel]:
         if self._tokenizer is None or self._model is None:
             from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
-
-            from textattack_semparse.victims.lazy_pretrained import unavailable
-
-            problem = unavailable(type(self).__name__, self.model_name_or_path)
-            if problem is not None:  # one line naming the fix, not transformers' OSError
-                raise ResourceError(str(problem))
 
             device = resolve_device(self.device)
             tokenizer = AutoTokenizer.from_pretrained(self.model_name_or_path)

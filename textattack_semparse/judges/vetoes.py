@@ -629,11 +629,20 @@ def _wordnet_relates(old: str, new: str) -> bool:
     from textattack_semparse.linguistics.wordnet import load_wordnet
 
     wordnet = load_wordnet()
-    lemmas = {word: {lemma for pos in "nvar" for lemma in [wordnet.morphy(word, pos)] if lemma} for word in (old, new)}
+    lemmas = {word: _lemmas(word) for word in (old, new)}
     if not lemmas[old] or not lemmas[new] or lemmas[old] & lemmas[new]:
         return True
     senses = {word: {synset for lemma in lemmas[word] for synset in wordnet.synsets(lemma)} for word in (old, new)}
     return bool(senses[old] & senses[new])
+
+
+@functools.lru_cache(maxsize=16384)
+def _lemmas(word: str) -> frozenset[str]:
+    """The WordNet lemmas ``word`` is an inflection of, over nouns, verbs, adjectives and adverbs."""
+    from textattack_semparse.linguistics.wordnet import load_wordnet
+
+    wordnet = load_wordnet()
+    return frozenset(lemma for pos in "nvar" for lemma in [wordnet.morphy(word, pos)] if lemma)
 
 
 @functools.lru_cache(maxsize=16384)
@@ -643,7 +652,7 @@ def _wordnet_derives(old: str, new: str) -> bool:
     from textattack_semparse.linguistics.wordnet import load_wordnet
 
     wordnet = load_wordnet()
-    new_lemmas = {lemma for pos in "nvar" for lemma in [wordnet.morphy(new, pos)] if lemma}
+    new_lemmas = _lemmas(new)
     for pos in "nvar":
         lemma = wordnet.morphy(old, pos)
         if lemma is None:
